@@ -1,0 +1,27 @@
+# puzzlebench: the two commands of the README, and the pieces they are made of.
+PYTHON ?= python3.11
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup bench test clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,notebooks,peers]'
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## The main job: the benchmark over the bundled suites, writing results/.
+bench: $(STAMP)
+	$(VENV)/bin/puzzlebench main --out results
+
+## The test suite (notebooks included, on small parameters).
+test: $(STAMP)
+	$(PY) -m pytest -n 2 -q tests
+
+clean:
+	rm -rf $(VENV) .pytest_cache build src/*.egg-info

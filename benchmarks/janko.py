@@ -1,0 +1,311 @@
+"""Performance benchmark on the janko corpus: every paradigm's default encoding against puzzlekit.
+
+For each puzzle of ``Akari_dataset.json`` / ``Kuromasu_dataset.json`` this solves, in one process
+and one after another on the same puzzle, with every selected paradigm's default encoding at
+``count=2`` (an answer and a uniqueness proof) and with puzzlekit at ``count=1`` (it finds one
+answer and proves nothing more). Each answer is checked against the independent verifier and
+against the published solution. It writes:
+
+* ``rows.jsonl`` — one record per (puzzle, paradigm), flushed as written (results-record keys);
+* ``rows.csv`` — the same rows, flat;
+* ``summary.json`` / ``summary.csv`` — per family and paradigm: solved, total, median, worst
+  puzzle, ratio to puzzlekit's total, and whether the targets hold; plus versions and machine.
+
+Targets: the fastest paradigm's total is at most 1/5 of puzzlekit's on Akari and 1/10 on
+Kuromasu; every paradigm's default solves every puzzle (answer valid, equal to the published
+one, uniqueness proved); no single run exceeds the time limit (10 s).
+
+Usage::
+
+    .venv/bin/python benchmarks/janko.py [--corpus ../shared/corpora/janko]
+        [--family akari|kuromasu] [--paradigm sat --paradigm cp ...] [--limit N]
+        [--timeout 10] [--out results/janko]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import time
+from itertools import islice
+from pathlib import Path
+from typing import Any, Iterable
+
+from tqdm.auto import tqdm
+
+import puzzlebench as pb
+from puzzlebench import registry
+from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
+from puzzlebench.bench.spec import make_label
+from puzzlebench.bench.worker import result_fields
+from puzzlebench.errors import EncodingError, SolverUnavailable
+from puzzlebench.formats import iter_janko
+from puzzlebench.formats.janko import JankoEntry
+from puzzlebench.model import Family, Kuromasu, LightUp
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "janko"
+DEFAULT_OUT = REPO / "results" / "janko"
+
+#: Corpus family name -> (puzzle family, dataset file, required speed-up over puzzlekit).
+FAMILIES: dict[str, tuple[Family, str, float]] = {
+    "akari": (Family.LIGHTUP, "Akari_dataset.json", 5.0),
+    "kuromasu": (Family.KUROMASU, "Kuromasu_dataset.json", 10.0),
+}
+PEER = "puzzlekit"
+#: What each paradigm is asked for: an answer plus a uniqueness proof, except the peer (one answer).
+COUNT_PROOF, COUNT_PEER = 2, 1
+
+
+def corpus(path: Path, family: str, limit: int | None) -> list[JankoEntry]:
+    """The first ``limit`` puzzles of one family's dataset, with their published solutions."""
+    dataset = path / FAMILIES[family][1] if path.is_dir() else path
+    if not dataset.exists():
+        raise SystemExit(f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})")
+    return list(islice(iter_janko(dataset, FAMILIES[family][0]), limit))
+
+
+def default_paradigms() -> list[str]:
+    """The installed paradigms of the comparison, plus puzzlekit when installed."""
+    return registry.available(registry.PARADIGMS) + registry.available((PEER,))
+
+
+def has_default(family: str, paradigm: str) -> bool:
+    """Whether ``paradigm`` has a default encoding for the corpus family."""
+    try:
+        registry.get(FAMILIES[family][0], paradigm)
+    except EncodingError:
+        return False
+    return True
+
+
+def warm_up(paradigms: Iterable[str]) -> None:
+    """Load every backend library once on a tiny puzzle so import time is not billed to puzzle 1."""
+    tiny = {Family.LIGHTUP: LightUp(1, 1), Family.KUROMASU: Kuromasu(1, 1, numbers={(0, 0): 1})}
+    for paradigm in paradigms:
+        for puzzle in tiny.values():
+            try:
+                pb.solve(puzzle, paradigm, count=1, timeout=10, strict=False)
+            except (EncodingError, SolverUnavailable):
+                pass
+
+
+def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, context: dict[str, Any]) -> dict[str, Any]:
+    """Solve one puzzle with one paradigm's default encoding and judge the answer."""
+    puzzle = entry.puzzle
+    count = COUNT_PEER if paradigm == PEER else COUNT_PROOF
+    record: dict[str, Any] = {
+        "key": f"{suite}/{entry.id}/{paradigm}/default",
+        "puzzle_id": entry.id,
+        "puzzle_hash": puzzle.content_hash(),
+        "suite": suite,
+        "family": puzzle.family.value,
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "paradigm": paradigm,
+        "encoding": "default",
+        "options": {},
+        "label": make_label(paradigm, "default", {}),
+        "repeat": 0,
+        "expected_count": 1,
+        "asked_count": count,
+        "timeout": timeout,
+        **context,
+        "timestamp": timestamp(),
+    }
+    try:
+        result = pb.solve(puzzle, paradigm, count=count, timeout=timeout, strict=False)
+    except (EncodingError, SolverUnavailable) as exc:
+        record.update(status="error", verdict="none", count=0, exhausted=False, error=str(exc), time_total=None)
+        record["matches_published"] = False
+        record["correct"] = False
+        return record
+    record.update(result_fields(result, count))
+    record["time_wall"] = result.timings.total  # in-process: the harness's wall clock
+    # The published answer must be among the answers, and (when asked) proved the only one.
+    record["matches_published"] = entry.solution is not None and entry.solution in result.solutions
+    proved_unique = result.unique is True
+    record["correct"] = bool(
+        result.status is pb.Status.SAT
+        and record["verdict"] == "valid"
+        and record["matches_published"]
+        and (proved_unique if count >= 2 else True)
+    )
+    return record
+
+
+def summarise(records: list[dict[str, Any]], families: list[str], paradigms: list[str],
+              timeout: float) -> list[dict[str, Any]]:
+    """Per family and paradigm: solved, total, median, worst; ratio to the peer; targets."""
+    rows: list[dict[str, Any]] = []
+    for family in families:
+        fam = FAMILIES[family][0].value
+        speedup = FAMILIES[family][2]
+        mine = [r for r in records if r["family"] == fam]
+        puzzles = len({r["puzzle_id"] for r in mine})
+        totals: dict[str, float] = {}
+        for paradigm in paradigms:
+            runs = [r for r in mine if r["paradigm"] == paradigm]
+            if not runs:
+                continue
+            times = [r["time_total"] for r in runs if r.get("time_total") is not None]
+            worst = max(runs, key=lambda r: r.get("time_total") or 0.0)
+            totals[paradigm] = sum(times)
+            rows.append({
+                "family": family,
+                "paradigm": paradigm,
+                "count_asked": COUNT_PEER if paradigm == PEER else COUNT_PROOF,
+                "puzzles": puzzles,
+                "solved": sum(r["correct"] for r in runs),
+                "timeouts": sum(r["status"] == "timeout" for r in runs),
+                "errors": sum(r["status"] in ("error", "wrong", "crash", "memout") for r in runs),
+                "total_s": totals[paradigm],
+                "median_s": statistics.median(times) if times else None,
+                "worst_id": worst["puzzle_id"],
+                "worst_s": worst.get("time_total"),
+            })
+        peer_total = totals.get(PEER)
+        contenders = {p: t for p, t in totals.items() if p in registry.PARADIGMS}
+        fastest = min(contenders, key=contenders.__getitem__) if contenders else None
+        for row in rows:
+            if row["family"] != family:
+                continue
+            row["vs_puzzlekit"] = row["total_s"] / peer_total if peer_total else None
+            row["fastest"] = row["paradigm"] == fastest
+            if row["paradigm"] in registry.PARADIGMS:
+                row["solves_all"] = row["solved"] == puzzles
+                row["within_limit"] = (row["worst_s"] or 0.0) <= timeout
+            if row["fastest"] and peer_total:
+                row["target_ratio"] = 1.0 / speedup
+                row["target_met"] = contenders[fastest] <= peer_total / speedup
+    return rows
+
+
+def targets(summary: list[dict[str, Any]], families: list[str], skipped: dict[str, list[str]]) -> dict[str, Any]:
+    """The issue's targets per family, each True/False (None when puzzlekit or contenders are missing).
+
+    A selected paradigm of the comparison without a default encoding for the family fails
+    "every default solves every puzzle".
+    """
+    out: dict[str, Any] = {}
+    for family in families:
+        rows = [r for r in summary if r["family"] == family]
+        fastest = next((r for r in rows if r.get("fastest")), None)
+        contenders = [r for r in rows if "solves_all" in r]
+        missing = [p for p in skipped.get(family, []) if p in registry.PARADIGMS]
+        out[family] = {
+            "fastest": fastest["paradigm"] if fastest else None,
+            "speedup_target": f"<= 1/{FAMILIES[family][2]:g} of puzzlekit's total",
+            "speedup_met": fastest.get("target_met") if fastest else None,
+            "every_default_solves_every_puzzle": (
+                all(r["solves_all"] for r in contenders) and not missing if contenders or missing else None
+            ),
+            "without_default_encoding": missing,
+            "none_over_limit": all(r["within_limit"] for r in contenders) if contenders else None,
+        }
+    return out
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Rows as CSV (dict and list cells as JSON), columns in first-seen order."""
+    columns: list[str] = []
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
+
+
+def table(summary: list[dict[str, Any]]) -> str:
+    """The summary as a fixed-width text table."""
+    head = f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'median ms':>10} {'worst':>22} {'vs pk':>7}"
+    lines = [head, "-" * len(head)]
+    for r in summary:
+        ratio = f"{r['vs_puzzlekit']:.3f}" if r.get("vs_puzzlekit") is not None else "-"
+        median = f"{1000 * r['median_s']:.1f}" if r["median_s"] is not None else "-"
+        worst = f"{r['worst_id']} {r['worst_s']:.3f}s" if r["worst_s"] is not None else "-"
+        mark = "*" if r.get("fastest") else " "
+        lines.append(
+            f"{r['family']:9} {r['paradigm'] + mark:10} {r['solved']:>4}/{r['puzzles']:<4} {r['total_s']:>9.2f} "
+            f"{median:>10} {worst:>22} {ratio:>7}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="directory holding the janko datasets")
+    ap.add_argument("--family", choices=sorted(FAMILIES), action="append",
+                    help="corpus family (repeatable; default: both)")
+    ap.add_argument("--paradigm", action="append",
+                    help="paradigm to run (repeatable; default: every installed paradigm plus puzzlekit)")
+    ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
+    ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/janko)")
+    args = ap.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        ap.error("--limit must be at least 1")
+
+    families = args.family or sorted(FAMILIES)
+    paradigms = args.paradigm or default_paradigms()
+    for paradigm in paradigms:
+        cls = registry.backend(paradigm)
+        if not cls.supported():
+            ap.error(f"paradigm {paradigm}: {cls.unavailable_reason()}")
+    if not paradigms:
+        ap.error("no paradigm is installed")
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    context = {"git_commit": git_commit(), "machine": machine()}
+    warm_up(paradigms)
+
+    records: list[dict[str, Any]] = []
+    skipped: dict[str, list[str]] = {}
+    started = time.perf_counter()
+    with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
+        for family in families:
+            active = [p for p in paradigms if has_default(family, p)]
+            skipped[family] = [p for p in paradigms if p not in active]
+            entries = corpus(args.corpus, family, args.limit)
+            for entry in tqdm(entries, desc=family, unit="puzzle"):
+                # Interleave paradigms on each puzzle so drifting machine load hits all alike.
+                for paradigm in active:
+                    record = run_one(entry, f"janko-{family}", paradigm, args.timeout, context)
+                    records.append(record)
+                    sink.write(json.dumps(record, default=str) + "\n")
+                    sink.flush()
+    elapsed = time.perf_counter() - started
+
+    summary = summarise(records, families, paradigms, args.timeout)
+    write_csv(args.out / "rows.csv", records)
+    write_csv(args.out / "summary.csv", summary)
+    backend_versions = {p: registry.backend(p).version() for p in paradigms}
+    document = {
+        "corpus": str(args.corpus),
+        "families": families,
+        "paradigms": paradigms,
+        "skipped_no_default_encoding": skipped,
+        "limit": args.limit,
+        "timeout": args.timeout,
+        "elapsed_s": elapsed,
+        "summary": summary,
+        "targets": targets(summary, families, skipped),
+        "versions": {**versions(), **backend_versions},
+        "git_commit": context["git_commit"],
+        "machine": context["machine"],
+        "timestamp": timestamp(),
+    }
+    (args.out / "summary.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    print(table(summary))
+    print(json.dumps(document["targets"], indent=2))
+    print(f"wrote {args.out}/rows.jsonl, rows.csv, summary.json, summary.csv")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""The text report of a results table: solved counts, PAR-2, virtual best solver,
+disagreements between complete encodings, and failures.
+
+Repetitions of a run are first folded into one instance per (puzzle, configuration): solved
+only if every repetition was, timed by the median. PAR-2 is the mean over puzzles of the time
+to solve, with every unsolved puzzle (timeout, memout, crash, error, wrong) counted as twice
+the timeout. The virtual best solver takes, per puzzle, the best complete configuration.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+FAILURES = ("crash", "memout", "error", "wrong")
+INSTANCE = ["family", "suite", "puzzle_id", "puzzle_hash"]
+
+
+def instances(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (puzzle, configuration): repetitions folded."""
+    keys = INSTANCE + ["label"]
+    return (
+        df.groupby(keys, dropna=False, sort=True)
+        .agg(solved=("solved", "all"), par2=("par2", "median"), time=("time_total", "median"),
+             complete=("complete", "first"), paradigm=("paradigm", "first"), encoding=("encoding", "first"))
+        .reset_index()
+    )
+
+
+def solved_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration and family: puzzles, solved, PAR-2 (mean seconds per puzzle)."""
+    inst = instances(df)
+    table = (
+        inst.groupby(["label", "family"], sort=True)
+        .agg(puzzles=("solved", "size"), solved=("solved", "sum"), par2=("par2", "mean"))
+        .reset_index()
+    )
+    table["solved"] = table["solved"].astype(int)
+    return table
+
+
+def vbs_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per family, the virtual best of the complete configurations, and who was best how often."""
+    inst = instances(df)
+    inst = inst[inst["complete"].fillna(False).astype(bool)]
+    rows: list[dict[str, Any]] = []
+    for family, group in inst.groupby("family", sort=True):
+        per_puzzle = group.sort_values(["par2", "label"]).groupby(INSTANCE, dropna=False).first()
+        best = per_puzzle[per_puzzle["solved"]]["label"].value_counts()
+        rows.append({
+            "family": family,
+            "puzzles": len(per_puzzle),
+            "solved": int(per_puzzle["solved"].sum()),
+            "par2": float(per_puzzle["par2"].mean()),
+            "fastest": ", ".join(f"{label} {n}" for label, n in best.items()),
+        })
+    return pd.DataFrame(rows, columns=["family", "puzzles", "solved", "par2", "fastest"])
+
+
+def _bounds(row: pd.Series) -> tuple[float, float]:
+    """What a run proves about the number of answers: [low, high]."""
+    found = int(row.get("count") or 0)
+    if row.get("exhausted"):
+        return found, found
+    return found, math.inf
+
+
+def _view(row: pd.Series) -> str:
+    lo, hi = _bounds(row)
+    count = f"{lo}" if lo == hi else f">={lo}"
+    answer = f" answer {row['solution_hash']}" if lo == hi == 1 else ""
+    return f"{row['label']}: {row['status']}, {count} answer(s){answer}, verifier {row.get('verdict') or 'none'}"
+
+
+def disagreements(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """Puzzles where complete configurations contradict each other (or the suite's known count).
+
+    Counts contradict when what the runs prove cannot both hold (exhausted counts differ, or one
+    exhausted below what another found); unique answers contradict when their cells differ.
+    """
+    runs = df[df["complete"].fillna(False).astype(bool) & df["status"].isin(["sat", "unsat", "wrong"])]
+    out: list[dict[str, Any]] = []
+    for (family, suite, pid, _), group in runs.groupby(INSTANCE, dropna=False, sort=True):
+        views = group.drop_duplicates(["label", "count", "exhausted", "solution_hash", "verdict"])
+        problems: list[str] = []
+        rows = [r for _, r in views.iterrows()]
+        for i, a in enumerate(rows):
+            for b in rows[i + 1:]:
+                (alo, ahi), (blo, bhi) = _bounds(a), _bounds(b)
+                if ahi < blo or bhi < alo:
+                    problems.append(f"counts: {a['label']} vs {b['label']}")
+                elif alo == ahi == blo == bhi == 1 and a["solution_hash"] != b["solution_hash"]:
+                    problems.append(f"unique answers differ: {a['label']} vs {b['label']}")
+            expected = a.get("expected_count")
+            if expected is not None and not pd.isna(expected):
+                lo, hi = _bounds(a)
+                if not lo <= int(expected) <= hi:
+                    problems.append(f"{a['label']} vs the suite's known count {int(expected)}")
+        if problems:
+            out.append({"family": family, "suite": suite, "puzzle_id": pid,
+                        "problems": sorted(set(problems)), "views": [_view(r) for r in rows]})
+    return out
+
+
+def failures(df: pd.DataFrame) -> pd.DataFrame:
+    """Runs that crashed, ran out of memory, errored or answered wrongly."""
+    bad = df[df["status"].isin(FAILURES)]
+    cols = ["status", "label", "suite", "puzzle_id", "repeat", "error"]
+    out = bad[[c for c in cols if c in bad.columns]].copy()
+    if "error" in out:
+        out["error"] = out["error"].map(lambda e: (str(e).strip().splitlines() or [""])[0][:100] if e else "")
+    return out
+
+
+def format_report(df: pd.DataFrame) -> str:
+    """The whole report as text."""
+    if df.empty:
+        return "no records"
+    lines: list[str] = []
+    statuses = df["status"].value_counts()
+    lines.append(f"{len(df)} runs over {df['puzzle_hash'].nunique()} puzzles, {df['label'].nunique()} configurations; "
+                 + ", ".join(f"{s} {n}" for s, n in statuses.items()))
+    lines += ["", "Solved and PAR-2 (s, mean per puzzle; unsolved count 2 x timeout), by family:"]
+    table = solved_table(df)
+    table["solved"] = table["solved"].astype(str) + "/" + table["puzzles"].astype(str)
+    lines.append(table.drop(columns="puzzles").rename(columns={"par2": "PAR-2"})
+                 .to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    vbs = vbs_table(df)
+    if not vbs.empty:
+        lines += ["", "Virtual best solver (complete configurations):"]
+        lines.append(vbs.rename(columns={"par2": "PAR-2"}).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    found = disagreements(df)
+    lines += ["", f"Disagreements between complete encodings: {len(found)}"]
+    for d in found:
+        lines.append(f"  {d['family']} {d['suite']}/{d['puzzle_id']}: " + "; ".join(d["problems"]))
+        lines += [f"    {v}" for v in d["views"]]
+    bad = failures(df)
+    lines += ["", f"Failures (crash/memout/error/wrong): {len(bad)}"]
+    if not bad.empty:
+        lines.append(bad.to_string(index=False, max_colwidth=100))
+    return "\n".join(lines)

@@ -1,0 +1,323 @@
+"""What a sweep is: suites x configurations x repetitions, expanded into keyed runs.
+
+A sweep is written on the command line or in a TOML file with the same keys::
+
+    suites = ["seed000", "puzzles/mine/"]     # bundled names, folders, janko JSON files, ...
+    paradigms = ["asp", "sat"]                # default: every installed paradigm
+    encodings = ["default"]
+    count = 2
+    repeat = 1
+    timeout = 20.0
+    memory = 2048                              # MB, per run
+    out = "results/mine.jsonl"
+    [options]
+    connectivity = ["rank", "lazy"]           # cartesian product over all option lists
+
+A run is (puzzle, family, paradigm, encoding, options, repetition). Its key hashes the puzzle's
+id and content hash, the family, paradigm, encoding, the sorted non-default options, the answer
+count and the repetition; resuming a sweep skips keys already stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
+
+from .. import registry
+from ..errors import EncodingError, PuzzleError
+from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+
+_PUZZLE_TYPES: dict[str, type[Puzzle]] = {cls.family.value: cls for cls in (LightUp, Kuromasu, LightBulbs)}
+
+
+# -- puzzles across the process boundary -------------------------------------------------------
+def puzzle_to_json(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle's constructor fields as JSON (cell sets and cell maps tagged), for the worker."""
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(puzzle):
+        if f.name in ("name", "meta"):
+            continue
+        value = getattr(puzzle, f.name)
+        if isinstance(value, frozenset):
+            fields[f.name] = {"cells": sorted([list(c) for c in value])}
+        elif isinstance(value, Mapping):
+            fields[f.name] = {"map": [[r, c, v] for (r, c), v in value.items()]}
+        elif isinstance(value, tuple):
+            fields[f.name] = [list(row) for row in value]
+        else:
+            fields[f.name] = value
+    return {"family": puzzle.family.value, "name": puzzle.name, "fields": fields}
+
+
+def puzzle_from_json(data: Mapping[str, Any]) -> Puzzle:
+    """Inverse of :func:`puzzle_to_json`."""
+    cls = _PUZZLE_TYPES[data["family"]]
+    kwargs: dict[str, Any] = {}
+    for name, value in data["fields"].items():
+        if isinstance(value, dict) and "cells" in value:
+            kwargs[name] = frozenset(tuple(c) for c in value["cells"])
+        elif isinstance(value, dict) and "map" in value:
+            kwargs[name] = {(r, c): v for r, c, v in value["map"]}
+        elif isinstance(value, list):
+            kwargs[name] = tuple(tuple(row) for row in value)
+        else:
+            kwargs[name] = value
+    return cls(name=data.get("name", ""), **kwargs)
+
+
+# -- suites -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SuiteItem:
+    """One puzzle of a suite, with its id and known number of solutions (if the suite says)."""
+
+    puzzle: Puzzle
+    id: str
+    suite: str
+    expected_count: int | None = None
+
+
+def load_items(source: str) -> list[SuiteItem]:
+    """The puzzles of a suite: a bundled name, a manifest, a folder, a corpus file, a generated suite.
+
+    Reading is delegated to :func:`puzzlebench.suites.load_suite`; this adapts what it returns
+    (puzzles, or entries carrying ``puzzle``/``id``/``solutions``) to :class:`SuiteItem`.
+    """
+    try:
+        from ..suites import load_suite
+    except ImportError as exc:
+        raise PuzzleError(f"cannot read suite {source!r}: puzzlebench.suites is unavailable ({exc})") from None
+    loaded = load_suite(source)
+    name = str(getattr(loaded, "name", None) or getattr(loaded, "suite", None) or Path(str(source)).stem)
+    entries = getattr(loaded, "entries", None) or getattr(loaded, "puzzles", None) or loaded
+    return items_from(entries, name)
+
+
+def items_from(entries: Iterable[Any], suite: str) -> list[SuiteItem]:
+    """Adapt puzzles or suite entries to :class:`SuiteItem` (ids default to name or position)."""
+    items: list[SuiteItem] = []
+    for i, entry in enumerate(entries):
+        if isinstance(entry, SuiteItem):
+            items.append(entry)
+            continue
+        puzzle = entry if isinstance(entry, Puzzle) else getattr(entry, "puzzle", None)
+        if not isinstance(puzzle, Puzzle):
+            raise PuzzleError(f"suite {suite}: entry {i} is not a puzzle ({type(entry).__name__})")
+        pid = getattr(entry, "id", None) if not isinstance(entry, Puzzle) else None
+        expected = None if isinstance(entry, Puzzle) else getattr(entry, "solutions", None)
+        if expected is None:
+            expected = puzzle.meta.get("solutions")
+        items.append(SuiteItem(
+            puzzle=puzzle,
+            id=str(pid or puzzle.name or f"{suite}#{i}"),
+            suite=str(getattr(entry, "suite", None) or suite),
+            expected_count=int(expected) if isinstance(expected, int) else None,
+        ))
+    return items
+
+
+# -- runs ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One isolated solver run; ``task`` ("module:function") replaces solve in tests only."""
+
+    item: SuiteItem
+    paradigm: str
+    encoding: str = "default"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    count: int = 2
+    repeat: int = 0
+    timeout: float = 60.0
+    memory_mb: int | None = None
+    task: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", MappingProxyType(dict(sorted(self.options.items()))))
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.item.puzzle
+
+    @property
+    def key(self) -> str:
+        """Hash of what makes the run: puzzle id + content, family, configuration, count, repetition."""
+        ident = [
+            self.item.id, self.puzzle.content_hash(), self.puzzle.family.value, self.paradigm, self.encoding,
+            sorted((k, str(v)) for k, v in self.options.items()), self.count, self.repeat, self.task,
+        ]
+        return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:20]
+
+    @property
+    def label(self) -> str:
+        return make_label(self.paradigm, self.encoding, self.options)
+
+    def describe(self) -> dict[str, Any]:
+        """The run description the worker reads on stdin."""
+        return {
+            "key": self.key,
+            "puzzle": puzzle_to_json(self.puzzle),
+            "paradigm": self.paradigm,
+            "encoding": self.encoding,
+            "options": dict(self.options),
+            "count": self.count,
+            "timeout": self.timeout,
+            "memory_mb": self.memory_mb,
+            "task": self.task,
+        }
+
+    @property
+    def complete(self) -> bool | None:
+        """Whether the configuration enforces every rule (known before running; None if unregistered)."""
+        try:
+            spec = registry.get(self.puzzle.family, self.paradigm, self.encoding)
+            names = {opt.name for opt in spec.options}
+            return spec.is_complete(spec.resolve({k: v for k, v in self.options.items() if k in names}))
+        except EncodingError:
+            return None
+
+    def fields(self) -> dict[str, Any]:
+        """The record fields the run itself determines (so even a crashed run's record has them)."""
+        p = self.puzzle
+        return {
+            "key": self.key, "puzzle_id": self.item.id, "puzzle_hash": p.content_hash(), "suite": self.item.suite,
+            "family": p.family.value, "rows": p.rows, "cols": p.cols, "paradigm": self.paradigm,
+            "encoding": self.encoding, "options": dict(self.options), "label": self.label, "complete": self.complete,
+            "repeat": self.repeat,
+            "expected_count": self.item.expected_count, "count_limit": self.count, "timeout": self.timeout,
+            "memory_mb": self.memory_mb,
+        }
+
+
+def make_label(paradigm: str, encoding: str, options: Mapping[str, Any]) -> str:
+    """``paradigm/encoding`` plus ``[k=v,...]`` for non-default options."""
+    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    return f"{paradigm}/{encoding}" + (f"[{opts}]" if opts else "")
+
+
+def normalise_options(family: Family, paradigm: str, encoding: str, given: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The options this configuration knows, parsed, minus those equal to their default.
+
+    Options another encoding or backend declares are dropped (a sweep over several families
+    shares one option list); an invalid value raises :class:`EncodingError`. None when the
+    configuration is not registered.
+    """
+    try:
+        spec = registry.get(family, paradigm, encoding)
+        backend_opts = registry.backend(paradigm).OPTIONS
+    except EncodingError:
+        return None
+    known = {opt.name: opt for opt in (*spec.options, *backend_opts)}
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        opt = known.get(name)
+        if opt is None:
+            continue
+        parsed = opt.parse(value)
+        if parsed != opt.default:
+            out[name] = parsed
+    return out
+
+
+@dataclass
+class Sweep:
+    """A sweep definition: which puzzles, which configurations, what limits, where results go."""
+
+    suites: Sequence[str] = ()
+    paradigms: Sequence[str] = ()
+    encodings: Sequence[str] = ("default",)
+    options: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    families: Sequence[str] = ()
+    count: int = 2
+    repeat: int = 1
+    timeout: float = 60.0
+    memory_mb: int | None = 2048
+    limit: int | None = None  # first N puzzles of each suite
+    out: str = "results/sweep.jsonl"
+    items: Sequence[SuiteItem] = ()  # puzzles given directly (Python API)
+    task: str | None = None
+
+    KEYS = ("suites", "paradigms", "encodings", "options", "families", "count", "repeat", "timeout", "memory",
+            "limit", "out", "jobs", "scheduler", "dask_local", "resume", "quiet")
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise PuzzleError(f"count must be >= 0, got {self.count}")
+        if self.repeat < 1:
+            raise PuzzleError(f"repeat must be >= 1, got {self.repeat}")
+        if not self.timeout or self.timeout <= 0:
+            raise PuzzleError(f"timeout must be a positive number of seconds, got {self.timeout}")
+        if self.memory_mb is not None and self.memory_mb <= 0:
+            raise PuzzleError(f"memory must be a positive number of MB, got {self.memory_mb}")
+        for fam in self.families:
+            if fam not in _PUZZLE_TYPES:
+                raise PuzzleError(f"unknown family {fam!r} (choose from {', '.join(_PUZZLE_TYPES)})")
+        known = registry.PARADIGMS + registry.PEERS
+        for paradigm in self.paradigms:
+            if paradigm not in known:
+                raise PuzzleError(f"unknown paradigm {paradigm!r} (choose from {', '.join(known)})")
+
+    def puzzles(self) -> list[SuiteItem]:
+        items = list(self.items)
+        for source in self.suites:
+            loaded = load_items(source)
+            items.extend(loaded[: self.limit] if self.limit is not None else loaded)
+        if self.families:
+            items = [i for i in items if i.puzzle.family.value in self.families]
+        return items
+
+    def expand(self, notes: list[str] | None = None) -> list[Run]:
+        """Every run of the sweep, in order; unregistered configurations are skipped with a note."""
+        notes = notes if notes is not None else []
+        paradigms = list(self.paradigms) or registry.available()
+        names = sorted(self.options)
+        combos = [dict(zip(names, values)) for values in itertools.product(*(self.options[n] for n in names))]
+        runs: list[Run] = []
+        seen: set[str] = set()
+        skipped: set[tuple[str, str, str]] = set()
+        for item in self.puzzles():
+            family = item.puzzle.family
+            for paradigm, encoding, combo in itertools.product(paradigms, self.encodings, combos):
+                options = normalise_options(family, paradigm, encoding, combo)
+                if options is None:
+                    if (family.value, paradigm, encoding) not in skipped:
+                        skipped.add((family.value, paradigm, encoding))
+                        notes.append(f"skipped {family.value} {paradigm}/{encoding}: not registered")
+                    continue
+                for rep in range(self.repeat):
+                    run = Run(item, paradigm, encoding, options, self.count, rep, self.timeout, self.memory_mb, self.task)
+                    if run.key not in seen:  # options another config ignores collapse to one run
+                        seen.add(run.key)
+                        runs.append(run)
+        return runs
+
+
+def read_toml(path: str | os.PathLike) -> dict[str, Any]:
+    """A sweep file's keys (see the module docstring); unknown keys are an error."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise PuzzleError(f"cannot read sweep file {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(f"sweep file {path}: {exc}") from None
+    unknown = sorted(set(data) - set(Sweep.KEYS))
+    if unknown:
+        raise PuzzleError(f"sweep file {path}: unknown key {unknown[0]!r} (valid: {', '.join(Sweep.KEYS)})")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise PuzzleError(f"sweep file {path}: [options] must be a table of lists")
+    data["options"] = {k: list(v) if isinstance(v, list) else [v] for k, v in options.items()}
+    if isinstance(data.get("suites"), str):
+        data["suites"] = [data["suites"]]
+    return data

@@ -1,0 +1,104 @@
+"""The raw results store: JSON lines, one record per run, each written whole.
+
+A record reaches the disk with one ``os.write`` of a complete line on an ``O_APPEND`` descriptor
+followed by ``os.fsync``, so a process killed at any moment leaves at most one torn trailing line.
+Opening a store for resume drops such a line (rewriting the file cleanly) and remembers the keys
+already present, so a resumed sweep neither loses a finished record nor duplicates one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import PuzzleError
+
+
+class StoreExistsError(PuzzleError):
+    """The output file already holds records and the sweep was not asked to resume."""
+
+
+def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """The complete records of a JSON-lines file; a torn (unterminated) last line is skipped."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    yield from _parse(data, str(path))[0]
+
+
+def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
+    """(records, torn): a last line without its newline, or not valid JSON, counts as torn."""
+    lines = data.split(b"\n")
+    tail = lines.pop()  # text after the last newline: empty unless the last write was cut short
+    records: list[dict[str, Any]] = []
+    torn = bool(tail.strip())
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines) and not tail:
+                torn = True  # a complete-looking but corrupt final line: treat it as torn too
+                continue
+            raise PuzzleError(f"{name}: line {number} is not valid JSON") from None
+    return records, torn
+
+
+class ResultStore:
+    """Append-only JSON-lines file keyed by each record's ``key``."""
+
+    def __init__(self, path: str | os.PathLike, resume: bool = False):
+        self.path = Path(path)
+        self.keys: set[str] = set()
+        self.repaired = False  # True when a torn trailing line was dropped on opening
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and self.path.stat().st_size:
+            records, torn = _parse(self.path.read_bytes(), str(self.path))
+            if not resume:
+                raise StoreExistsError(
+                    f"{self.path} already holds {len(records)} record(s); pass --resume to continue it "
+                    "or choose another --out"
+                )
+            if torn:
+                self._rewrite(records)
+                self.repaired = True
+            self.keys = {r["key"] for r in records if "key" in r}
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def _rewrite(self, records: list[dict[str, Any]]) -> None:
+        # Rule: a torn line is replaced by a clean file, atomically (write aside, then rename).
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for record in records:
+                fh.write(json.dumps(record, default=str) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as one line with a single write, then flush it to the disk."""
+        line = (json.dumps(record, default=str) + "\n").encode("utf-8")
+        written = os.write(self._fd, line)
+        if written != len(line):  # regular files take the whole buffer; anything else is a disk error
+            raise OSError(f"short write to {self.path}: {written} of {len(line)} bytes")
+        os.fsync(self._fd)
+        self.keys.add(record["key"])
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,127 @@
+"""ASP encodings of Kuromasu: the default (visibility x connectivity options) and seed 000's.
+
+Grounding sizes of seed 000's port on the seed's 11x11 sample (clingo 5.8, ``problem.lp``):
+18,099 atoms / 74,356 rules with the connectivity rule, 4,101 / 6,354 without it; the seed's
+table (lparse/smodels) reads 23,298 / 79,738 and 8,657 / 10,736. clingo's grounder evaluates
+the static parts (``adj``, ``row``/``col``) away, which explains most of the gap; the
+connectivity rule's share (x4.4 atoms, x11.7 rules) matches the seed's story (x2.7, x7.4).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...errors import EncodingError
+from ...model import Family, Kuromasu, Puzzle
+from ..base import EncodingSpec, Option
+from .program import AspProgram, cell_of_1based
+from .propagator import ConnectivityPropagator
+
+CONNECTIVITY = Option(
+    "connectivity",
+    "reach",
+    ("reach", "acyclic", "propagator", "closure", "none"),
+    "how 'all white cells are connected' is enforced: flood fill from a root clue (reach); a "
+    "parent tree under clingo's #edge acyclicity (acyclic); a Python connectivity propagator "
+    "(propagator); seed 000's all-pairs closure (closure); or not at all (none, relaxing)",
+    relaxing=("none",),
+)
+VISIBILITY = Option(
+    "visibility",
+    "rays",
+    ("rays", "connect_cell", "counting"),
+    "how a number's visible cells are counted: directional ray chains (rays); seed 000's "
+    "transitive connect_cell from each clue (connect_cell); or counting cells with no black "
+    "cell in between (counting)",
+)
+
+#: connectivity value -> program files (after the root file where one is needed)
+_CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
+    "reach": ("kuromasu_root.lp", "kuromasu_reach.lp"),
+    "acyclic": ("kuromasu_root.lp", "kuromasu_acyclic.lp"),
+    "closure": ("kuromasu_closure.lp",),
+    "propagator": (),
+    "none": (),
+}
+
+
+def _kuromasu(puzzle: Puzzle) -> Kuromasu:
+    if not isinstance(puzzle, Kuromasu):
+        raise TypeError(f"expected a Kuromasu puzzle, got {type(puzzle).__name__}")
+    return puzzle
+
+
+def _root_facts(p: Kuromasu) -> str:
+    """The connectivity root: the first clue cell, or a pair of adjacent cells (one is white)."""
+    if p.clue_cells:
+        r, c = min(p.clue_cells)
+        return f"root({r},{c})."
+    pair = [(0, 0)] + ([(0, 1)] if p.cols > 1 else [(1, 0)] if p.rows > 1 else [])
+    return "".join(f"root({r},{c})." for r, c in pair)
+
+
+def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
+    p = _kuromasu(puzzle)
+    connectivity = options["connectivity"]
+    parts = [f"size({p.rows},{p.cols})."]
+    parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
+    parts += [f"clue({r},{c})." for r, c in p.clue_cells]
+    if connectivity in ("reach", "acyclic"):
+        parts.append(_root_facts(p))
+    propagator = None
+    if connectivity == "propagator":
+        propagator = ConnectivityPropagator(p.rows, p.cols, p.clue_cells)
+    return AspProgram(
+        files=("kuromasu.lp", f"kuromasu_{options['visibility']}.lp", *_CONNECTIVITY_FILES[connectivity]),
+        facts="".join(parts),
+        predicate="black",
+        propagator=propagator,
+    )
+
+
+SEED_CONNECTIVITY = Option(
+    "connectivity",
+    "closure",
+    ("closure", "none"),
+    "closure: seed 000's program as printed; none: without its white_connect rules, the "
+    "seed's 'before the connectivity rule' measurement (relaxing)",
+    relaxing=("none",),
+)
+
+
+def build_seed000(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
+    """Seed 000's facts: row/col ranges and num(X,Y,N), 1-based (row, column)."""
+    p = _kuromasu(puzzle)
+    if p.unknown:
+        raise EncodingError(
+            f"seed000 cannot state '?' clues (the seed's num/3 needs a number); {len(p.unknown)} in this puzzle"
+        )
+    parts = [f"row(1..{p.rows}).", f"col(1..{p.cols})."]
+    parts += [f"num({r + 1},{c + 1},{n})." for (r, c), n in p.numbers.items()]
+    files = ("seed000_kuromasu.lp",) + (("seed000_kuromasu_connected.lp",) if options["connectivity"] == "closure" else ())
+    return AspProgram(files=files, facts="".join(parts), predicate="black", to_cell=cell_of_1based)
+
+
+ENCODINGS: list[EncodingSpec] = [
+    EncodingSpec(
+        family=Family.KUROMASU,
+        paradigm="asp",
+        name="default",
+        build=build_default,
+        description="choice of black non-clue cells, no two adjacent; numbers by visibility chains; "
+        "one white region (connectivity option)",
+        options=(CONNECTIVITY, VISIBILITY),
+    ),
+    EncodingSpec(
+        family=Family.KUROMASU,
+        paradigm="asp",
+        name="seed000",
+        build=build_seed000,
+        description="seed 000's Kuromasu.lp ported rule for rule (connect_cell visibility, all-pairs "
+        "white_connect connectivity)",
+        origin="seed000",
+        reference="seed 000: ASP solvers for Light Up and Kuromasu (lparse/smodels), appendix Kuromasu.lp; "
+        "its table for the 11x11 sample: 23,298 atoms / 79,738 rules, 8,657 / 10,736 without connectivity",
+        options=(SEED_CONNECTIVITY,),
+    ),
+]

@@ -1,0 +1,47 @@
+"""ASP encoding of LightBulbs (seed 003): lit iff the number counts the lit cells of its block."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...model import Family, LightBulbs, Puzzle
+from ..base import EncodingSpec, Option
+from .program import AspProgram
+
+#: sign option value -> sign of clingo's domain heuristic on lit/2 (None: no heuristic).
+_SIGN: dict[str, int | None] = {"none": None, "unlit-first": -1, "lit-first": 1}
+
+SIGN = Option(
+    "sign",
+    "none",
+    tuple(_SIGN),
+    "clingo domain heuristic on lit/2 (#heuristic ... [S, sign] with --heuristic=Domain): "
+    "try every cell unlit first, lit first, or leave clasp's own heuristic",
+)
+
+
+def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
+    if not isinstance(puzzle, LightBulbs):
+        raise TypeError(f"expected a LightBulbs puzzle, got {type(puzzle).__name__}")
+    facts = "".join(f"n({r},{c},{n})." for r, row in enumerate(puzzle.numbers) for c, n in enumerate(row))
+    files: tuple[str, ...] = ("lightbulbs.lp",)
+    args: tuple[str, ...] = ()
+    sign = _SIGN[options["sign"]]
+    if sign is not None:
+        files += ("lightbulbs_heuristic.lp",)
+        facts += f"hsign({sign})."
+        args = ("--heuristic=Domain",)
+    return AspProgram(files=files, facts=facts, predicate="lit", args=args)
+
+
+ENCODINGS: list[EncodingSpec] = [
+    EncodingSpec(
+        family=Family.LIGHTBULBS,
+        paradigm="asp",
+        name="default",
+        build=build_default,
+        description="choice of lit cells; lit cells match and unlit cells miss their block's #count; "
+        "at least one lit cell",
+        options=(SIGN,),
+    ),
+]

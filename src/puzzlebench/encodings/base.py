@@ -1,0 +1,135 @@
+"""How an encoding is described: a named builder with named options.
+
+An encoding turns a puzzle into the artefact its paradigm's backend consumes (an ASP program
+and facts, a CNF, z3 assertions, a CP-SAT model). Variants are values of options of one
+encoding, never copies: ``connectivity=rank`` and ``connectivity=lazy`` are the same encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..errors import EncodingError
+from ..model import Family, Puzzle
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ablation axis: a named option, its default and its allowed values.
+
+    ``relaxing`` lists values that drop a rule, making the encoding incomplete (it may accept
+    answers the rules reject).
+    """
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    description: str = ""
+    relaxing: tuple[Any, ...] = ()
+
+    def parse(self, value: Any) -> Any:
+        """Coerce a command-line string to the default's type and check it is allowed."""
+        if isinstance(value, str) and not isinstance(self.default, str):
+            try:
+                if isinstance(self.default, bool):
+                    lowered = value.lower()
+                    if lowered not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                        raise ValueError(value)
+                    value = lowered in ("1", "true", "yes", "on")
+                elif isinstance(self.default, int):
+                    value = int(value)
+                elif isinstance(self.default, float):
+                    value = float(value)
+            except ValueError:
+                raise EncodingError(f"option {self.name}: {value!r} is not a {type(self.default).__name__}") from None
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise EncodingError(f"option {self.name}: {value!r} is not one of {allowed}")
+        return value
+
+
+@dataclass(frozen=True)
+class EncodingSpec:
+    """One entry of the registry: family x paradigm x name -> builder and metadata."""
+
+    family: Family
+    paradigm: str
+    name: str
+    build: Callable[[Puzzle, Mapping[str, Any]], Any]
+    description: str
+    origin: str = "new"  # "new", or the seed it ports: "seed000" ... "seed004", or a peer's name
+    reference: str = ""
+    options: tuple[Option, ...] = ()
+    complete: bool = True  # False when the encoding drops a rule whatever its options
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.family.value, self.paradigm, self.name)
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise KeyError(name)
+
+    def resolve(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with ``given`` (parsed and checked); unknown names are an error."""
+        given = dict(given or {})
+        known = {opt.name for opt in self.options}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            valid = ", ".join(sorted(known)) or "none"
+            raise EncodingError(f"{self.paradigm}/{self.name} for {self.family}: unknown option {unknown[0]!r} (valid: {valid})")
+        return {opt.name: opt.parse(given.get(opt.name, opt.default)) for opt in self.options}
+
+    def is_complete(self, options: Mapping[str, Any]) -> bool:
+        """Whether this encoding with these options enforces every rule of the family."""
+        if not self.complete:
+            return False
+        return not any(options.get(opt.name, opt.default) in opt.relaxing for opt in self.options)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "family": self.family.value,
+            "paradigm": self.paradigm,
+            "encoding": self.name,
+            "origin": self.origin,
+            "complete": self.complete,
+            "description": self.description,
+            "reference": self.reference,
+            "options": {
+                opt.name: {
+                    "default": opt.default,
+                    "choices": list(opt.choices) if opt.choices is not None else None,
+                    "relaxing": list(opt.relaxing),
+                    "description": opt.description,
+                }
+                for opt in self.options
+            },
+        }
+
+
+def encoding(family: Family, paradigm: str, name: str, description: str, **kw: Any) -> Callable:
+    """Decorator form: ``@encoding(Family.LIGHTUP, "sat", "default", "...", options=(...))``.
+
+    The decorated builder is returned wrapped in an :class:`EncodingSpec`.
+    """
+
+    def wrap(build: Callable[[Puzzle, Mapping[str, Any]], Any]) -> EncodingSpec:
+        return EncodingSpec(family=family, paradigm=paradigm, name=name, build=build, description=description, **kw)
+
+    return wrap
+
+
+@dataclass
+class Artifact:
+    """Common part of what encodings hand to backends: the decision cells and notes.
+
+    ``decision`` maps each cell that may be marked (bulb/black/lit) to the paradigm's handle for
+    "this cell is marked"; enumeration blocks on these handles only. Each paradigm subclasses it
+    with what its backend needs.
+    """
+
+    decision: dict = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)

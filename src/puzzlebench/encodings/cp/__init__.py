@@ -1,0 +1,11 @@
+"""CP encodings for OR-Tools CP-SAT: one module per family, each declaring its ``ENCODINGS``."""
+
+from __future__ import annotations
+
+from ..base import EncodingSpec
+from . import kuromasu, lightbulbs, lightup
+from .common import CpModelArtifact
+
+__all__ = ["ENCODINGS", "CpModelArtifact"]
+
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS]

@@ -1,0 +1,77 @@
+"""What every CP-SAT encoding shares: the artefact handed to the backend and a few helpers.
+
+A CP-SAT encoding builds an ``ortools.sat.python.cp_model.CpModel`` whose decision Booleans are
+keyed by cell. The backend enumerates by blocking those Booleans only; an encoding whose every
+other variable is a function of the decisions may say so (``functional=True``) and the backend
+may then enumerate inside one search with a solution callback instead of re-solving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from ortools.sat.python import cp_model
+
+from ...model import Cell
+from ..base import Artifact, Option
+
+#: A cut returned by a lazy check: a clause (list of literals) every answer must satisfy.
+Clause = list[cp_model.IntVar]
+#: Lazy check: given the marked decision cells of a candidate, the clauses it violates ([] = accept).
+LazyCheck = Callable[[frozenset[Cell]], list[Clause]]
+
+
+@dataclass
+class CpModelArtifact(Artifact):
+    """A CP-SAT model plus what the backend needs to search it.
+
+    ``decision`` maps each markable cell to its Boolean ("bulb", "black" or "lit").
+    ``parameters`` are CP-SAT ``SatParameters`` fields the encoding asks for (e.g. a fixed search).
+    ``functional`` says every variable is determined by the decision Booleans, so that a
+    solution callback's answers are exactly the distinct decision assignments.
+    ``lazy`` (optional) rejects candidates and returns clauses to add before searching again:
+    rules too large to state up front (e.g. connectivity cuts).
+    """
+
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    functional: bool = False
+    lazy: LazyCheck | None = None
+
+
+def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:
+    """One named Boolean per cell: ``prefix[r,c]``."""
+    return {cell: model.new_bool_var(f"{prefix}[{cell[0]},{cell[1]}]") for cell in cells}
+
+
+# -- search strategies (seed 003 compared CLP(FD) labeling options; CP-SAT's counterparts) ------
+
+#: Strategy name -> (variable selection, value selection), or None for CP-SAT's own search.
+SEARCH_STRATEGIES: dict[str, tuple[Any, Any] | None] = {
+    "auto": None,
+    "leftmost": (cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE),  # SICStus labeling default: leftmost, up
+    "leftmost-down": (cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE),  # leftmost, down
+    "ff": (cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE),  # first-fail
+    "min": (cp_model.CHOOSE_LOWEST_MIN, cp_model.SELECT_MIN_VALUE),
+    "max": (cp_model.CHOOSE_HIGHEST_MAX, cp_model.SELECT_MAX_VALUE),
+}
+
+SEARCH_OPTION = Option(
+    "search",
+    "auto",
+    tuple(SEARCH_STRATEGIES),
+    "branching: CP-SAT's own (auto), or a fixed decision strategy over the cells in row-major order "
+    "(leftmost = CHOOSE_FIRST/SELECT_MIN_VALUE, leftmost-down = .../SELECT_MAX_VALUE, "
+    "ff = CHOOSE_MIN_DOMAIN_SIZE, min = CHOOSE_LOWEST_MIN, max = CHOOSE_HIGHEST_MAX/SELECT_MAX_VALUE)",
+)
+
+
+def apply_search(artifact: CpModelArtifact, name: str, order: Sequence[cp_model.IntVar]) -> None:
+    """Post the named decision strategy over ``order`` and make CP-SAT follow it (FIXED_SEARCH)."""
+    strategy = SEARCH_STRATEGIES[name]
+    if strategy is None:
+        return
+    variable_choice, value_choice = strategy
+    artifact.model.add_decision_strategy(list(order), variable_choice, value_choice)
+    artifact.parameters["search_branching"] = cp_model.FIXED_SEARCH

@@ -1,0 +1,11 @@
+"""SAT encodings (python-sat): one module per family, shared CNF helpers in ``common``."""
+
+from __future__ import annotations
+
+from ..base import EncodingSpec
+from . import kuromasu, lightbulbs, lightup
+from .common import CnfModel
+
+ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS]
+
+__all__ = ["ENCODINGS", "CnfModel"]

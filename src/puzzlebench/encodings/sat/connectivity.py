@@ -1,0 +1,255 @@
+""""All white cells are connected", checked outside the CNF: lazy cuts and a CaDiCaL propagator.
+
+Both rest on one cut. Let C be a connected set of white cells whose side-neighbours outside C
+(its boundary) are all black. Then C is a whole white region, so in any answer where C is white
+and its boundary black, C holds every white cell. When another white cell exists, or when there
+is any cell beyond C and its boundary (that cell would be black and touch a black boundary cell
+or another black cell: two adjacent blacks), this is impossible. Hence the clause
+"some cell of C turns black, or some boundary cell turns white" is sound for every C that is not
+the whole candidate region of a valid answer. The propagator applies the same reasoning to
+partial assignments, in the spirit of the native connectivity constraint of cspuz_core: cells
+that cannot reach a known white cell must be black, and cells whose removal would separate known
+white cells must be white (Fazekas et al., "IPASIR-UP: User Propagators for CDCL", SAT 2023).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable
+
+from pysat.engines import Propagator
+
+from ...model import Cell, Kuromasu
+from .common import Clause
+
+
+@dataclass(frozen=True)
+class BoardGraph:
+    """Cells, their orthogonal neighbours, and the black variable of each non-clue cell."""
+
+    cells: tuple[Cell, ...]
+    neighbours: dict[Cell, tuple[Cell, ...]]
+    black: dict[Cell, int]
+    root: Cell | None  # a cell that is always white (the first clue), if any
+
+    @classmethod
+    def of(cls, puzzle: Kuromasu, black: dict[Cell, int]) -> "BoardGraph":
+        grid = puzzle.grid
+        cells = grid.all_cells
+        clues = sorted(puzzle.clue_cells)
+        return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, clues[0] if clues else None)
+
+    def distances(self, source: Cell) -> dict[Cell, int]:
+        """Grid (all cells) BFS distance from ``source``."""
+        dist = {source: 0}
+        queue = deque([source])
+        while queue:
+            c = queue.popleft()
+            for nb in self.neighbours[c]:
+                if nb not in dist:
+                    dist[nb] = dist[c] + 1
+                    queue.append(nb)
+        return dist
+
+    def components(self, is_white) -> list[list[Cell]]:
+        """White regions (lists of cells) under the predicate ``is_white``."""
+        seen: set[Cell] = set()
+        out = []
+        for start in self.cells:
+            if start in seen or not is_white(start):
+                continue
+            seen.add(start)
+            comp, queue = [start], [start]
+            while queue:
+                c = queue.pop()
+                for nb in self.neighbours[c]:
+                    if nb not in seen and is_white(nb):
+                        seen.add(nb)
+                        comp.append(nb)
+                        queue.append(nb)
+            out.append(comp)
+        return out
+
+    def cut(self, region: Iterable[Cell]) -> Clause:
+        """"A cell of the region turns black or a cell of its boundary turns white"."""
+        region = set(region)
+        boundary = {nb for c in region for nb in self.neighbours[c] if nb not in region}
+        return [self.black[c] for c in region if c in self.black] + [-self.black[b] for b in boundary if b in self.black]
+
+
+def component_cuts(graph: BoardGraph, marked: frozenset[Cell]) -> list[Clause]:
+    """Lazy refinement: one cut per white region when the candidate's white cells are split."""
+    regions = graph.components(lambda c: c not in marked)
+    if len(regions) <= 1:
+        return []
+    return [graph.cut(region) for region in regions]
+
+
+class ConnectivityPropagator(Propagator):
+    """IPASIR-UP engine for "white cells are connected" over the black-cell variables.
+
+    On each propagation round it explores the cells not known black from a known white cell
+    (the root): an undecided cell it cannot reach must be black, a known white cell it cannot
+    reach is a conflict, and an undecided articulation point separating the root from a known
+    white cell must be white. Each inference carries a reason clause naming the black boundary
+    that forces it. Complete assignments are checked again and rejected with a cut.
+    """
+
+    UNKNOWN, WHITE, BLACK = -1, 0, 1
+
+    def __init__(self, graph: BoardGraph):
+        super().__init__()
+        self.graph = graph
+        cells = graph.cells
+        self.index = {c: i for i, c in enumerate(cells)}
+        self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
+        self.var = [graph.black.get(c, 0) for c in cells]  # 0: a clue cell, no variable
+        self.cell_of = {v: i for i, v in enumerate(self.var) if v}
+        self.state = [self.UNKNOWN if v else self.WHITE for v in self.var]
+        self.fixed = [not v for v in self.var]
+        self.root = None if graph.root is None else self.index[graph.root]
+        self.trail: list[int] = []
+        self.limits: list[int] = []
+        self.dirty = True
+        self.reasons: dict[int, list[int]] = {}
+        self.pending: list[list[int]] = []
+        self.calls = self.inferred = self.rejected = 0
+
+    def stats(self) -> dict[str, int]:
+        return {"propagator_calls": self.calls, "propagator_inferred": self.inferred, "propagator_rejected_models": self.rejected}
+
+    # -- trail ----------------------------------------------------------------------------------
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        i = self.cell_of[abs(lit)]
+        self.state[i] = self.BLACK if lit > 0 else self.WHITE
+        if fixed:
+            self.fixed[i] = True
+        else:
+            self.trail.append(i)
+        self.dirty = True
+
+    def on_new_level(self) -> None:
+        self.limits.append(len(self.trail))
+
+    def on_backtrack(self, to: int) -> None:
+        if to >= len(self.limits):
+            return
+        keep = self.limits[to]
+        for i in self.trail[keep:]:
+            if not self.fixed[i]:
+                self.state[i] = self.UNKNOWN
+        del self.trail[keep:]
+        del self.limits[to:]
+        self.dirty = True
+
+    # -- reasoning ------------------------------------------------------------------------------
+    def _root(self) -> int | None:
+        if self.root is not None:
+            return self.root
+        return next((i for i, s in enumerate(self.state) if s == self.WHITE), None)
+
+    def _why_white(self, i: int) -> list[int]:
+        """Literals false now that say "cell i is white" is undone (empty for clue cells)."""
+        return [self.var[i]] if self.var[i] else []
+
+    def propagate(self) -> list[int]:
+        if not self.dirty or self.pending:
+            return []
+        self.dirty = False
+        self.calls += 1
+        root = self._root()
+        if root is None:
+            return []
+        state, adj, var = self.state, self.adj, self.var
+        # Depth-first search over non-black cells from the root, with Tarjan's low-links.
+        n = len(state)
+        disc = [-1] * n
+        low = [0] * n
+        whites_below = [0] * n  # known white cells in each DFS subtree
+        parent = [-1] * n
+        order = 0
+        disc[root] = low[root] = 0
+        whites_below[root] = 1
+        stack = [(root, iter(adj[root]))]
+        separating: list[tuple[int, int]] = []  # (articulation cell, child whose subtree it cuts off)
+        while stack:
+            v, it = stack[-1]
+            for u in it:
+                if state[u] == self.BLACK:
+                    continue
+                if disc[u] < 0:
+                    order += 1
+                    disc[u] = low[u] = order
+                    parent[u] = v
+                    whites_below[u] = 1 if state[u] == self.WHITE else 0
+                    stack.append((u, iter(adj[u])))
+                    break
+                if u != parent[v]:
+                    low[v] = min(low[v], disc[u])
+            else:
+                stack.pop()
+                if stack:
+                    p = parent[v]
+                    low[p] = min(low[p], low[v])
+                    whites_below[p] += whites_below[v]
+                    if p != root and state[p] == self.UNKNOWN and low[v] >= disc[p] and whites_below[v]:
+                        separating.append((p, v))
+        out: list[int] = []
+        reached = [d >= 0 for d in disc]
+        outside = [i for i in range(n) if not reached[i]]
+        if outside:
+            fence = [-var[b] for b in {u for i in range(n) if reached[i] for u in adj[i] if not reached[u]}]
+            base = fence + self._why_white(root)
+            for i in outside:
+                if state[i] == self.WHITE:  # a white cell cut off from the root: conflict
+                    self.pending.append(base + self._why_white(i))
+                    return []
+                if state[i] == self.UNKNOWN:  # it cannot join the white region: black
+                    lit = var[i]
+                    self.reasons[lit] = [lit] + base
+                    out.append(lit)
+        forced_white: set[int] = set()
+        for a, child in separating:
+            lit = -var[a]
+            if lit in forced_white:
+                continue
+            forced_white.add(lit)
+            part = self._subtree(child, parent, reached)
+            white_cell = next(i for i in part if state[i] == self.WHITE)
+            fence = {u for i in part for u in adj[i] if u != a and u not in part}
+            self.reasons[lit] = [lit] + [-var[b] for b in fence] + self._why_white(white_cell) + self._why_white(root)
+            out.append(lit)
+        self.inferred += len(out)
+        return out
+
+    def _subtree(self, top: int, parent: list[int], reached: list[bool]) -> set[int]:
+        """Cells of the DFS subtree under ``top`` (a component once its articulation is removed)."""
+        part = {top}
+        queue = [top]
+        while queue:
+            v = queue.pop()
+            for u in self.adj[v]:
+                if reached[u] and u not in part and parent[u] == v:
+                    part.add(u)
+                    queue.append(u)
+        return part
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return self.reasons[lit]
+
+    def check_model(self, model: list[int]) -> bool:
+        size = len(model)
+        black = {c for c, v in self.graph.black.items() if v <= size and model[v - 1] > 0}
+        regions = self.graph.components(lambda c: c not in black)
+        if len(regions) <= 1:
+            return True
+        self.rejected += 1
+        self.pending.extend(self.graph.cut(r) for r in regions)
+        return False
+
+    def has_clause(self) -> bool:
+        return bool(self.pending)
+
+    def add_clause(self) -> list[int]:
+        return self.pending.pop() if self.pending else []

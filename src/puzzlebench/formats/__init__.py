@@ -1,0 +1,191 @@
+"""Puzzle formats: one module per format, a registry, auto-detection, and load/dump.
+
+>>> from puzzlebench.formats import load, dump
+>>> puzzle = load("7x7:c0a1bBe1f1eBf1e1b1a0c")        # a Tatham game id
+>>> print(dump(puzzle, "puzzlink"))                     # the same board as a puzz.link URL
+
+``load`` takes a path, a literal (Tatham game id, puzz.link URL) or the text itself, and
+detects the format from the file name and content unless ``format`` is given.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import ParseError, PuzzleError
+from ..model import Family, Puzzle, Solution
+from . import asp, digits, janko, mzn, native, puzzlink, runs
+from .base import Format
+from .janko import JankoEntry, iter_janko
+
+#: Every format by name, in the order auto-detection tries them.
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (native.FORMAT, puzzlink.FORMAT, runs.TATHAM, asp.FORMAT, mzn.FORMAT, janko.FORMAT,
+              digits.FORMAT, runs.PUZZLETEAM)
+}
+
+__all__ = [
+    "FORMATS", "Format", "JankoEntry", "describe_formats", "detect_format", "dump", "dump_solution",
+    "get_format", "iter_janko", "load", "load_solution", "load_with_solution", "loads",
+]
+
+
+def get_format(name: str) -> Format:
+    """The format called ``name`` (case-insensitive), or a PuzzleError listing the choices."""
+    fmt = FORMATS.get(name.lower().strip())
+    if fmt is None:
+        raise PuzzleError(f"unknown format {name!r}; choose one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _family(family: Family | str | None) -> Family | None:
+    if family is None:
+        return None
+    try:
+        return Family(family)
+    except ValueError:
+        raise PuzzleError(f"unknown family {family!r}; choose lightup, kuromasu or lightbulbs") from None
+
+
+def _family_hint(filename: str | None) -> Family | None:
+    """A family named in a file name (akari/lightup, kuromasu/kurodoko/range, lightbulbs)."""
+    if not filename:
+        return None
+    low = Path(filename).name.lower()
+    for key, family in (("lightbulb", Family.LIGHTBULBS), ("akari", Family.LIGHTUP), ("lightup", Family.LIGHTUP),
+                        ("kuromasu", Family.KUROMASU), ("kurodoko", Family.KUROMASU)):
+        if key in low:
+            return family
+    return None
+
+
+def detect_format(text: str, filename: str | None = None, family: Family | None = None) -> Format:
+    """The format of ``text``: by file extension when one matches, else by content.
+
+    With a ``family``, only formats holding that family are considered (this settles, e.g.,
+    a one-line board of digits: LightBulbs digits or a Puzzle Team Light Up string).
+    """
+    if filename:
+        name = Path(filename).name.lower()
+        for fmt in FORMATS.values():
+            if any(name.endswith(ext) for ext in fmt.extensions) and fmt.detect(text):
+                return fmt
+    candidates = [f for f in FORMATS.values() if family is None or family in f.families]
+    for fmt in candidates:
+        if fmt.detect(text):
+            return fmt
+    first = text.strip().split("\n", 1)[0][:40]
+    raise ParseError("auto", f"cannot tell the format of {first!r}; pass a format ({', '.join(FORMATS)})", 1, 1)
+
+
+def _looks_like_path(text: str) -> bool:
+    """A one-word string with a folder separator or a known extension (and no URL/game-id marks)."""
+    if any(ch in text for ch in "?: \t") or not text.strip():
+        return False
+    known = {ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".txt", ".json"}
+    return "/" in text or os.sep in text or Path(text).suffix.lower() in known
+
+
+def _read_source(source: str | os.PathLike) -> tuple[str, str | None]:
+    """(text, file name or None): a path is read, '-' is stdin, anything else is the text itself."""
+    if isinstance(source, os.PathLike):
+        path = Path(source)
+    elif source == "-":
+        return sys.stdin.read(), None
+    elif "\n" not in source and len(source) < 4096 and not source.lstrip().startswith(("http:", "https:")):
+        path = Path(source)
+        try:
+            exists = path.is_file()
+        except OSError:
+            exists = False
+        if not exists:
+            if _looks_like_path(source):
+                raise PuzzleError(f"no such file: {source}")
+            return source, None
+    else:
+        return source, None
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except FileNotFoundError:
+        raise PuzzleError(f"no such file: {path}") from None
+    except UnicodeDecodeError as exc:
+        raise ParseError("auto", f"{path.name} is not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise PuzzleError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def loads(text: str, format: str | None = None, family: Family | str | None = None,
+          filename: str | None = None) -> Puzzle:
+    """Parse puzzle text in ``format`` (detected when omitted)."""
+    family = _family(family) or _family_hint(filename)
+    fmt = get_format(format) if format else detect_format(text, filename, family)
+    puzzle = fmt.read(text, family)
+    if filename and not puzzle.name:
+        puzzle = puzzle.with_meta(name=Path(filename).stem.split(".")[0])
+    return puzzle
+
+
+def load(source: str | os.PathLike, format: str | None = None, family: Family | str | None = None) -> Puzzle:
+    """Read a puzzle from a file path, a literal (Tatham game id, puzz.link URL) or text."""
+    text, filename = _read_source(source)
+    return loads(text, format, family, filename)
+
+
+def dump(puzzle: Puzzle, format: str = "native") -> str:
+    """``puzzle`` as text in ``format`` (PuzzleError if the format cannot express it)."""
+    fmt = get_format(format)
+    fmt.check_writable(puzzle)
+    return fmt.write(puzzle)
+
+
+def _solution_format(fmt: Format) -> Format:
+    if fmt.read_solution is None or fmt.write_solution is None:
+        able = ", ".join(f.name for f in FORMATS.values() if f.read_solution)
+        raise PuzzleError(f"format {fmt.name} cannot carry a solution; use one of {able}")
+    return fmt
+
+
+def load_solution(source: str | os.PathLike, puzzle: Puzzle | None = None, format: str | None = None) -> Solution:
+    """Read an answer. Native files carry their own board; other formats need ``puzzle``."""
+    text, filename = _read_source(source)
+    fmt = _solution_format(get_format(format) if format else detect_format(text, filename))
+    if puzzle is None:
+        if fmt is not native.FORMAT:
+            raise PuzzleError(f"format {fmt.name} needs the puzzle to read a solution against")
+        return native.read_solution(text)
+    return fmt.read_solution(text, puzzle)
+
+
+def load_with_solution(source: str | os.PathLike, format: str | None = None,
+                       family: Family | str | None = None) -> tuple[Puzzle, Solution | None]:
+    """The puzzle and, when the text carries one, its answer."""
+    text, filename = _read_source(source)
+    fmt = get_format(format) if format else detect_format(text, filename)
+    puzzle = loads(text, fmt.name, family, filename)
+    if fmt is native.FORMAT and "\nsolution:" in "\n" + text:
+        return puzzle, native.read_solution(text, puzzle)
+    return puzzle, None
+
+
+def dump_solution(puzzle: Puzzle, solution: Solution | Iterable, format: str = "native") -> str:
+    """``solution`` of ``puzzle`` as text (native: the board with the answer marked)."""
+    fmt = _solution_format(get_format(format))
+    fmt.check_writable(puzzle)
+    if not isinstance(solution, Solution):
+        solution = puzzle.solution(solution)
+    return fmt.write_solution(puzzle, solution)
+
+
+def describe_formats() -> str:
+    """A table of the formats: name, families, extensions, solution support, description."""
+    lines = [f"{'format':<11} {'families':<29} {'extensions':<12} {'answer':<6} description"]
+    for fmt in FORMATS.values():
+        families = ",".join(f.value for f in fmt.families)
+        exts = ",".join(fmt.extensions) or "-"
+        answer = "yes" if fmt.read_solution else "no"
+        lines.append(f"{fmt.name:<11} {families:<29} {exts:<12} {answer:<6} {fmt.description}")
+    return "\n".join(lines)

@@ -1,0 +1,228 @@
+"""The native text format: self-describing, all three families, optionally with an answer.
+
+::
+
+    kind: kuromasu
+    rows: 3
+    cols: 4
+    name: tiny                      (optional)
+    meta: {"origin": "seed000"}     (optional, one JSON object)
+     .  3  .  .
+     ?  .  .  .
+     .  .  . 12
+    solution:                       (optional)
+     .  3  #  .
+     ...
+
+Cell tokens, separated by spaces (columns are right-aligned for reading):
+
+- lightup: ``.`` open, ``#`` wall, ``0``-``4`` numbered wall;
+- kuromasu: ``.`` cell, a positive integer numbered cell, ``?`` white cell with unknown number;
+- lightbulbs: the cell's number 1..9.
+
+The ``solution:`` grid repeats the board with each marked cell replaced by ``*`` (Light Up bulb,
+LightBulbs lit cell) or ``#`` (Kuromasu black cell).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..errors import ParseError
+from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, Solution
+from .base import Format, numbered_lines, split_tokens
+
+NAME = "native"
+_KEY = re.compile(r"^([a-z]+):\s*(.*?)\s*$")
+_MARK = {Family.LIGHTUP: "*", Family.KUROMASU: "#", Family.LIGHTBULBS: "*"}
+
+
+def _tokens(puzzle: Puzzle) -> list[list[str]]:
+    """The board as rows of cell tokens."""
+    if isinstance(puzzle, LightUp):
+        def tok(cell):
+            if cell in puzzle.numbers:
+                return str(puzzle.numbers[cell])
+            return "#" if cell in puzzle.walls else "."
+    elif isinstance(puzzle, Kuromasu):
+        def tok(cell):
+            if cell in puzzle.numbers:
+                return str(puzzle.numbers[cell])
+            return "?" if cell in puzzle.unknown else "."
+    elif isinstance(puzzle, LightBulbs):
+        def tok(cell):
+            return str(puzzle.number(cell))
+    else:
+        raise TypeError(f"no native form for {type(puzzle).__name__}")
+    return [[tok((r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+
+
+def _grid_text(rows: list[list[str]]) -> list[str]:
+    width = max(len(t) for row in rows for t in row)
+    return [" ".join(t.rjust(width) for t in row) for row in rows]
+
+
+def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    lines = [f"kind: {puzzle.family.value}", f"rows: {puzzle.rows}", f"cols: {puzzle.cols}"]
+    if puzzle.name:
+        lines.append(f"name: {puzzle.name}")
+    if puzzle.meta:
+        lines.append("meta: " + json.dumps(dict(puzzle.meta), sort_keys=True, default=str))
+    board = _tokens(puzzle)
+    lines += _grid_text(board)
+    if solution is not None:
+        mark = _MARK[puzzle.family]
+        marked = [[mark if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
+        lines.append("solution:")
+        lines += _grid_text(marked)
+    return "\n".join(lines) + "\n"
+
+
+def write_solution(puzzle: Puzzle, solution: Solution) -> str:
+    return write(puzzle, solution)
+
+
+def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] | None]:
+    """The puzzle, and the tokenised solution rows if the text has a ``solution:`` section."""
+    header: dict[str, tuple[int, str]] = {}
+    lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
+    i = 0
+    # Header: key: value lines until the first grid row.
+    while i < len(lines) and (m := _KEY.match(lines[i][1].strip())) and m.group(1) != "solution":
+        key, value = m.group(1), m.group(2)
+        if key not in ("kind", "rows", "cols", "name", "meta"):
+            raise ParseError(NAME, f"unknown header key {key!r} (expected kind, rows, cols, name, meta)", lines[i][0], 1)
+        if key in header:
+            raise ParseError(NAME, f"header key {key!r} given twice", lines[i][0], 1)
+        header[key] = (lines[i][0], value)
+        i += 1
+    for key in ("kind", "rows", "cols"):
+        if key not in header:
+            where = lines[i][0] if i < len(lines) else None
+            raise ParseError(NAME, f"missing header line '{key}: ...' before the grid", where, 1 if where else None)
+    kind_line, kind = header["kind"]
+    try:
+        family = Family(kind)
+    except ValueError:
+        raise ParseError(NAME, f"kind must be lightup, kuromasu or lightbulbs, got {kind!r}", kind_line, 7) from None
+    size = []
+    for key in ("rows", "cols"):
+        n, value = header[key]
+        if not value.isdigit() or int(value) < 1:
+            raise ParseError(NAME, f"{key} must be a positive integer, got {value!r}", n, len(key) + 3)
+        size.append(int(value))
+    rows, cols = size
+    name = header.get("name", (0, ""))[1]
+    meta = {}
+    if "meta" in header:
+        n, value = header["meta"]
+        try:
+            meta = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ParseError(NAME, f"meta must be one JSON object: {exc.msg}", n, 7 + exc.pos) from None
+        if not isinstance(meta, dict):
+            raise ParseError(NAME, "meta must be a JSON object", n, 7)
+
+    def grid(start: int, what: str) -> list[tuple[int, list[tuple[int, str]]]]:
+        out = []
+        for k in range(rows):
+            if start + k >= len(lines):
+                last = lines[-1][0] if lines else 1
+                raise ParseError(NAME, f"{what} has {k} row(s), expected {rows}", last + 1, 1)
+            n, line = lines[start + k]
+            tokens = split_tokens(line)
+            if len(tokens) != cols:
+                raise ParseError(NAME, f"{what} row {k + 1} has {len(tokens)} cell(s), expected {cols}", n, 1)
+            out.append((n, tokens))
+        return out
+
+    board = grid(i, "grid")
+    i += rows
+    puzzle = _build(family, rows, cols, board, name, meta)
+    solution_rows = None
+    if i < len(lines):
+        n, line = lines[i]
+        if line.strip() != "solution:":
+            raise ParseError(NAME, f"expected 'solution:' or the end after the grid, got {line.strip()[:20]!r}", n, 1)
+        solution_rows = grid(i + 1, "solution")
+        i += 1 + rows
+        if i < len(lines):
+            raise ParseError(NAME, "unexpected text after the solution grid", lines[i][0], 1)
+    return puzzle, solution_rows
+
+
+def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -> Puzzle:
+    """The puzzle from tokenised grid rows (each token checked against the family's alphabet)."""
+    def bad(n: int, col: int, tok: str, expected: str) -> ParseError:
+        return ParseError(NAME, f"bad {family.value} cell {tok!r}, expected {expected}", n, col)
+
+    if family is Family.LIGHTBULBS:
+        numbers = []
+        for n, tokens in board:
+            row = []
+            for col, tok in tokens:
+                if not tok.isdigit():
+                    raise bad(n, col, tok, "a number 1..9")
+                row.append(int(tok))
+            numbers.append(tuple(row))
+        return LightBulbs(rows, cols, numbers=tuple(numbers), name=name, meta=meta)
+    walls, numbers, unknown = set(), {}, set()
+    for r, (n, tokens) in enumerate(board):
+        for c, (col, tok) in enumerate(tokens):
+            if tok == ".":
+                continue
+            if family is Family.LIGHTUP and tok == "#":
+                walls.add((r, c))
+            elif family is Family.KUROMASU and tok == "?":
+                unknown.add((r, c))
+            elif tok.isdigit():
+                numbers[(r, c)] = int(tok)
+            else:
+                raise bad(n, col, tok, "'.', '#' or 0..4" if family is Family.LIGHTUP else "'.', '?' or a number")
+    if family is Family.LIGHTUP:
+        return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=name, meta=meta)
+    return Kuromasu(rows, cols, numbers=numbers, unknown=frozenset(unknown), name=name, meta=meta)
+
+
+def read(text: str, family: Family | None = None) -> Puzzle:
+    puzzle, _ = _parse(text)
+    if family is not None and puzzle.family is not Family(family):
+        raise ParseError(NAME, f"file holds a {puzzle.family.value} puzzle, not {Family(family).value}")
+    return puzzle
+
+
+def read_solution(text: str, puzzle: Puzzle | None = None) -> Solution:
+    """The answer in a native file's ``solution:`` section (checked against ``puzzle`` if given)."""
+    own, rows = _parse(text)
+    if rows is None:
+        raise ParseError(NAME, "no 'solution:' section")
+    if puzzle is not None and puzzle != own:
+        raise ParseError(NAME, "the file's board differs from the given puzzle")
+    board = _tokens(own)
+    mark = _MARK[own.family]
+    cells = []
+    for r, (n, tokens) in enumerate(rows):
+        for c, (col, tok) in enumerate(tokens):
+            if tok == mark:
+                cells.append((r, c))
+            elif tok != board[r][c]:
+                raise ParseError(NAME, f"solution cell {tok!r} is neither {mark!r} nor the board's {board[r][c]!r}", n, col)
+    return own.solution(cells)
+
+
+def detect(text: str) -> bool:
+    return text.lstrip().startswith("kind:")
+
+
+FORMAT = Format(
+    name=NAME,
+    description="puzzlebench's own text: kind, size, optional name/meta, grid, optional solution",
+    families=(Family.LIGHTUP, Family.KUROMASU, Family.LIGHTBULBS),
+    extensions=(".pzl",),
+    read=read,
+    write=write,
+    detect=detect,
+    read_solution=read_solution,
+    write_solution=write_solution,
+)

@@ -1,0 +1,201 @@
+"""What the three generators share: sizes, the result type, clue removal and the proof of record."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence, TypeVar
+
+from .. import registry
+from ..errors import PuzzleError, SolverUnavailable
+from ..model import Family, Puzzle, Solution
+from ..model.grid import Cell
+from .cnf import Undecided
+
+T = TypeVar("T")
+A = TypeVar("A")
+
+#: Proof paradigms per family, fastest first (measured on generated 20x20 boards: count=2 proofs
+#: of Light Up and Kuromasu, count=0 enumeration of LightBulbs; see puzzles/README.md).
+PREFERRED_PARADIGMS: dict[Family, tuple[str, ...]] = {
+    Family.LIGHTUP: ("sat", "asp", "cp", "smt"),
+    Family.KUROMASU: ("asp", "sat", "cp", "smt"),
+    Family.LIGHTBULBS: ("asp", "cp", "sat", "smt"),
+}
+
+
+class GenerationError(PuzzleError):
+    """Bad generator options, or a board the generator could not turn into a valid puzzle."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"RxC"`` (or ``"N"`` for a square) -> (rows, cols)."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+))?\s*", text)
+    if not m:
+        raise GenerationError(f"size must look like ROWSxCOLS (e.g. 10x10), got {text!r}")
+    rows = int(m.group(1))
+    cols = int(m.group(2) or m.group(1))
+    if rows < 1 or cols < 1:
+        raise GenerationError(f"size must be at least 1x1, got {rows}x{cols}")
+    return rows, cols
+
+
+def check_fraction(name: str, value: float, low: float = 0.0, high: float = 1.0) -> float:
+    """A float option inside [low, high], or a clear error."""
+    if not isinstance(value, (int, float)) or not low <= value <= high:
+        raise GenerationError(f"{name} must be between {low} and {high}, got {value!r}")
+    return float(value)
+
+
+def shuffled(rng: random.Random, items: Iterable[T]) -> list[T]:
+    """The items in a random order drawn from ``rng`` (sorted first, so sets are reproducible)."""
+    out = sorted(items)  # type: ignore[type-var]
+    rng.shuffle(out)
+    return out
+
+
+def auto_batch(clues: int) -> int:
+    """Clues tried together in one removal question: 1 (exact) up to 100 clues, then about 1%."""
+    return max(1, clues // 100)
+
+
+def minimize(
+    kept: set[Cell],
+    order: Sequence[Cell],
+    batch: int,
+    alternative: Callable[[set[Cell]], A | None],
+    breaks: Callable[[A, Cell], bool],
+) -> None:
+    """Drop clues from ``kept`` (in place) while ``alternative(kept)`` finds no other answer.
+
+    Clues are tried in ``order``, ``batch`` at a time: the whole batch is dropped when the
+    puzzle stays unique without it. Otherwise the other answer found breaks some of the
+    batch's clues (it must, since the puzzle was unique with them); one broken clue per
+    cluster of broken clues is kept for good and the rest of the batch is tried again.
+    A question the oracle leaves undecided (:class:`Undecided`) keeps a clue: a clue is only
+    ever dropped on a proof. With ``batch=1`` this tries every clue once, one oracle question each, and leaves a
+    minimal clue set (no single clue can go); larger batches need far fewer questions on big
+    boards, at the price of sometimes keeping a clue that could have gone.
+    """
+    if batch < 1:
+        raise GenerationError(f"batch must be at least 1, got {batch}")
+    for start in range(0, len(order), batch):
+        trial = [c for c in order[start:start + batch] if c in kept]
+        while trial:
+            try:
+                other = alternative(kept - set(trial))
+            except Undecided:
+                # Not proved unique within the oracle's budget: keep the first clue for good.
+                trial = trial[1:]
+                continue
+            if other is None:
+                kept.difference_update(trial)
+                break
+            broken = [c for c in trial if breaks(other, c)]
+            if not broken:
+                raise GenerationError("internal error: the other answer breaks none of the removed clues")
+            restore = {group[0] for group in clusters(broken)}
+            trial = [c for c in trial if c not in restore]
+
+
+def default_paradigm(family: Family | str) -> str | None:
+    """The fastest available paradigm with an encoding of ``family``, or None if there is none."""
+    fam = Family(family)
+    have = [p for p in registry.available() if any(s.name == "default" for s in registry.encodings(fam, p))]
+    for p in PREFERRED_PARADIGMS[fam]:
+        if p in have:
+            return p
+    return have[0] if have else None
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What the proof-of-record run said about a generated puzzle."""
+
+    paradigm: str
+    count: int
+    exhausted: bool
+    search: dict[str, float]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"paradigm": self.paradigm, "count": self.count, "exhausted": self.exhausted,
+                "search": self.search, "seconds": round(self.seconds, 4)}
+
+
+def prove(puzzle: Puzzle, paradigm: str, planted: Solution, count: int = 2, timeout: float | None = None) -> Proof:
+    """Enumerate up to ``count`` answers (0: all) with ``puzzlebench.solve`` and check the planted one is among them."""
+    from ..solvers import solve
+
+    result = solve(puzzle, paradigm, count=count, timeout=timeout)
+    if result.status.value not in ("sat", "unsat"):
+        raise GenerationError(f"{paradigm} could not decide {puzzle.name or 'the puzzle'}: {result.status} {result.error or ''}".strip())
+    if result.status.value == "unsat" or (result.exhausted and planted not in result.solutions):
+        raise GenerationError(f"{paradigm} does not find the planted answer of {puzzle.name or 'the puzzle'}")
+    return Proof(paradigm, result.count, result.exhausted, dict(result.search), result.timings.total)
+
+
+def resolve_paradigm(paradigm: str | None, family: Family | str) -> str | None:
+    """Check a requested proof paradigm ("auto" = fastest available, "none" = internal oracle only)."""
+    if paradigm in (None, "auto"):
+        return default_paradigm(family)
+    if paradigm == "none":
+        return None
+    registry.get(family, paradigm)  # a clear error when the paradigm has no encoding of the family
+    backend = registry.backend(paradigm)
+    if not backend.supported():
+        raise SolverUnavailable(backend.unavailable_reason() or f"{paradigm} backend unavailable")
+    return paradigm
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated puzzle (its ``meta`` holds seed, options and difficulty) and its planted answer."""
+
+    puzzle: Puzzle
+    solution: Solution
+    solutions: int | None = 1  # known number of answers (1 = unique; None = not counted)
+    proof: Proof | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def white_components(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -> list[list[Cell]]:
+    """Orthogonally connected components of the non-black cells, largest first."""
+    seen: set[Cell] = set(black)
+    comps: list[list[Cell]] = []
+    for start in ((r, c) for r in range(rows) for c in range(cols)):
+        if start in seen:
+            continue
+        seen.add(start)
+        comp, todo = [start], [start]
+        while todo:
+            r, c = todo.pop()
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= n[0] < rows and 0 <= n[1] < cols and n not in seen:
+                    seen.add(n)
+                    comp.append(n)
+                    todo.append(n)
+        comps.append(comp)
+    comps.sort(key=len, reverse=True)
+    return comps
+
+
+def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:
+    """Group cells lying within ``reach`` (Chebyshev distance) of each other, in sorted order."""
+    left = set(cells)
+    out = []
+    for start in sorted(left):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, todo = [start], [start]
+        while todo:
+            r, c = todo.pop()
+            near = [x for x in left if abs(x[0] - r) <= reach and abs(x[1] - c) <= reach]
+            for x in near:
+                left.discard(x)
+                group.append(x)
+                todo.append(x)
+        out.append(sorted(group))
+    return out

@@ -1,0 +1,221 @@
+"""Kuromasu generator: planted black cells, visible counts as clues, then minimal clues.
+
+Method (all randomness from one ``random.Random(seed)``):
+
+1. Black cells: cells in random order; a cell turns black when no neighbour is black and the
+   white cells stay connected, until ``round(density * R * C)`` cells are black.
+2. Clues: a ``clues`` fraction of the white cells shows its visible count.
+3. Repair: while another answer exists (incremental oracle), add one clue per cluster of cells
+   where the answers differ: on a cell the other answer blackens, or else beside a cell only the
+   planted answer blackens (whose count the other answer changes). Every repair removes the
+   answer found; with every white cell numbered the planted answer is the only one.
+4. Removal (``minimize``): clues in random order, dropped while the oracle proves the planted
+   answer is still the only one (see ``common.minimize``). Proofs near a minimal clue set get
+   hard (connectivity is learnt as cuts), so each question has a conflict ``budget``; a clue
+   whose question is not settled within it stays.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+
+from ..model import Kuromasu, KuromasuSolution
+from ..model.grid import Cell, Direction, Grid
+from .cnf import Cnf
+from .common import (
+    GenerationError, Generated, auto_batch, check_fraction, clusters, minimize, shuffled, white_components,
+)
+
+GENERATOR = "puzzlebench.generate.kuromasu"
+
+
+@dataclass(frozen=True)
+class KuromasuOptions:
+    density: float = 0.25  # target fraction of black cells
+    clues: float = 0.2  # fraction of white cells numbered before repair and removal
+    minimize: bool = True  # drop clues while the answer stays unique
+    batch: int = 0  # clues tried together per removal question (0: automatic)
+    budget: int = 1000  # conflicts per removal question; an undecided clue stays (0: no limit)
+
+    def check(self) -> "KuromasuOptions":
+        check_fraction("density", self.density, 0.0, 0.5)
+        check_fraction("clues", self.clues)
+        if not isinstance(self.batch, int) or self.batch < 0:
+            raise GenerationError(f"batch must be a non-negative integer, got {self.batch!r}")
+        if not isinstance(self.budget, int) or self.budget < 0:
+            raise GenerationError(f"budget must be a non-negative integer, got {self.budget!r}")
+        return self
+
+
+def visible(grid: Grid, black: frozenset[Cell] | set[Cell], cell: Cell) -> int:
+    """The white cells ``cell`` sees in its row and column up to a black cell, itself included."""
+    return 1 + sum(len(ray) for ray in grid.rays(cell, lambda c: c in black).values())
+
+
+class KuromasuOracle:
+    """Incremental SAT model of one board with connectivity added lazily as cuts."""
+
+    def __init__(self, rows: int, cols: int, planted: frozenset[Cell]):
+        self.grid = grid = Grid(rows, cols)
+        self.planted = planted
+        self.cnf = cnf = Cnf()
+        self.black = {c: cnf.var(("black", c)) for c in grid.cells()}
+        # No two black cells share a side.
+        for a, b in grid.edges():
+            cnf.clause([-self.black[a], -self.black[b]])
+        # Connectivity, the one-cell cut: a white cell is not walled in by black neighbours
+        # (on boards at least 2x2 another white cell then always exists).
+        if rows >= 2 and cols >= 2:
+            for c in grid.cells():
+                cnf.clause([self.black[c], *(-self.black[n] for n in grid.neighbours4(c))])
+        self.other = cnf.var(("other",))
+        cnf.block(self.other, [self.black[c] for c in planted], [v for c, v in self.black.items() if c not in planted])
+        self.selector: dict[Cell, int] = {}
+        self.cuts = 0
+
+    def add_clue(self, cell: Cell, n: int) -> None:
+        """Encode "``cell`` is white and sees ``n`` cells", active when its selector is assumed."""
+        cnf, black = self.cnf, self.black
+        sel = cnf.var(("clue", cell, n))
+        self.selector[cell] = sel
+        # A numbered cell is white.
+        cnf.clause([-sel, -black[cell]])
+        # Seeing k cells one way: the first k cells that way are all white (a sorted unary number).
+        total: list[int] = []
+        for d in Direction:
+            ray = self.grid.ray(cell, d)[:n]
+            seen: list[int] = []
+            for k, c in enumerate(ray):
+                v = cnf.var(("sees", cell, d.name, k))
+                cnf.equiv_and(v, [-black[c]] + seen[-1:])
+                seen.append(v)
+            total = cnf.merge(("seen", cell, d.name), total, seen, n) if total else seen[:n]
+        # The number counts the cell itself plus what it sees.
+        cnf.exactly(sel, total, n - 1)
+
+    def alternative(self, clues: set[Cell], budget: int | None = None) -> frozenset[Cell] | None:
+        """Another answer under ``clues``, or None if the planted one is unique.
+
+        ``budget`` caps the conflicts of each solver call (raising ``Undecided`` when spent).
+        """
+        cnf = self.cnf
+        assumptions = [self.other, *(self.selector[c] for c in sorted(clues))]
+        while True:
+            model = cnf.solve(assumptions, budget)
+            if model is None:
+                return None
+            pos = set(x for x in model if x > 0)
+            black = frozenset(c for c, v in self.black.items() if v in pos)
+            comps = white_components(self.grid.rows, self.grid.cols, black)
+            if len(comps) == 1:
+                return black
+            self._cut(black, comps, clues)
+
+    def _cut(self, black: frozenset[Cell], comps: list[list[Cell]], clues: set[Cell]) -> None:
+        """All white cells connected, as cuts: a closed-off white region needs a gap in its border.
+
+        For a component K of the white cells, its black border B, a cell k in K and a cell w
+        in another component: not (all of B black, k white, w white). Valid for every answer,
+        whatever the clues, so the cuts stay for later questions.
+        """
+        main = comps[0]
+        w = next((c for c in main if c in clues), main[0])
+        for comp in comps[1:]:
+            k = next((c for c in comp if c in clues), comp[0])
+            border = sorted({n for c in comp for n in self.grid.neighbours4(c) if n in black})
+            self.cnf.clause([*(-self.black[b] for b in border), self.black[k], self.black[w]])
+            self.cuts += 1
+
+    def propagation_solves(self, clues: set[Cell]) -> bool:
+        """Does unit propagation from the clues (and the cuts learnt so far) decide every cell?"""
+        implied = self.cnf.propagated([self.selector[c] for c in sorted(clues)])
+        return implied is not None and all(v in implied or -v in implied for v in self.black.values())
+
+    def close(self) -> None:
+        self.cnf.close()
+
+
+def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
+    """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?"""
+    around = grid.neighbours4(cell)
+    # Search from one white neighbour until all the others are reached, avoiding `cell`.
+    goal = set(around[1:])
+    seen = {cell, around[0]}
+    todo = [around[0]]
+    while todo and goal:
+        cur = todo.pop()
+        for n in grid.neighbours4(cur):
+            if n not in seen and n not in black:
+                seen.add(n)
+                goal.discard(n)
+                todo.append(n)
+    return not goal
+
+
+def _choose_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
+    target = round(density * grid.size)
+    black: set[Cell] = set()
+    for cell in shuffled(rng, grid.cells()):
+        if len(black) >= target:
+            break
+        # No two black cells share a side; all white cells stay connected.
+        if any(n in black for n in grid.neighbours4(cell)):
+            continue
+        if grid.size > 1 and _keeps_whites_connected(grid, black, cell):
+            black.add(cell)
+    return black
+
+
+def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions | None = None) -> Generated:
+    """A Kuromasu puzzle whose planted black cells are its only answer (proved by the oracle)."""
+    opts = (options or KuromasuOptions()).check()
+    rng = random.Random(seed)
+    grid = Grid(rows, cols)
+    black = frozenset(_choose_black(rng, grid, opts.density))
+    white = [c for c in grid.cells() if c not in black]
+    count = {c: visible(grid, black, c) for c in white}
+    clues = set(shuffled(rng, white)[: max(1, round(opts.clues * len(white)))])
+    oracle = KuromasuOracle(rows, cols, black)
+    for c in white:
+        if c in clues:
+            oracle.add_clue(c, count[c])
+    repairs = 0
+    while (other := oracle.alternative(clues)) is not None:
+        repairs += 1
+        # Cells the other answer blackens, else white cells beside the planted-only black cells.
+        spots = [c for c in other - black]
+        if not spots:
+            spots = [n for b in black - other for n in grid.neighbours4(b) if n not in clues]
+        spots = [c for c in spots if c not in clues]
+        if not spots:
+            raise GenerationError(f"internal error: no clue tells the answers apart on {rows}x{cols} seed {seed}")
+        for group in clusters(spots):
+            cell = rng.choice(group)
+            clues.add(cell)
+            oracle.add_clue(cell, count[cell])
+    start_clues = len(clues)
+    if opts.minimize:
+        order = shuffled(rng, clues)
+        minimize(clues, order, opts.batch or auto_batch(len(order)),
+                 lambda kept: oracle.alternative(kept, opts.budget or None),
+                 lambda other, c: c in other or visible(grid, other, c) != count[c])
+    easy = oracle.propagation_solves(clues)
+    stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts}
+    oracle.close()
+    meta = {
+        "generator": GENERATOR,
+        "seed": seed,
+        "options": asdict(opts),
+        "black": len(black),
+        "clues": len(clues),
+        "clues_before_removal": start_clues,
+        "repairs": repairs,
+        "propagation_solves": easy,
+    }
+    puzzle = Kuromasu(rows, cols, numbers={c: count[c] for c in clues},
+                      name=f"gen-kuromasu-{rows}x{cols}-s{seed}", meta=meta)
+    solution = KuromasuSolution(black)
+    if puzzle.verify(solution):
+        raise GenerationError(f"internal error: planted answer fails the verifier on {puzzle.name}")
+    return Generated(puzzle, solution, 1, stats=stats)

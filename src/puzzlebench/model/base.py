@@ -1,0 +1,180 @@
+"""What every puzzle family shares: the family enum, solutions, violations, metadata."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, ClassVar, Iterable, Mapping
+
+from ..errors import CellOutOfBounds, GridShapeError, PuzzleError
+from .grid import Cell, Grid
+
+
+class Family(str, Enum):
+    """The three puzzle families."""
+
+    LIGHTUP = "lightup"
+    KUROMASU = "kuromasu"
+    LIGHTBULBS = "lightbulbs"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Rule(str, Enum):
+    """Names of the rules a proposed answer can break (what the verifiers report)."""
+
+    OUT_OF_BOUNDS = "cell out of bounds"
+    # Light Up
+    BULB_ON_WALL = "bulb on a wall"
+    UNLIT_CELL = "unlit cell"
+    BULBS_SEE_EACH_OTHER = "bulbs see each other"
+    CLUE_COUNT_WRONG = "clue count wrong"
+    # Kuromasu
+    BLACK_ON_NUMBER = "black on a numbered cell"
+    ADJACENT_BLACKS = "adjacent blacks"
+    WHITE_REGION_SPLIT = "white region split"
+    VISIBLE_COUNT_WRONG = "visible count wrong"
+    # LightBulbs
+    LIT_IFF_BROKEN = "lit-iff rule broken"
+    EMPTY_ANSWER = "empty answer"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule, with the cells involved and a sentence a person can act on."""
+
+    rule: Rule
+    cells: tuple[Cell, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An answer: the set of marked cells (bulbs, black cells or lit cells by family)."""
+
+    cells: frozenset[Cell]
+
+    def __init__(self, cells: Iterable[Cell]):
+        object.__setattr__(self, "cells", frozenset((int(r), int(c)) for r, c in cells))
+
+    def sorted(self) -> list[list[int]]:
+        """The cells as a sorted list of ``[row, col]`` pairs (the JSON form)."""
+        return [[r, c] for r, c in sorted(self.cells)]
+
+    def digest(self) -> str:
+        """A short stable hash of the answer, for comparing runs."""
+        text = ";".join(f"{r},{c}" for r, c in sorted(self.cells))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.cells
+
+    def __iter__(self):
+        return iter(sorted(self.cells))
+
+
+def freeze_map(items: Mapping[Cell, Any] | Iterable[tuple[Cell, Any]]) -> Mapping[Cell, Any]:
+    """A read-only mapping with keys in row-major order."""
+    pairs = items.items() if isinstance(items, Mapping) else items
+    return MappingProxyType(dict(sorted(((int(r), int(c)), v) for (r, c), v in pairs)))
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """Base of the three immutable puzzle types.
+
+    ``name`` and ``meta`` (origin, generator seed and parameters, ...) travel with the puzzle but
+    take no part in equality: two puzzles are equal when their boards are.
+    """
+
+    family: ClassVar[Family]
+    solution_type: ClassVar[type[Solution]] = Solution
+
+    rows: int
+    cols: int
+    name: str = field(default="", kw_only=True)
+    meta: Mapping[str, Any] = field(default_factory=dict, kw_only=True)
+
+    def _check_size(self) -> None:
+        if not isinstance(self.rows, int) or not isinstance(self.cols, int) or self.rows < 1 or self.cols < 1:
+            raise GridShapeError(f"grid must have at least one row and one column, got {self.rows}x{self.cols}")
+        object.__setattr__(self, "meta", MappingProxyType(dict(self.meta)))
+
+    def _check_cell(self, cell: Cell, what: str) -> Cell:
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise PuzzleError(f"{what}: {cell!r} is not a (row, col) pair") from None
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise CellOutOfBounds(f"{what} at {(r, c)} is outside the {self.rows}x{self.cols} grid")
+        return (int(r), int(c))
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.rows, self.cols)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    def key(self) -> tuple:
+        """The board content, for equality and hashing (family-specific)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()  # type: ignore[union-attr]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.key()))
+
+    def content_hash(self) -> str:
+        """A stable hash of the board (not of its name or metadata)."""
+        return hashlib.sha256(repr((self.family.value, self.key())).encode()).hexdigest()[:16]
+
+    def solution(self, cells: Iterable[Cell]) -> Solution:
+        """Wrap a set of cells as this family's solution type."""
+        return self.solution_type(cells)
+
+    def verify(self, solution: Solution | Iterable[Cell]) -> list[Violation]:
+        """Every rule the answer breaks; an empty list means the answer is valid."""
+        from .verify import verify
+
+        return verify(self, solution)
+
+    def is_solution(self, solution: Solution | Iterable[Cell]) -> bool:
+        return not self.verify(solution)
+
+    def with_meta(self, name: str | None = None, **meta: Any) -> "Puzzle":
+        """A copy with another name and/or more metadata."""
+        import dataclasses
+
+        return dataclasses.replace(self, name=self.name if name is None else name, meta={**self.meta, **meta})
+
+    # Rendering lives in puzzlebench.render; these hooks make puzzles show up in Jupyter.
+    def to_text(self, solution: Solution | None = None, violations: Iterable[Violation] = ()) -> str:
+        from ..render import render_text
+
+        return render_text(self, solution, violations)
+
+    def to_svg(self, solution: Solution | None = None, violations: Iterable[Violation] = ()) -> str:
+        from ..render import render_svg
+
+        return render_svg(self, solution, violations)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __str__(self) -> str:
+        return self.to_text()

@@ -1,0 +1,133 @@
+"""Grid geometry shared by every encoding: cells, neighbourhoods, runs of open cells, rays.
+
+Coordinates are 0-based ``(row, column)`` pairs. The verifiers in this package deliberately do
+not use these helpers, so that a bug here cannot hide itself by breaking both sides at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from typing import Callable, Iterable, Iterator
+
+Cell = tuple[int, int]
+
+
+class Direction(Enum):
+    """The four orthogonal directions, as (row step, column step)."""
+
+    UP = (-1, 0)
+    DOWN = (1, 0)
+    LEFT = (0, -1)
+    RIGHT = (0, 1)
+
+    @property
+    def step(self) -> Cell:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A maximal horizontal or vertical run of open cells (a Light Up "group")."""
+
+    horizontal: bool
+    cells: tuple[Cell, ...]
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The geometry of an ``rows x cols`` board."""
+
+    rows: int
+    cols: int
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, tuple) or len(cell) != 2:
+            return False
+        r, c = cell
+        return 0 <= r < self.rows and 0 <= c < self.cols
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def cells(self) -> Iterator[Cell]:
+        """All cells in row-major order."""
+        for r in range(self.rows):
+            for c in range(self.cols):
+                yield (r, c)
+
+    def index(self, cell: Cell) -> int:
+        """Row-major index of a cell."""
+        return cell[0] * self.cols + cell[1]
+
+    def neighbours4(self, cell: Cell) -> list[Cell]:
+        """Orthogonal neighbours, clipped at the border."""
+        r, c = cell
+        out = []
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < self.rows and 0 <= nc < self.cols:
+                out.append((nr, nc))
+        return out
+
+    def neighbours8(self, cell: Cell) -> list[Cell]:
+        """The 3x3 neighbourhood without the cell itself, clipped at the border."""
+        return [n for n in self.block3x3(cell) if n != cell]
+
+    def block3x3(self, cell: Cell) -> list[Cell]:
+        """The 3x3 neighbourhood including the cell itself, clipped at the border."""
+        r, c = cell
+        return [
+            (nr, nc)
+            for nr in range(max(0, r - 1), min(self.rows, r + 2))
+            for nc in range(max(0, c - 1), min(self.cols, c + 2))
+        ]
+
+    def ray(self, cell: Cell, direction: Direction, blocked: Callable[[Cell], bool] | None = None) -> list[Cell]:
+        """Cells seen from ``cell`` going one way, stopping before a blocked cell or the border."""
+        dr, dc = direction.step
+        r, c = cell[0] + dr, cell[1] + dc
+        out = []
+        while 0 <= r < self.rows and 0 <= c < self.cols and not (blocked and blocked((r, c))):
+            out.append((r, c))
+            r, c = r + dr, c + dc
+        return out
+
+    def rays(self, cell: Cell, blocked: Callable[[Cell], bool] | None = None) -> dict[Direction, list[Cell]]:
+        """The four rays from ``cell`` (nearest cell first)."""
+        return {d: self.ray(cell, d, blocked) for d in Direction}
+
+    def segments(self, is_open: Callable[[Cell], bool]) -> list[Segment]:
+        """Maximal horizontal runs, then maximal vertical runs, of open cells."""
+        out: list[Segment] = []
+        for horizontal in (True, False):
+            outer, inner = (self.rows, self.cols) if horizontal else (self.cols, self.rows)
+            for a in range(outer):
+                run: list[Cell] = []
+                for b in range(inner + 1):
+                    cell = (a, b) if horizontal else (b, a)
+                    if b < inner and is_open(cell):
+                        run.append(cell)
+                    elif run:
+                        out.append(Segment(horizontal, tuple(run)))
+                        run = []
+        return out
+
+    def edges(self, cells: Iterable[Cell] | None = None) -> list[tuple[Cell, Cell]]:
+        """Orthogonally adjacent pairs (each once, smaller cell first) among ``cells``."""
+        pool = set(self.cells()) if cells is None else set(cells)
+        return [
+            (a, b)
+            for a in sorted(pool)
+            for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1))
+            if b in pool
+        ]
+
+    @cached_property
+    def all_cells(self) -> tuple[Cell, ...]:
+        return tuple(self.cells())

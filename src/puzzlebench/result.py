@@ -1,0 +1,124 @@
+"""The one Result shape every backend returns, whatever its paradigm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping
+
+from .model import Family, Solution, Violation
+
+
+class Status(str, Enum):
+    """Outcome of one solver run.
+
+    ``sat``/``unsat``/``timeout``/``error`` come from :func:`puzzlebench.solve`; ``wrong`` marks a
+    complete encoding whose answer the verifier rejected (only when not raising); the benchmark
+    runner adds ``crash`` and ``memout`` for child processes that died.
+    """
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+    WRONG = "wrong"
+    CRASH = "crash"
+    MEMOUT = "memout"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds on the harness's one clock (``time.perf_counter``) plus process CPU time.
+
+    ``build`` is encoding + grounding/loading, ``solve`` all search (first answer and the
+    enumeration after it), ``first`` the time from the start of search to the first answer.
+    """
+
+    build: float = 0.0
+    solve: float = 0.0
+    first: float | None = None
+    total: float = 0.0
+    cpu: float = 0.0
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one solver run found, and what it cost.
+
+    ``size`` keys (as the paradigm has them): atoms, rules, bodies (ASP); variables, clauses,
+    literals (SAT); variables, constraints (CP-SAT); assertions, bool_vars, int_vars (SMT).
+    ``search`` keys: choices, conflicts, propagations, restarts (plus backend-specific extras).
+    """
+
+    family: Family
+    paradigm: str
+    encoding: str
+    status: Status
+    solutions: tuple[Solution, ...] = ()
+    exhausted: bool = False
+    complete: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict)
+    timings: Timings = Timings()
+    size: Mapping[str, int] = field(default_factory=dict)
+    search: Mapping[str, float] = field(default_factory=dict)
+    backend: str = ""
+    backend_version: str = ""
+    violations: tuple[tuple[Violation, ...], ...] = ()
+    error: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+    @property
+    def solution(self) -> Solution | None:
+        return self.solutions[0] if self.solutions else None
+
+    @property
+    def verified(self) -> bool:
+        """True when every returned answer passes the independent verifier."""
+        return all(not v for v in self.violations)
+
+    @property
+    def unique(self) -> bool | None:
+        """True/False once enumeration is exhausted or passed one answer; None if unknown."""
+        if self.count >= 2:
+            return False
+        if self.exhausted:
+            return self.count == 1
+        return None
+
+    def stats(self) -> dict[str, Any]:
+        """Timings, sizes and search figures in one flat dict (the CLI's ``stats``)."""
+        t = self.timings
+        out: dict[str, Any] = {
+            "build_s": t.build, "solve_s": t.solve, "first_s": t.first, "total_s": t.total, "cpu_s": t.cpu,
+        }
+        out.update({f"size_{k}": v for k, v in self.size.items()})
+        out.update({f"search_{k}": v for k, v in self.search.items()})
+        out["backend"] = self.backend
+        out["backend_version"] = self.backend_version
+        return out
+
+    def to_json(self, rows: int | None = None, cols: int | None = None) -> dict[str, Any]:
+        """The JSON object of ``puzzlebench solve --json``."""
+        return {
+            "kind": self.family.value,
+            "rows": rows,
+            "cols": cols,
+            "paradigm": self.paradigm,
+            "encoding": self.encoding,
+            "options": dict(self.options),
+            "complete": self.complete,
+            "status": self.status.value,
+            "count": self.count,
+            "exhausted": self.exhausted,
+            "solutions": [s.sorted() for s in self.solutions],
+            "verified": self.verified,
+            "error": self.error,
+            "stats": self.stats(),
+        }

@@ -1,0 +1,165 @@
+"""Benchmark records as a pandas DataFrame, and what is derived from them (CSV, Parquet, mkplot).
+
+>>> from puzzlebench import results
+>>> df = results.load("results/main.jsonl")          # one row per run
+>>> results.to_csv(df, "results/runs.csv")
+
+Columns follow the shared results record; ``size_*``/``search_*`` are flat columns, and
+``solved`` and ``par2`` are added: a run is solved when it reached its goal (``count`` answers
+found, or the search exhausted) with answers the verifier accepts, and its PAR-2 time is its
+total time when solved, twice its timeout otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+
+from .bench.spec import make_label
+from .errors import PuzzleError
+from .bench.store import read_records
+
+#: Leading columns, in the shared record's order; any others follow.
+COLUMNS: tuple[str, ...] = (
+    "key", "puzzle_id", "puzzle_hash", "suite", "family", "rows", "cols", "paradigm", "encoding", "options",
+    "label", "complete", "repeat", "status", "verdict", "count", "count_limit", "exhausted", "solved", "par2",
+    "solution_hash", "expected_count", "time_build", "time_solve", "time_first", "time_total", "time_cpu",
+    "time_wall", "peak_rss_mb", "backend", "backend_version", "timeout", "memory_mb", "jobs", "versions",
+    "git_commit", "python", "machine", "timestamp", "error",
+)
+SOLVED_STATUSES = ("sat", "unsat")
+#: Columns holding dicts or lists: kept as objects in the frame, JSON text in CSV/Parquet.
+NESTED = ("options", "versions", "machine", "extra", "resolved_options", "solution_hashes")
+
+
+class ResultsNotFound(PuzzleError, FileNotFoundError):
+    """A results path that does not exist."""
+
+
+def _paths(path_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
+    items = [path_or_paths] if isinstance(path_or_paths, (str, Path)) else list(path_or_paths)
+    out: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            out.extend(sorted(p.glob("*.jsonl")))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise ResultsNotFound(f"no results at {p}")
+    return out
+
+
+def _flatten(record: dict[str, Any]) -> dict[str, Any]:
+    """Nested ``size``/``search`` dicts (if a producer wrote them) become ``size_k``/``search_k``."""
+    for group in ("size", "search"):
+        nested = record.pop(group, None)
+        if isinstance(nested, dict):
+            for k, v in nested.items():
+                record.setdefault(f"{group}_{k}", v)
+    if "label" not in record and "paradigm" in record:
+        record["label"] = make_label(record["paradigm"], record.get("encoding", "default"), record.get("options") or {})
+    return record
+
+
+def is_solved(row: pd.Series | dict) -> bool:
+    """Goal reached: sat/unsat, verifier accepts, and ``count`` answers found or search exhausted."""
+    if row.get("status") not in SOLVED_STATUSES or row.get("verdict") == "invalid":
+        return False
+    limit = row.get("count_limit")
+    found = row.get("count") or 0
+    reached = bool(row.get("exhausted")) or (limit is not None and not pd.isna(limit) and 0 < limit <= found)
+    return reached
+
+
+def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
+    """Every record of one or more JSON-lines files (or folders of them) as one DataFrame."""
+    records = [_flatten(dict(r, source=str(p))) for p in _paths(path_or_paths) for r in read_records(p)]
+    df = pd.DataFrame.from_records(records)
+    if df.empty:
+        return pd.DataFrame(columns=list(COLUMNS))
+    for col in COLUMNS:  # records of failed runs lack measurements; the columns are still there
+        if col not in df.columns:
+            df[col] = None
+    df["solved"] = [is_solved(r) for r in df.to_dict("records")]
+    timeout = pd.to_numeric(df.get("timeout"), errors="coerce")
+    df["par2"] = pd.to_numeric(df["time_total"], errors="coerce").where(df["solved"], 2 * timeout)
+    leading = [c for c in COLUMNS if c in df.columns]
+    sized = sorted(c for c in df.columns if c.startswith(("size_", "search_")))
+    rest = [c for c in df.columns if c not in leading and c not in sized]
+    return df[leading + sized + rest]
+
+
+def _flat_copy(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    for col in NESTED:
+        if col in out:
+            out[col] = [json.dumps(v, sort_keys=True, default=str) if isinstance(v, (dict, list)) else v for v in out[col]]
+    return out
+
+
+def to_csv(df: pd.DataFrame, path: str | Path) -> Path:
+    """Write ``df`` as CSV (dict and list columns as JSON text)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _flat_copy(df).to_csv(path, index=False)
+    return path
+
+
+def to_parquet(df: pd.DataFrame, path: str | Path) -> Path:
+    """Write ``df`` as Parquet (dict and list columns as JSON text)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flat = _flat_copy(df)
+    for col in flat.columns:  # mixed object columns (None beside numbers or text) as text
+        if flat[col].dtype == object:
+            flat[col] = flat[col].map(lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v))
+    flat.to_parquet(path, index=False)
+    return path
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")
+
+
+def to_mkplot(df: pd.DataFrame, path: str | Path, benchmark: str = "puzzlebench") -> list[Path]:
+    """One mkplot JSON file per solver configuration (label) in the folder ``path``.
+
+    Format (mkplot's ``load_json``): ``{"preamble": {"benchmark", "program", "prog_args",
+    "prog_alias"}, "stats": {instance: {"status": bool, "rtime": seconds, "mempeak": "N KiB"}}}``.
+    Instances are ``suite/puzzle_id``; with repetitions, the median time of the instance is used
+    and it counts as solved only if every repetition was.
+    """
+    folder = Path(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    if df.empty:
+        return written
+    frame = df.assign(instance=df["suite"].astype(str) + "/" + df["puzzle_id"].astype(str))
+    for label, group in frame.groupby("label", sort=True):
+        stats: dict[str, Any] = {}
+        for instance, runs in group.groupby("instance", sort=True):
+            solved = bool(runs["solved"].all())
+            rtime = float(runs["time_total"].median()) if solved else float(runs["timeout"].max())
+            entry: dict[str, Any] = {"status": solved, "rtime": rtime}
+            if "peak_rss_mb" in runs and runs["peak_rss_mb"].notna().any():
+                entry["mempeak"] = f"{int(runs['peak_rss_mb'].max() * 1024)} KiB"
+            stats[str(instance)] = entry
+        first = group.iloc[0]
+        preamble = {
+            "benchmark": benchmark,
+            "program": str(label),
+            "prog_alias": str(label),
+            "prog_args": json.dumps(first.get("options") or {}, sort_keys=True, default=str),
+        }
+        out = folder / f"{_slug(str(label))}.json"
+        out.write_text(json.dumps({"preamble": preamble, "stats": stats}, indent=1) + "\n", encoding="utf-8")
+        written.append(out)
+    return written
+
+
+__all__ = ["COLUMNS", "is_solved", "load", "to_csv", "to_mkplot", "to_parquet"]

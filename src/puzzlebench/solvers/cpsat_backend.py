@@ -1,0 +1,272 @@
+"""OR-Tools CP-SAT behind the backend interface (paradigm ``cp``).
+
+Enumeration blocks on the decision Booleans only, in one of two ways (backend option
+``enumeration``):
+
+* ``resolve`` — solve, report the answer, add a clause excluding its decision assignment
+  (``AddBoolOr`` over the negated decision literals), solve again; INFEASIBLE proves the list
+  complete. Correct whatever auxiliary variables the encoding has.
+* ``callback`` — one search with ``enumerate_all_solutions`` and a solution callback. Only
+  sound when every variable is determined by the decisions (the artefact's ``functional``);
+  otherwise auxiliary variables would multiply the count, so it is refused.
+
+``auto`` picks ``callback`` for functional encodings without lazy checks, else ``resolve``.
+An artefact's ``lazy`` check (e.g. connectivity cuts) is applied in ``resolve`` mode: a
+candidate it rejects is not reported; its clauses are added and the search resumes.
+
+CP-SAT runs single-threaded unless ``num_workers`` says otherwise (comparable measurements);
+the harness's deadline becomes ``max_time_in_seconds`` of each search.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import queue
+import threading
+from functools import lru_cache
+from typing import Any, ClassVar, Iterator
+
+from ..encodings.base import Option
+from ..errors import EncodingError
+from ..model import Cell
+from .base import Backend
+
+_ENUMERATION = ("auto", "resolve", "callback")
+
+
+class CpSatBackend(Backend):
+    """CP-SAT (``ortools.sat.python.cp_model``) solving a :class:`CpModelArtifact`."""
+
+    paradigm: ClassVar[str] = "cp"
+    name: ClassVar[str] = "cpsat"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("num_workers", 1, description="CP-SAT search workers (1 = single-threaded, comparable across "
+               "paradigms; 0 = CP-SAT's choice)"),
+        Option("seed", 0, description="CP-SAT random_seed"),
+        Option("presolve", True, description="run CP-SAT's presolve"),
+        Option(
+            "enumeration",
+            "auto",
+            _ENUMERATION,
+            "resolve (block each answer and search again), callback (one search enumerating all "
+            "solutions; functional encodings only), auto (callback when sound, else resolve)",
+        ),
+    )
+
+    def __init__(self, options):
+        super().__init__(options)
+        self._artifact: Any = None
+        self._solver: Any = None
+        self._cells: list[Cell] = []
+        self._vars: list[Any] = []
+        self._indices: list[int] = []
+        self._size: dict[str, int] = {}
+        self._search: dict[str, float] = {"choices": 0, "conflicts": 0, "propagations": 0, "restarts": 0}
+        self._extra: dict[str, Any] = {"wall_time": 0.0, "solves": 0, "cuts": 0}
+        self._stop = threading.Event()
+
+    # -- availability -------------------------------------------------------------------------
+    @classmethod
+    def supported(cls) -> bool:
+        return importlib.util.find_spec("ortools") is not None
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return None if cls.supported() else "ortools is not installed (pip install ortools)"
+
+    @classmethod
+    def version(cls) -> str:
+        import ortools
+
+        return ortools.__version__
+
+    # -- the work -----------------------------------------------------------------------------
+    def build(self, artifact: Any, deadline: float | None) -> None:
+        """Take the encoding's model, record its size and configure the solver."""
+        from ortools.sat.python import cp_model
+
+        from ..encodings.cp.common import CpModelArtifact
+
+        if not isinstance(artifact, CpModelArtifact):
+            raise EncodingError(f"the cp backend needs a CpModelArtifact, got {type(artifact).__name__}")
+        self._artifact = artifact
+        self._cells = list(artifact.decision)
+        self._vars = [artifact.decision[cell] for cell in self._cells]
+        self._indices = [var.index for var in self._vars]
+        proto = artifact.model.proto
+        self._size = {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+        workers = int(self.options.get("num_workers", 1))
+        if workers < 0:
+            raise EncodingError(f"num_workers must be >= 1 (or 0 to let CP-SAT choose), got {workers}")
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        params.num_workers = workers
+        params.random_seed = int(self.options.get("seed", 0))
+        if not self.options.get("presolve", True):
+            params.cp_model_presolve = False
+        for key, value in artifact.parameters.items():
+            setattr(params, key, value)
+        self._solver = solver
+        self._extra["num_workers"] = params.num_workers
+        if self.remaining(deadline) == 0.0:
+            self.timed_out = True
+
+    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        assert self._solver is not None, "build() first"
+        mode = self._mode()
+        self._extra["enumeration"] = mode
+        if mode == "callback":
+            yield from self._enumerate_in_one_search(limit, deadline)
+        else:
+            yield from self._enumerate_by_resolving(limit, deadline)
+
+    def interrupt(self) -> None:
+        self._stop.set()
+        if self._solver is not None:
+            self._solver.stop_search()
+
+    def _mode(self) -> str:
+        asked = self.options.get("enumeration", "auto")
+        functional = self._artifact.functional
+        if asked == "callback" and (not functional or self._artifact.lazy is not None):
+            raise EncodingError(
+                "enumeration=callback needs an encoding whose variables are all determined by its decision "
+                "cells and which has no lazy rules; use enumeration=resolve"
+            )
+        if asked == "auto":
+            return "callback" if functional and self._artifact.lazy is None else "resolve"
+        return asked
+
+    # -- resolve: block each answer's decision assignment and search again ---------------------
+    def _enumerate_by_resolving(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        from ortools.sat.python import cp_model
+
+        model, solver, lazy = self._artifact.model, self._solver, self._artifact.lazy
+        found = 0
+        while limit == 0 or found < limit:
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                self.timed_out = True
+                return
+            solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
+            status = solver.solve(model)
+            self._record(solver)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                values = solver.response_proto.solution
+                cells = frozenset(cell for cell, i in zip(self._cells, self._indices) if values[i])
+                cuts = lazy(cells) if lazy is not None else []
+                if cuts:  # a lazy rule rejects this candidate: add its cuts, search again
+                    for clause in cuts:
+                        model.add_bool_or(clause)
+                    self._extra["cuts"] += len(cuts)
+                    continue
+                found += 1
+                yield cells
+                # Enumeration: exclude this decision assignment, and only it.
+                model.add_bool_or([~v if c in cells else v for c, v in zip(self._cells, self._vars)])
+            elif status == cp_model.INFEASIBLE:
+                self.exhausted = True
+                return
+            elif status == cp_model.UNKNOWN:
+                self.timed_out = True
+                return
+            else:
+                raise RuntimeError(f"CP-SAT returned {solver.status_name(status)}: {solver.solution_info()}")
+
+    # -- callback: one search enumerating every solution (functional encodings only) -----------
+    def _enumerate_in_one_search(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        from ortools.sat.python import cp_model
+
+        solver = self._solver
+        left = self.remaining(deadline)
+        if left == 0.0:
+            self.timed_out = True
+            return
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
+        answers: queue.Queue = queue.Queue()
+        done = object()
+        collector = _collector_class()(self._cells, self._indices, limit, answers)
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                outcome["status"] = solver.solve(self._artifact.model, collector)
+            except BaseException as exc:  # re-raised in the consuming thread
+                outcome["error"] = exc
+            finally:
+                answers.put(done)
+
+        worker = threading.Thread(target=run, name="cpsat-enumerate", daemon=True)
+        worker.start()
+        try:
+            while (item := answers.get()) is not done:
+                yield item
+        finally:
+            if worker.is_alive():  # the consumer stopped early: end the search before leaving
+                solver.stop_search()
+            worker.join()
+            if "status" in outcome:
+                self._record(solver)
+        if "error" in outcome:
+            raise outcome["error"]
+        status = outcome["status"]
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            self.exhausted = True  # the search space was fully explored
+        elif status == cp_model.FEASIBLE and not collector.reached_limit:
+            self.timed_out = True
+        elif status == cp_model.UNKNOWN:
+            self.timed_out = True
+        elif status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
+
+    # -- statistics ---------------------------------------------------------------------------
+    def _record(self, solver: Any) -> None:
+        response = solver.response_proto
+        self._search["choices"] += response.num_branches
+        self._search["conflicts"] += response.num_conflicts
+        self._search["propagations"] += response.num_binary_propagations + response.num_integer_propagations
+        self._search["restarts"] += response.num_restarts
+        self._extra["wall_time"] += response.wall_time
+        self._extra["solves"] += 1
+        self._extra["num_booleans"] = max(self._extra.get("num_booleans", 0), response.num_booleans)
+        self._extra["num_integers"] = max(self._extra.get("num_integers", 0), response.num_integers)
+
+    def size(self) -> dict[str, int]:
+        return dict(self._size)
+
+    def search(self) -> dict[str, float]:
+        return dict(self._search)
+
+    def extra(self) -> dict[str, Any]:
+        return dict(self._extra)
+
+    def close(self) -> None:
+        self._solver = None
+        self._artifact = None
+
+
+@lru_cache(maxsize=1)
+def _collector_class() -> type:
+    """The solution-callback class (defined on first use, so importing this module needs no ortools)."""
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Passes each answer's marked cells on; stops the search at the limit."""
+
+        def __init__(self, cells: list[Cell], indices: list[int], limit: int, out: queue.Queue):
+            super().__init__()
+            self._cells, self._indices, self._limit, self._out = cells, indices, limit, out
+            self.found = 0
+            self.reached_limit = False
+
+        def on_solution_callback(self) -> None:
+            values = self.response_proto.solution
+            self._out.put(frozenset(cell for cell, i in zip(self._cells, self._indices) if values[i]))
+            self.found += 1
+            if self._limit and self.found >= self._limit:
+                self.reached_limit = True
+                self.stop_search()
+
+    return Collector

@@ -1,0 +1,175 @@
+"""The SMT backend: z3's Python API, in process, one context per puzzle.
+
+z3's own timeout is soft (checked between steps), so the search gets both the ``timeout``
+parameter (the milliseconds left) and a :class:`threading.Timer` that interrupts the context at
+the deadline; an ``unknown`` answer then means the deadline was reached. Enumeration adds one
+blocking clause over the decision Booleans after each answer, and stops with ``exhausted`` when
+the solver answers ``unsat``. Encodings with a ``refine`` hook (lazy rules) are solved in a loop:
+a candidate the hook cuts off is not an answer; its cuts are added and the solver runs again.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from typing import Any, ClassVar, Iterator
+
+from ..encodings.base import Option
+from ..model import Cell
+from .base import Backend
+
+#: Values of the ``logic`` option: z3's default strategy, or a solver for one logic.
+LOGICS: tuple[str, ...] = ("default", "QF_FD", "QF_LIA")
+#: z3 statistics names mapped onto the normalised search keys (the SAT core's and the SMT core's).
+_SEARCH_KEYS: dict[str, str] = {
+    "sat decisions": "choices",
+    "decisions": "choices",
+    "sat conflicts": "conflicts",
+    "conflicts": "conflicts",
+    "sat propagations 2ary": "propagations",
+    "sat propagations 3ary": "propagations",
+    "sat propagations nary": "propagations",
+    "propagations": "propagations",
+    "sat restarts": "restarts",
+    "restarts": "restarts",
+}
+
+
+class Z3Backend(Backend):
+    """z3 behind the common interface: check, block, check again."""
+
+    paradigm: ClassVar[str] = "smt"
+    name: ClassVar[str] = "z3"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("logic", "QF_FD", LOGICS, "z3 solver: default strategy, or SolverFor(QF_FD / QF_LIA)"),
+        Option("seed", 0, description="z3 random seed (smt.random_seed and sat.random_seed)"),
+    )
+
+    def __init__(self, options):
+        super().__init__(options)
+        self._artifact: Any = None
+        self._solver: Any = None
+        self._checks = 0
+        self._cuts = 0
+
+    @classmethod
+    def supported(cls) -> bool:
+        return importlib.util.find_spec("z3") is not None
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return None if cls.supported() else "z3 is not installed (pip install z3-solver)"
+
+    @classmethod
+    def version(cls) -> str:
+        import z3
+
+        return z3.get_version_string()
+
+    # -- the work -------------------------------------------------------------------------------
+    def build(self, artifact: Any, deadline: float | None) -> None:
+        """Create the solver in the artefact's context and add its assertions."""
+        import z3
+
+        self._artifact = artifact
+        ctx = artifact.ctx
+        logic = self.options.get("logic", "QF_FD")
+        if logic not in LOGICS:
+            raise ValueError(f"unknown z3 logic {logic!r} (choose from {', '.join(LOGICS)})")
+        solver = z3.Solver(ctx=ctx) if logic == "default" else z3.SolverFor(logic, ctx=ctx)
+        seed = int(self.options.get("seed", 0))
+        solver.set("random_seed", seed)
+        solver.add(artifact.assertions)
+        self._solver = solver
+        if self.remaining(deadline) == 0.0:
+            self.timed_out = True
+
+    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        import z3
+
+        assert self._solver is not None, "build() first"
+        solver, decision = self._solver, self._artifact.decision
+        refine = getattr(self._artifact, "refine", None)
+        found = 0
+        while not limit or found < limit:
+            outcome = self._check(deadline)
+            if outcome == z3.unsat:
+                self.exhausted = True
+                return
+            if outcome != z3.sat:
+                self.timed_out = True
+                return
+            model = solver.model()
+            marked = frozenset(
+                cell for cell, var in decision.items() if z3.is_true(model.eval(var, model_completion=True))
+            )
+            if refine is not None:
+                cuts = refine(marked)
+                if cuts:
+                    # Lazy rule: the candidate breaks it; add the cuts and search again.
+                    self._cuts += len(cuts)
+                    solver.add(cuts)
+                    continue
+            found += 1
+            yield marked
+            # Block this answer on the decision cells only, so auxiliaries never multiply counts.
+            solver.add(z3.Or([z3.Not(var) if cell in marked else var for cell, var in decision.items()]))
+
+    def _check(self, deadline: float | None) -> Any:
+        """One ``check()`` bounded by the deadline: z3's soft timeout plus a hard interrupt."""
+        self._checks += 1
+        left = self.remaining(deadline)
+        if left is None:
+            return self._solver.check()
+        if left <= 0:
+            import z3
+
+            return z3.unknown
+        self._solver.set("timeout", max(1, int(left * 1000)))
+        timer = threading.Timer(left, self.interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            return self._solver.check()
+        finally:
+            timer.cancel()
+
+    def interrupt(self) -> None:
+        if self._artifact is not None:
+            self._artifact.ctx.interrupt()
+
+    # -- figures --------------------------------------------------------------------------------
+    def size(self) -> dict[str, int]:
+        if self._solver is None:
+            return {}
+        art = self._artifact
+        return {
+            "assertions": len(self._solver.assertions()),
+            "bool_vars": len(art.bools),
+            "int_vars": len(art.ints),
+        }
+
+    def _stats(self) -> dict[str, float]:
+        if self._solver is None:
+            return {}
+        stats = self._solver.statistics()
+        return {key: stats.get_key_value(key) for key in stats.keys()}
+
+    def search(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for key, value in self._stats().items():
+            norm = _SEARCH_KEYS.get(key)
+            if norm is not None:
+                out[norm] = out.get(norm, 0) + value
+        return out
+
+    def extra(self) -> dict[str, Any]:
+        rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
+        rest["checks"] = self._checks
+        rest["refinement_cuts"] = self._cuts
+        rest["logic"] = self.options.get("logic", "QF_FD")
+        return rest
+
+    def close(self) -> None:
+        self._solver = None
+        self._artifact = None

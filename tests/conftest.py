@@ -1,0 +1,38 @@
+"""Shared fixtures: where the repository, the bundled puzzles and the external corpora are."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PUZZLES = REPO / "puzzles"
+SHARED = Path(os.environ.get("PUZZLEBENCH_SHARED", REPO.parent / "shared"))
+JANKO = SHARED / "corpora" / "janko"
+SEEDS = SHARED / "seeds"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def puzzles_dir() -> Path:
+    return PUZZLES
+
+
+@pytest.fixture(scope="session")
+def janko_dir() -> Path:
+    if not (JANKO / "Akari_dataset.json").exists():
+        pytest.skip(f"janko corpus not found beside the repository ({JANKO.name}); set PUZZLEBENCH_SHARED")
+    return JANKO
+
+
+@pytest.fixture(scope="session")
+def seeds_dir() -> Path:
+    if not SEEDS.exists():
+        pytest.skip("seed documents not found beside the repository; set PUZZLEBENCH_SHARED")
+    return SEEDS

@@ -1,0 +1,117 @@
+"""Conformance suite: every available paradigm x family against brute force and each other.
+
+Counts are checked against an exhaustive oracle built on the independent verifier, never
+against a solver's own report; answers must be the same cells in every paradigm.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import puzzlebench as pb
+from puzzlebench import registry
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp
+
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+
+PARADIGMS = registry.available()
+FAMILIES = list(Family)
+
+
+def _has(family: Family, paradigm: str) -> bool:
+    return any(s.name == "default" for s in registry.encodings(family, paradigm))
+
+
+def _cases(family: Family, seed: int, n: int) -> list:
+    rng = random.Random(seed)
+    make = {Family.LIGHTUP: random_lightup, Family.KUROMASU: random_kuromasu, Family.LIGHTBULBS: random_lightbulbs}[family]
+    shapes = [(1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4)]
+    return [make(rng, *shapes[i % len(shapes)]) for i in range(n)]
+
+
+SMALL = {f: _cases(f, 2024 + i, 12) for i, f in enumerate(FAMILIES)}
+
+# Hand-made unsatisfiable puzzles, each for a reason a person can check.
+UNSAT = [
+    # A wall numbered 3 in a corner has only two neighbours.
+    LightUp(2, 2, numbers={(0, 0): 3}, name="corner-3"),
+    # 1 at (0,2) blackens (0,1), so the 3 at (0,0) sees only itself.
+    Kuromasu(1, 3, numbers={(0, 0): 3, (0, 2): 1}, name="row-3-1"),
+    # 1 at a 2x2 corner blackens both neighbours, cutting (1,1) off: only connectivity forbids it.
+    Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner"),
+    # A lone cell numbered 2 can never count two lit cells, and an empty answer is no answer.
+    LightBulbs.from_rows([[2]], name="lone-2"),
+]
+
+
+def _skip_unless(family: Family, paradigm: str) -> None:
+    if not _has(family, paradigm):
+        pytest.skip(f"no default {paradigm} encoding for {family}")
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+@pytest.mark.parametrize("family", FAMILIES, ids=str)
+def test_enumeration_counts_equal_brute_force(paradigm: str, family: Family) -> None:
+    _skip_unless(family, paradigm)
+    for puzzle in SMALL[family]:
+        expected = all_solutions(puzzle)
+        result = pb.solve(puzzle, paradigm, count=0, timeout=60)
+        assert result.exhausted, f"{puzzle.name}: enumeration not exhausted ({result.status})"
+        got = {s.cells for s in result.solutions}
+        assert got == expected, f"{paradigm} on {puzzle.name}: {len(got)} answers, brute force {len(expected)}"
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+@pytest.mark.parametrize("family", FAMILIES, ids=str)
+def test_count_two_proves_uniqueness_or_finds_a_second_answer(paradigm: str, family: Family) -> None:
+    _skip_unless(family, paradigm)
+    for puzzle in SMALL[family]:
+        truth = len(all_solutions(puzzle))
+        result = pb.solve(puzzle, paradigm, count=2, timeout=60)
+        assert result.count == min(truth, 2)
+        assert result.unique == (truth == 1) or truth == 0
+        assert result.status is (pb.Status.SAT if truth else pb.Status.UNSAT)
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+@pytest.mark.parametrize("puzzle", UNSAT, ids=lambda p: p.name)
+def test_unsatisfiable_puzzles_are_unsat(paradigm: str, puzzle) -> None:
+    _skip_unless(puzzle.family, paradigm)
+    assert not all_solutions(puzzle)
+    result = pb.solve(puzzle, paradigm, count=1, timeout=60)
+    assert result.status is pb.Status.UNSAT
+    assert result.exhausted and result.count == 0
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_grids_without_clues(paradigm: str) -> None:
+    # An empty Light Up row needs exactly one bulb; a clueless Kuromasu grid is solved by all-white
+    # among others; these check the encodings do not assume a clue exists.
+    cases = [LightUp(1, 5, name="empty-row"), Kuromasu(2, 3, name="clueless"), LightUp(3, 3, name="empty-3x3")]
+    for puzzle in cases:
+        _skip_unless(puzzle.family, paradigm)
+        expected = all_solutions(puzzle)
+        result = pb.solve(puzzle, paradigm, count=0, timeout=60)
+        assert {s.cells for s in result.solutions} == expected, puzzle.name
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_results_carry_comparable_statistics(paradigm: str) -> None:
+    puzzle = LightUp(3, 3, numbers={(1, 1): 2}, name="centre-2")
+    _skip_unless(puzzle.family, paradigm)
+    result = pb.solve(puzzle, paradigm, count=2)
+    t = result.timings
+    assert 0 <= t.build <= t.total and 0 <= t.solve <= t.total
+    assert t.first is not None and t.first <= t.solve
+    assert result.size and all(v >= 0 for v in result.size.values())
+    assert result.backend and result.backend_version
+
+
+@pytest.mark.skipif(len(PARADIGMS) < 2, reason="cross-check needs two paradigms")
+@pytest.mark.parametrize("family", FAMILIES, ids=str)
+def test_crosscheck_agrees_on_small_puzzles(family: Family) -> None:
+    for puzzle in SMALL[family][:6]:
+        report = pb.crosscheck(puzzle, count=0, timeout=60)
+        assert report.agree, report.differences

@@ -1,0 +1,51 @@
+"""The puzzle model refuses impossible boards with messages that name the cell."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzlebench.errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
+from puzzlebench.formats import loads
+from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Rule
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: LightUp(3, 3, numbers={(1, 1): 5}), ClueOutOfRange, "(1, 1)"),
+    (lambda: LightUp(3, 3, numbers={(1, 1): -1}), ClueOutOfRange, "0..4"),
+    (lambda: Kuromasu(2, 2, numbers={(0, 1): 4}), ClueOutOfRange, "(0, 1) must be 1..3"),
+    (lambda: Kuromasu(2, 2, numbers={(0, 1): 0}), ClueOutOfRange, "(0, 1)"),
+    (lambda: LightBulbs.from_rows([[1, 2], [3, 10]]), ClueOutOfRange, "(1, 1)"),
+    (lambda: LightBulbs.from_rows([[1, 2], [3]]), GridShapeError, "row 1 has 1"),
+    (lambda: LightBulbs.from_rows([]), GridShapeError, "empty"),
+    (lambda: LightUp(0, 3), GridShapeError, "0x3"),
+    (lambda: LightUp(2, 2, walls=frozenset({(2, 0)})), CellOutOfBounds, "(2, 0)"),
+    (lambda: Kuromasu(2, 2, numbers={(0, 5): 1}), CellOutOfBounds, "(0, 5)"),
+    (lambda: Kuromasu(2, 2, numbers={(0, 0): 2}, unknown=frozenset({(0, 0)})), PuzzleError, "(0, 0) is both"),
+])
+def test_invalid_boards_raise_naming_the_cell(make, error, words):
+    with pytest.raises(error) as info:
+        make()
+    assert words in str(info.value)
+
+
+def test_model_errors_surface_through_every_reader_as_puzzle_errors():
+    with pytest.raises(ClueOutOfRange, match=r"\(0, 1\)"):
+        loads("kind: kuromasu\nrows: 1\ncols: 2\n. 9\n")
+    with pytest.raises(ClueOutOfRange, match=r"\(0, 0\)"):
+        loads("row(1..2).\ncol(1..2).\nnum(1,1,7).\n")
+
+
+def test_numbered_walls_are_walls_and_equality_ignores_names():
+    a = LightUp(2, 2, numbers={(0, 0): 1}, name="a")
+    b = LightUp(2, 2, walls=frozenset({(0, 0)}), numbers={(0, 0): 1}, name="b")
+    assert a == b and hash(a) == hash(b) and a.content_hash() == b.content_hash()
+    assert (0, 0) in a.walls and a.open_cells == [(0, 1), (1, 0), (1, 1)]
+
+
+def test_verifier_reports_each_rule_with_its_cells():
+    puzzle = LightUp(1, 3, numbers={(0, 1): 1})
+    violations = puzzle.verify([(0, 1)])
+    assert violations[0].rule is Rule.BULB_ON_WALL and violations[0].cells == ((0, 1),)
+    kuro = Kuromasu(2, 2, numbers={(0, 0): 3})
+    assert kuro.verify([(1, 1)]) == []
+    assert {v.rule for v in kuro.verify([(0, 1), (1, 1)])} == {Rule.ADJACENT_BLACKS, Rule.VISIBLE_COUNT_WRONG}

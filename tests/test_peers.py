@@ -1,0 +1,197 @@
+"""The peers: seed 001's MiniZinc model on Gecode, puzzlekit's CP-SAT models, and the janko benchmark.
+
+Answers are judged by the independent verifier and brute-force counts, never by the peer itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+import puzzlebench as pb
+from puzzlebench import registry
+from puzzlebench.encodings.minizinc import lightup_board
+from puzzlebench.errors import EncodingError
+from puzzlebench.model import Kuromasu, LightUp
+from puzzlebench.solvers.minizinc_backend import MiniZincBackend
+from puzzlebench.solvers.puzzlekit_backend import PuzzlekitBackend
+
+from bruteforce import all_solutions, random_kuromasu, random_lightup
+from conftest import REPO
+
+needs_minizinc = pytest.mark.skipif(not MiniZincBackend.supported(), reason=str(MiniZincBackend.unavailable_reason()))
+needs_puzzlekit = pytest.mark.skipif(
+    not PuzzlekitBackend.supported(), reason=str(PuzzlekitBackend.unavailable_reason())
+)
+
+#: Seed 001's data file lightup1.dzn (-1 white, 5 plain black, 0..4 numbered).
+LIGHTUP1 = [
+    [-1, -1, -1, -1, 0, -1, -1],
+    [-1, -1, -1, -1, -1, -1, -1],
+    [0, -1, -1, 3, -1, -1, -1],
+    [-1, -1, 2, -1, 4, -1, -1],
+    [-1, -1, -1, 5, -1, -1, 1],
+    [-1, -1, -1, -1, -1, -1, -1],
+    [1, -1, 2, -1, -1, -1, -1],
+]
+
+
+def from_board(board: list[list[int]], name: str = "") -> LightUp:
+    cells = [(r, c) for r in range(len(board)) for c in range(len(board[0]))]
+    walls = frozenset(x for x in cells if board[x[0]][x[1]] != -1)
+    numbers = {x: board[x[0]][x[1]] for x in walls if 0 <= board[x[0]][x[1]] <= 4}
+    return LightUp(len(board), len(board[0]), walls=walls, numbers=numbers, name=name)
+
+
+def tiny_lightups(n: int, seed: int) -> list[LightUp]:
+    rng = random.Random(seed)
+    return [random_lightup(rng, rng.randint(2, 4), rng.randint(2, 4)) for _ in range(n)]
+
+
+def tiny_kuromasus(n: int, seed: int) -> list[Kuromasu]:
+    rng = random.Random(seed)
+    return [random_kuromasu(rng, rng.randint(2, 4), rng.randint(2, 4)) for _ in range(n)]
+
+
+# -- MiniZinc ---------------------------------------------------------------------------------
+
+def test_seed001_board_matches_the_seed_data_file(seeds_dir):
+    text = next(seeds_dir.glob("001_*.txt")).read_text(encoding="utf-8")
+    block = text[text.index("b = [|"):]
+    block = block[: block.index("|];")]
+    printed = [[int(v) for v in re.findall(r"-?\d+", row)] for row in block[len("b = [|"):].split("|")]
+    assert lightup_board(from_board(LIGHTUP1)) == printed == LIGHTUP1
+
+
+def test_seed001_is_light_up_only():
+    with pytest.raises(EncodingError, match="no minizinc encoding 'seed001' for kuromasu"):
+        pb.solve(Kuromasu(2, 2, numbers={(0, 0): 3}), "minizinc", "seed001")
+    spec = registry.get("lightup", "minizinc", "seed001")
+    with pytest.raises(EncodingError, match="Light Up"):
+        spec.build(Kuromasu(2, 2, numbers={(0, 0): 3}), {})
+
+
+@needs_minizinc
+def test_minizinc_solves_lightup1_uniquely():
+    puzzle = from_board(LIGHTUP1, "lightup1")
+    result = pb.solve(puzzle, "minizinc", "seed001", count=2, timeout=30)
+    assert result.status is pb.Status.SAT
+    assert result.count == 1 and result.exhausted and result.unique
+    assert puzzle.verify(result.solution) == []
+    assert result.search["choices"] >= 0 and result.size["variables"] > 0
+
+
+@needs_minizinc
+def test_minizinc_counts_agree_with_brute_force():
+    for puzzle in tiny_lightups(8, seed=1):
+        expected = all_solutions(puzzle)
+        result = pb.solve(puzzle, "minizinc", count=0, timeout=30)
+        assert result.exhausted, puzzle
+        assert {s.cells for s in result.solutions} == expected, puzzle
+        assert result.status is (pb.Status.SAT if expected else pb.Status.UNSAT)
+
+
+@needs_minizinc
+def test_minizinc_count_two_stops_at_two_without_claiming_exhaustion():
+    result = pb.solve(LightUp(3, 3), "minizinc", count=2, timeout=30)
+    assert result.count == 2 and not result.exhausted and result.unique is False
+
+
+@needs_minizinc
+def test_minizinc_timeout_kills_the_process_group():
+    # Seed 001's visibility relation is quartic in the side: a 40x40 board cannot flatten in 0.3 s.
+    spec = next(s for s in registry.encodings("lightup", "minizinc") if s.name == "seed001")
+    backend = MiniZincBackend({"solver": "gecode"})
+    start = time.perf_counter()
+    backend.build(spec.build(LightUp(40, 40), {}), None)
+    answers = list(backend.solutions(1, start + 0.3))
+    assert answers == [] and backend.timed_out and not backend.exhausted
+    proc = backend._proc
+    assert proc is not None and proc.returncode is not None
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # no process of the group survives
+    backend.close()
+    assert time.perf_counter() - start < 5
+
+
+@needs_minizinc
+def test_minizinc_timeout_is_a_timeout_status():
+    result = pb.solve(LightUp(40, 40), "minizinc", timeout=0.3)
+    assert result.status is pb.Status.TIMEOUT and result.count == 0
+    assert result.timings.total < 3
+
+
+# -- puzzlekit --------------------------------------------------------------------------------
+
+@needs_puzzlekit
+def test_puzzlekit_lightup_answers_are_valid_and_never_claim_uniqueness():
+    for puzzle in tiny_lightups(10, seed=2):
+        expected = all_solutions(puzzle)
+        result = pb.solve(puzzle, "puzzlekit", count=2, timeout=30)
+        if expected:
+            assert result.status is pb.Status.SAT and result.count == 1, puzzle
+            assert result.solution.cells in expected
+            assert not result.exhausted and result.unique is None
+        else:
+            # CP-SAT's INFEASIBLE is a proof that no answer exists.
+            assert result.status is pb.Status.UNSAT and result.exhausted, puzzle
+
+
+@needs_puzzlekit
+def test_puzzlekit_kuromasu_answers_are_valid():
+    solved = 0
+    for puzzle in tiny_kuromasus(10, seed=3):
+        expected = all_solutions(puzzle)
+        result = pb.solve(puzzle, "puzzlekit", count=1, timeout=30)
+        if expected:
+            solved += 1
+            assert result.status is pb.Status.SAT and result.solution.cells in expected, puzzle
+        else:
+            assert result.status is pb.Status.UNSAT, puzzle
+    assert solved  # the sample exercises answers, not only refusals
+
+
+@needs_puzzlekit
+def test_puzzlekit_cannot_state_unknown_kuromasu_clues():
+    with pytest.raises(EncodingError, match=r"'\?'"):
+        pb.solve(Kuromasu(3, 3, numbers={(0, 0): 3}, unknown=frozenset({(2, 2)})), "puzzlekit")
+
+
+@needs_puzzlekit
+def test_puzzlekit_runs_single_threaded_by_default():
+    result = pb.solve(LightUp(2, 2), "puzzlekit")
+    assert result.options["num_workers"] == 1 and result.size["variables"] == 4
+
+
+# -- the janko benchmark ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("family", ["akari", "kuromasu"])
+def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
+    formats = pytest.importorskip("puzzlebench.formats")
+    if not hasattr(formats, "iter_janko"):
+        pytest.skip("puzzlebench.formats.iter_janko is not available")
+    out = tmp_path / "janko"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "janko.py"), "--corpus", str(janko_dir),
+           "--family", family, "--limit", "3", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    assert {r["puzzle_id"] for r in rows} and len({r["puzzle_id"] for r in rows}) == 3
+    assert {"versions", "machine", "targets"} <= summary.keys()
+    by_paradigm = {r["paradigm"]: r for r in summary["summary"]}
+    for paradigm, row in by_paradigm.items():
+        assert row["puzzles"] == 3
+        mine = [r for r in rows if r["paradigm"] == paradigm]
+        assert row["solved"] == sum(r["correct"] for r in mine)
+        assert row["total_s"] == pytest.approx(sum(r["time_total"] for r in mine))
+    if PuzzlekitBackend.supported():
+        assert by_paradigm["puzzlekit"]["solved"] == 3
+    assert (out / "rows.csv").exists() and (out / "summary.csv").exists()

@@ -1,0 +1,217 @@
+"""SAT paradigm (python-sat): answers checked by the verifier, counts by brute force."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import pytest
+
+pytest.importorskip("pysat")
+
+import puzzlebench
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from puzzlebench import registry
+from puzzlebench.encodings.sat.common import CARD_CHOICES
+from puzzlebench.errors import EncodingError
+from puzzlebench.model import Kuromasu, LightBulbs, LightUp
+from puzzlebench.result import Status
+
+CONNECTIVITY = ("lazy", "propagator", "rank")
+
+
+def _answers(puzzle, encoding="default", **options) -> set[frozenset]:
+    res = puzzlebench.solve(puzzle, "sat", encoding, count=0, **options)
+    assert res.exhausted, res.error
+    return {s.cells for s in res.solutions}
+
+
+@functools.lru_cache(maxsize=None)
+def _truth(puzzle) -> frozenset[frozenset]:
+    """Brute force, once per puzzle across the tests."""
+    return frozenset(all_solutions(puzzle))
+
+
+def _tiny(family: str, seed: int, n: int = 25, max_cells: int = 12):
+    """Random boards of at most ``max_cells`` cells (so brute force stays instant)."""
+    rng = random.Random(seed)
+    make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}[family]
+    shapes = [(r, c) for r in range(1, 5) for c in range(1, 5) if r * c <= max_cells]
+    return [make(rng, *rng.choice(shapes)) for _ in range(n)]
+
+
+# janko.at Akari 001 (10x10): "x" wall, digit numbered wall, "-" open; its published answer.
+JANKO_001 = """\
+1 - - - - - - - - 1
+- - - x - - - - - -
+- x - - - 2 - - x -
+- - - - - - - 1 - -
+- - - 4 - - - - - -
+- - - - - - 2 - - -
+- - 2 - - - - - - -
+- x - - 2 - - - x -
+- - - - - - 0 - - -
+1 - - - - - - - - 1"""
+JANKO_001_BULBS = {(0, 8), (1, 0), (1, 5), (2, 6), (3, 3), (3, 8), (4, 2), (4, 4), (5, 3), (5, 7),
+                   (6, 1), (6, 6), (7, 2), (7, 5), (8, 4), (8, 9), (9, 1)}
+
+
+def _lightup(text: str) -> LightUp:
+    grid = [row.split() for row in text.splitlines()]
+    cells = [(r, c, t) for r, row in enumerate(grid) for c, t in enumerate(row)]
+    return LightUp(
+        len(grid), len(grid[0]),
+        walls=frozenset((r, c) for r, c, t in cells if t != "-"),
+        numbers={(r, c): int(t) for r, c, t in cells if t.isdigit()},
+        name="janko-akari-001",
+    )
+
+
+LIGHTUP_10x10 = _lightup(JANKO_001)
+
+
+# -- every family, every SAT encoding, against brute force ---------------------------------------
+@pytest.mark.parametrize("spec", registry.encodings(paradigm="sat"), ids=lambda s: f"{s.family}-{s.name}")
+def test_counts_equal_brute_force(spec):
+    for puzzle in _tiny(spec.family.value, seed=7):
+        assert _answers(puzzle, spec.name) == _truth(puzzle), puzzle
+
+
+@pytest.mark.parametrize("connectivity", CONNECTIVITY)
+@pytest.mark.parametrize("visibility", ("rays", "pairs"))
+def test_every_kuromasu_connectivity_and_visibility_agrees_with_brute_force(connectivity, visibility):
+    for puzzle in _tiny("kuromasu", seed=11, n=30):
+        got = _answers(puzzle, connectivity=connectivity, visibility=visibility)
+        assert got == _truth(puzzle), (connectivity, visibility, puzzle)
+
+
+def test_connectivity_none_never_loses_a_true_solution_and_is_marked_incomplete():
+    for puzzle in _tiny("kuromasu", seed=13, n=30):
+        res = puzzlebench.solve(puzzle, "sat", count=0, connectivity="none")
+        assert not res.complete
+        assert _truth(puzzle) <= {s.cells for s in res.solutions}
+
+
+def test_connectivity_rule_is_what_makes_a_split_board_unsat():
+    # A 1 in a corner blackens both neighbours: the far corner is then cut off or touches a black.
+    puzzle = Kuromasu(2, 2, numbers={(0, 0): 1})
+    assert not _truth(puzzle)
+    for connectivity in CONNECTIVITY:
+        assert puzzlebench.solve(puzzle, "sat", count=2, connectivity=connectivity).status is Status.UNSAT
+    relaxed = puzzlebench.solve(puzzle, "sat", count=2, connectivity="none", strict=False)
+    assert relaxed.status is Status.SAT and relaxed.solutions[0].cells == {(0, 1), (1, 0)}
+
+
+# -- cardinality encodings as a parameter ---------------------------------------------------------
+@pytest.mark.parametrize("family,option", [("lightup", "amo"), ("lightup", "card"), ("kuromasu", "card"), ("lightbulbs", "card")])
+def test_every_cardinality_encoding_gives_the_same_counts(family, option):
+    puzzles = _tiny(family, seed=17, n=12)
+    truth = [_truth(p) for p in puzzles]
+    for enc in CARD_CHOICES:
+        for puzzle, expected in zip(puzzles, truth):
+            try:
+                got = _answers(puzzle, **{option: enc})
+            except EncodingError as exc:  # at-most-one-only encodings facing a larger bound
+                assert enc in ("pairwise", "bitwise", "ladder") and "at-most-one" in str(exc)
+                continue
+            assert got == expected, (enc, puzzle)
+
+
+def test_at_most_one_only_encodings_refuse_larger_bounds_clearly():
+    puzzle = LightBulbs.from_rows([[2, 2], [2, 2]])
+    with pytest.raises(EncodingError, match="pairwise.*cannot express"):
+        puzzlebench.solve(puzzle, "sat", card="pairwise")
+
+
+# -- status and uniqueness ------------------------------------------------------------------------
+def test_uniqueness_proof_on_a_unique_light_up():
+    assert len(all_solutions(LightUp(3, 3, numbers={(1, 1): 4}))) == 1
+    res = puzzlebench.solve(LightUp(3, 3, numbers={(1, 1): 4}), "sat", count=2)
+    assert res.status is Status.SAT and len(res.solutions) == 1 and res.exhausted
+    assert res.solutions[0].cells == {(0, 1), (1, 0), (1, 2), (2, 1)}
+
+
+def test_published_light_up_is_unique_in_both_encodings():
+    for encoding in ("default", "seed004"):
+        res = puzzlebench.solve(LIGHTUP_10x10, "sat", encoding, count=2)
+        assert res.status is Status.SAT and res.exhausted
+        assert [s.cells for s in res.solutions] == [JANKO_001_BULBS]
+
+
+def test_unsat_puzzles_are_unsat():
+    assert puzzlebench.solve(LightUp(1, 2, numbers={(0, 0): 2}), "sat").status is Status.UNSAT
+    assert puzzlebench.solve(LightBulbs.from_rows([[9, 9], [9, 9]]), "sat").status is Status.UNSAT
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "cadical153"])
+def test_other_solvers_give_the_same_answers(solver):
+    for family in ("lightup", "kuromasu", "lightbulbs"):
+        for puzzle in _tiny(family, seed=19, n=8):
+            assert _answers(puzzle, solver=solver) == _truth(puzzle)
+
+
+def test_propagator_needs_cadical195():
+    with pytest.raises(EncodingError, match="cadical195"):
+        puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", connectivity="propagator", solver="glucose4")
+
+
+def test_unknown_solver_is_a_clear_error():
+    with pytest.raises(EncodingError, match="solver"):
+        puzzlebench.solve(LIGHTUP_10x10, "sat", solver="nosuchsolver")
+
+
+def test_deadline_stops_enumeration_and_reports_timeout():
+    rng = random.Random(3)
+    big = LightBulbs.from_rows([[rng.randint(1, 5) for _ in range(14)] for _ in range(14)])
+    res = puzzlebench.solve(big, "sat", count=0, timeout=0.2)
+    assert not res.exhausted
+    assert res.timings.total < 2.0
+    assert puzzlebench.solve(big, "sat", count=0, timeout=0.0).status is Status.TIMEOUT
+
+
+def test_size_and_search_figures_are_reported():
+    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2)
+    assert {"variables", "clauses", "literals"} <= res.size.keys()
+    assert res.size["clauses"] > 0 and res.size["literals"] >= res.size["clauses"]
+    assert {"choices", "conflicts", "propagations", "restarts"} <= res.search.keys()
+    assert res.extra["solver"] == "cadical195"
+
+
+def test_lazy_cuts_are_counted_in_extra():
+    puzzle = Kuromasu(2, 2, numbers={(0, 0): 1})
+    res = puzzlebench.solve(puzzle, "sat", count=1, connectivity="lazy")
+    assert res.status is Status.UNSAT and res.extra["refinements"] >= 1
+
+
+# -- the janko corpus (skipped when absent) -------------------------------------------------------
+def _janko(path, family: str, limit: int):
+    data = json.loads(path.read_text())["data"]
+    for name, rec in list(data.items())[:limit]:
+        head, *rows = rec["problem"].strip().split("\n")
+        R, C = map(int, head.split())
+        grid = [row.split() for row in rows[:R]]
+        sol = [row.split() for row in rec["solution"].strip().split("\n")[1 : R + 1]]
+        if family == "lightup":
+            walls = {(r, c) for r in range(R) for c in range(C) if grid[r][c] != "-"}
+            numbers = {(r, c): int(t) for r in range(R) for c, t in enumerate(grid[r]) if t.isdigit()}
+            marked = {(r, c) for r in range(R) for c in range(C) if sol[r][c] == "o"}
+            yield LightUp(R, C, walls=frozenset(walls), numbers=numbers, name=name), marked
+        else:
+            numbers = {(r, c): int(t) for r in range(R) for c, t in enumerate(grid[r]) if t.isdigit()}
+            marked = {(r, c) for r in range(R) for c in range(C) if sol[r][c] == "x"}
+            yield Kuromasu(R, C, numbers=numbers, name=name), marked
+
+
+def test_janko_akari_sample_is_unique_and_matches_the_published_answer(janko_dir):
+    for puzzle, published in _janko(janko_dir / "Akari_dataset.json", "lightup", 30):
+        for encoding in ("default", "seed004"):
+            res = puzzlebench.solve(puzzle, "sat", encoding, count=2)
+            assert res.exhausted and [s.cells for s in res.solutions] == [published], (puzzle.name, encoding)
+
+
+@pytest.mark.parametrize("connectivity", ("lazy", "propagator"))
+def test_janko_kuromasu_sample_is_unique_and_matches_the_published_answer(janko_dir, connectivity):
+    for puzzle, published in _janko(janko_dir / "Kuromasu_dataset.json", "kuromasu", 10):
+        res = puzzlebench.solve(puzzle, "sat", count=2, connectivity=connectivity)
+        assert res.exhausted and [s.cells for s in res.solutions] == [published], puzzle.name
