@@ -54,16 +54,27 @@ def _import(path: str):
 
 
 @lru_cache(maxsize=None)
-def _all() -> dict[tuple[str, str, str], EncodingSpec]:
+def _declared(paradigm: str) -> dict[tuple[str, str, str], EncodingSpec]:
+    """The encodings one paradigm's package declares (imported on first use only, so that a run
+    in one paradigm never pays for importing another's solver library)."""
+    module = _ENCODING_MODULES[paradigm]
+    mod = _import(module)
     table: dict[tuple[str, str, str], EncodingSpec] = {}
-    for paradigm, module in _ENCODING_MODULES.items():
-        mod = _import(module)
-        for spec in getattr(mod, "ENCODINGS", ()) if mod else ():
-            if spec.paradigm != paradigm:
-                raise EncodingError(f"{module} declares {spec.key} under the wrong paradigm")
-            if spec.key in table:
-                raise EncodingError(f"encoding {spec.key} is declared twice")
-            table[spec.key] = spec
+    for spec in getattr(mod, "ENCODINGS", ()) if mod else ():
+        if spec.paradigm != paradigm:
+            raise EncodingError(f"{module} declares {spec.key} under the wrong paradigm")
+        if spec.key in table:
+            raise EncodingError(f"encoding {spec.key} is declared twice")
+        table[spec.key] = spec
+    return table
+
+
+def _all(paradigm: str | None = None) -> dict[tuple[str, str, str], EncodingSpec]:
+    if paradigm is not None:
+        return _declared(paradigm) if paradigm in _ENCODING_MODULES else {}
+    table: dict[tuple[str, str, str], EncodingSpec] = {}
+    for name in _ENCODING_MODULES:
+        table.update(_declared(name))
     return table
 
 
@@ -72,8 +83,8 @@ def encodings(family: Family | str | None = None, paradigm: str | None = None) -
     fam = Family(family) if family is not None else None
     order = {p: i for i, p in enumerate(PARADIGMS + PEERS)}
     specs = [
-        s for s in _all().values()
-        if (fam is None or s.family == fam) and (paradigm is None or s.paradigm == paradigm)
+        s for s in _all(paradigm).values()
+        if fam is None or s.family == fam
     ]
     return sorted(specs, key=lambda s: (s.family.value, order.get(s.paradigm, 99), s.name != "default", s.name))
 
@@ -83,7 +94,7 @@ def get(family: Family | str, paradigm: str, name: str = "default") -> EncodingS
     fam = Family(family)
     if paradigm not in _BACKENDS:
         raise EncodingError(f"unknown paradigm {paradigm!r} (choose from {', '.join(_BACKENDS)})")
-    spec = _all().get((fam.value, paradigm, name))
+    spec = _all(paradigm).get((fam.value, paradigm, name))
     if spec is None:
         names = sorted(s.name for s in encodings(fam, paradigm))
         raise EncodingError(

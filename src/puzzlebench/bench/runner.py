@@ -110,8 +110,10 @@ def _classify(code: int, killed: bool, result_path: str, log: str, timeout: floa
         return fields
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-        # Rule: a death after hitting the limit is a memout (allocation failure text, or RSS at the limit)
-        near_limit = bool(memory_mb) and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
+        # Rule: a death after hitting the limit is a memout (allocation failure text, or RSS at the
+        # limit when the signal is one an allocation failure raises: abort or kill, not a segfault)
+        near_limit = (bool(memory_mb) and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
+                      and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS))
         status = "memout" if is_memory_error(log) or near_limit else "crash"
         return {"status": status, "error": f"child killed by {name}" + (f": {log[-500:]}" if log else "")}
     return {"status": "memout" if is_memory_error(log) else "crash",
