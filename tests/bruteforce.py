@@ -18,8 +18,20 @@ def candidates(puzzle: Puzzle) -> list[tuple[int, int]]:
     return cells
 
 
+_KNOWN: dict[str, frozenset[frozenset]] = {}
+
+
 def all_solutions(puzzle: Puzzle, max_cells: int = 16) -> set[frozenset]:
-    """Every valid answer, by exhaustive search (refuses boards with too many candidates)."""
+    """Every valid answer, by exhaustive search (refuses boards with too many candidates).
+
+    Answers are remembered per puzzle content, since several tests ask about the same boards."""
+    key = puzzle.content_hash
+    if key not in _KNOWN:
+        _KNOWN[key] = frozenset(_search(puzzle, max_cells))
+    return set(_KNOWN[key])
+
+
+def _search(puzzle: Puzzle, max_cells: int) -> set[frozenset]:
     cand = candidates(puzzle)
     if len(cand) > max_cells:
         raise ValueError(f"{len(cand)} candidate cells is too many for brute force")
