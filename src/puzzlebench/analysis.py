@@ -31,7 +31,7 @@ from .errors import EncodingError, PuzzleError
 from .model import Family, Puzzle
 
 __all__ = [
-    "SEED000", "Config", "closure_delta", "connectivity_configs", "crosscheck_runs", "disagreements",
+    "SEED000", "Config", "closure_delta", "closure_table", "connectivity_configs", "crosscheck_runs", "disagreements",
     "exponents", "frame", "generated_items", "janko_dir", "janko_items", "option_configs", "par2_table",
     "repo_root", "run", "save", "seed000_ablation", "show", "solutions_vs_size", "stats_table",
     "strategy_bars", "strategy_configs", "strategy_table", "time_distribution", "time_share",
@@ -338,9 +338,9 @@ def par2_table(df: pd.DataFrame, by: str | Sequence[str] = "label") -> pd.DataFr
     return table.sort_values(["solved", "par2_sum_s"], ascending=[False, True])
 
 
-def time_share(df: pd.DataFrame, by: str = "paradigm") -> pd.DataFrame:
+def time_share(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> pd.DataFrame:
     """Where each configuration's time goes: build (encode + ground/load) vs solve, summed over runs."""
-    g = df.groupby(by)[["time_build", "time_solve"]].sum()
+    g = df.groupby(by if isinstance(by, str) else list(by))[["time_build", "time_solve"]].sum()
     total = g.sum(axis=1).replace(0, np.nan)
     g["build_share"] = g["time_build"] / total
     g["solve_share"] = g["time_solve"] / total
@@ -371,6 +371,31 @@ def closure_delta(rows: int, cols: int) -> dict[str, int]:
     n = rows * cols
     adjacent = 2 * (rows * (cols - 1) + cols * (rows - 1))
     return {"cells": n, "adjacent_pairs": adjacent, "atoms": n * n, "rules": n + n * adjacent + n * n}
+
+
+def closure_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Seed 000's program with and without its closure, per puzzle: measured growth beside
+    :func:`closure_delta`'s count (runs of encoding ``seed000``, connectivity closure and none)."""
+    seed = df[(df["encoding"] == "seed000") & df["size_atoms"].notna()]
+    conn = seed["options"].map(lambda o: (o or {}).get("connectivity", "closure"))
+    rows = []
+    for (inst, r, c), part in seed.assign(_conn=conn).groupby(["instance", "rows", "cols"]):
+        by = part.groupby("_conn")[["size_atoms", "size_rules"]].first()
+        if not {"closure", "none"} <= set(by.index):
+            continue
+        pred = closure_delta(int(r), int(c))
+        d_atoms = by.loc["closure", "size_atoms"] - by.loc["none", "size_atoms"]
+        d_rules = by.loc["closure", "size_rules"] - by.loc["none", "size_rules"]
+        rows.append({
+            "instance": inst, "grid": f"{r}x{c}", "cells": pred["cells"],
+            "atoms without": int(by.loc["none", "size_atoms"]), "atoms with": int(by.loc["closure", "size_atoms"]),
+            "added atoms": int(d_atoms), "cells^2": pred["atoms"], "added atoms / cells^2": d_atoms / pred["atoms"],
+            "rules without": int(by.loc["none", "size_rules"]), "rules with": int(by.loc["closure", "size_rules"]),
+            "added rules": int(d_rules), "predicted added rules": pred["rules"],
+            "rules exact": int(d_rules) == pred["rules"],
+            "closure share of rules": d_rules / by.loc["closure", "size_rules"],
+        })
+    return pd.DataFrame(rows).set_index("instance").sort_values("cells") if rows else pd.DataFrame()
 
 
 def seed000_ablation(puzzle: Puzzle, repeat: int = 3, count: int = 1, timeout: float = 60.0) -> pd.DataFrame:
@@ -468,14 +493,15 @@ def show(fig, name: str, folder: str | os.PathLike | None = None) -> None:
 
 
 # -- search strategies --------------------------------------------------------------------------
-def strategy_table(df: pd.DataFrame, options: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """Median time and search effort per strategy value, and each value's time relative to the
-    fastest value of the same paradigm and encoding (1.0 = fastest)."""
-    options = options or STRATEGY_OPTIONS
-    data = df.assign(
-        option=df["paradigm"].map(options),
-        value=[str((o or {}).get(options.get(p, ""), "default")) for o, p in zip(df["options"], df["paradigm"])],
-    )
+def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Median time and search effort per strategy (the one option each run set), and each
+    strategy's time relative to the fastest of the same paradigm and encoding (1.0 = fastest)."""
+    def first(options: Any) -> tuple[str, str]:
+        items = sorted((options or {}).items()) if isinstance(options, Mapping) else []
+        return (str(items[0][0]), str(items[0][1])) if items else ("-", "default")
+
+    picked = [first(o) for o in df["options"]]
+    data = df.assign(option=[k for k, _ in picked], value=[v for _, v in picked])
     keys = ["paradigm", "encoding", "option", "value"]
     g = data.groupby(keys)
     table = pd.DataFrame({
@@ -484,7 +510,7 @@ def strategy_table(df: pd.DataFrame, options: Mapping[str, str] | None = None) -
         "median_s": g["time_total"].median(),
         "median_choices": g["search_choices"].median() if "search_choices" in data else np.nan,
     })
-    fastest = table.groupby(level=["paradigm", "encoding"])["median_s"].transform("min")
+    fastest = table.groupby(level=["paradigm", "encoding", "option"])["median_s"].transform("min")
     table["vs_fastest"] = table["median_s"] / fastest
     return table
 
@@ -493,11 +519,10 @@ def strategy_bars(table: pd.DataFrame, title: str = "Search strategies"):
     """One panel per paradigm/encoding: median time per strategy value (log scale, seconds)."""
     import matplotlib.pyplot as plt
 
-    groups = list(table.groupby(level=["paradigm", "encoding"]))
+    groups = list(table.groupby(level=["paradigm", "encoding", "option"]))
     fig, axes = plt.subplots(1, max(1, len(groups)), figsize=(3.6 * max(1, len(groups)), 3.8), squeeze=False)
-    for ax, ((paradigm, encoding), part) in zip(axes[0], groups):
+    for ax, ((paradigm, encoding, option), part) in zip(axes[0], groups):
         values = part.index.get_level_values("value")
-        option = part.index.get_level_values("option")[0]
         ax.bar(range(len(part)), part["median_s"].to_numpy(float), color="tab:blue")
         ax.set_xticks(range(len(part)), list(values), rotation=40, ha="right", fontsize="small")
         ax.set_yscale("log")
