@@ -393,6 +393,7 @@ def closure_table(df: pd.DataFrame) -> pd.DataFrame:
             "rules without": int(by.loc["none", "size_rules"]), "rules with": int(by.loc["closure", "size_rules"]),
             "added rules": int(d_rules), "predicted added rules": pred["rules"],
             "rules exact": int(d_rules) == pred["rules"],
+            "rules with / without": by.loc["closure", "size_rules"] / by.loc["none", "size_rules"],
             "closure share of rules": d_rules / by.loc["closure", "size_rules"],
         })
     return pd.DataFrame(rows).set_index("instance").sort_values("cells") if rows else pd.DataFrame()
