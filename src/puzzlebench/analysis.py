@@ -455,6 +455,7 @@ def time_distribution(df: pd.DataFrame, by: str = "label", time: str = "time_tot
 def solutions_vs_size(df: pd.DataFrame, by: str = "puzzle_id"):
     """Number of answers (exhaustive enumerations only) against board side, log y."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     done = df[df["exhausted"].fillna(False).astype(bool) & df["status"].isin(["sat", "unsat"])]
     per = done.groupby([by, "rows"])["count"].max().reset_index()
@@ -463,6 +464,10 @@ def solutions_vs_size(df: pd.DataFrame, by: str = "puzzle_id"):
     med = per.groupby("rows")["count"].median()
     ax.plot(med.index, med.clip(lower=0.8).to_numpy(), "k-", marker="o", label="median per size")
     ax.set_yscale("log")
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.set_xticks(sorted(int(x) for x in per["rows"].unique()))
     ax.set_xlabel("board side n (n x n cells)")
     ax.set_ylabel("answers (count, all enumerated)")
     ax.set_title("Number of answers vs board size")
@@ -517,19 +522,23 @@ def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def strategy_bars(table: pd.DataFrame, title: str = "Search strategies"):
-    """One panel per paradigm/encoding: median time per strategy value (log scale, seconds)."""
+    """One panel per paradigm/encoding/option: median time per strategy value (ms, from zero)."""
     import matplotlib.pyplot as plt
 
     groups = list(table.groupby(level=["paradigm", "encoding", "option"]))
-    fig, axes = plt.subplots(1, max(1, len(groups)), figsize=(3.6 * max(1, len(groups)), 3.8), squeeze=False)
-    for ax, ((paradigm, encoding, option), part) in zip(axes[0], groups):
+    ncols = min(3, max(1, len(groups)))
+    nrows = -(-max(1, len(groups)) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False)
+    for ax, ((paradigm, encoding, option), part) in zip(axes.flat, groups):
         values = part.index.get_level_values("value")
-        ax.bar(range(len(part)), part["median_s"].to_numpy(float), color="tab:blue")
+        ax.bar(range(len(part)), part["median_s"].to_numpy(float) * 1e3, color="tab:blue")
         ax.set_xticks(range(len(part)), list(values), rotation=40, ha="right", fontsize="small")
-        ax.set_yscale("log")
         ax.set_title(f"{paradigm}/{encoding}: {option}", fontsize="medium")
-        ax.set_ylabel("median time per board (s)")
-        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.set_ylabel("median time per board (ms)")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(groups):]:
+        ax.set_visible(False)
     fig.suptitle(title)
     fig.tight_layout()
     return fig
