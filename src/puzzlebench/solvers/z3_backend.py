@@ -1,5 +1,9 @@
 """The SMT backend: z3's Python API, in process, one context per puzzle.
 
+The ``logic`` option picks the solver: ``auto`` (default) takes the logic the encoding names
+(``SmtModel.logic``; QF_FD when it names none), ``default`` is z3's own strategy selection,
+``QF_FD`` / ``QF_LIA`` force a solver for that logic.
+
 z3's own timeout is soft (checked between steps), so the search gets both the ``timeout``
 parameter (the milliseconds left) and a :class:`threading.Timer` that interrupts the context at
 the deadline; an ``unknown`` answer then means the deadline was reached. Enumeration adds one
@@ -18,8 +22,10 @@ from ..encodings.base import Option
 from ..model import Cell
 from .base import Backend
 
-#: Values of the ``logic`` option: z3's default strategy, or a solver for one logic.
-LOGICS: tuple[str, ...] = ("default", "QF_FD", "QF_LIA")
+#: Values of the ``logic`` option: the encoding's choice, z3's default strategy, or one logic.
+LOGICS: tuple[str, ...] = ("auto", "default", "QF_FD", "QF_LIA")
+#: What ``auto`` means for an encoding that names no logic.
+FALLBACK_LOGIC = "QF_FD"
 #: z3 statistics names mapped onto the normalised search keys (the SAT core's and the SMT core's).
 _SEARCH_KEYS: dict[str, str] = {
     "sat decisions": "choices",
@@ -41,7 +47,10 @@ class Z3Backend(Backend):
     paradigm: ClassVar[str] = "smt"
     name: ClassVar[str] = "z3"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("logic", "QF_FD", LOGICS, "z3 solver: default strategy, or SolverFor(QF_FD / QF_LIA)"),
+        Option(
+            "logic", "auto", LOGICS,
+            "z3 solver: auto (the encoding's logic, else QF_FD), default strategy, or SolverFor(QF_FD / QF_LIA)",
+        ),
         Option("seed", 0, description="z3 random seed (smt.random_seed and sat.random_seed)"),
     )
 
@@ -51,6 +60,8 @@ class Z3Backend(Backend):
         self._solver: Any = None
         self._checks = 0
         self._cuts = 0
+        self._logic: str | None = None
+        self._assertions = 0
 
     @classmethod
     def supported(cls) -> bool:
@@ -73,13 +84,23 @@ class Z3Backend(Backend):
 
         self._artifact = artifact
         ctx = artifact.ctx
-        logic = self.options.get("logic", "QF_FD")
+        logic = self.options.get("logic", "auto")
         if logic not in LOGICS:
             raise ValueError(f"unknown z3 logic {logic!r} (choose from {', '.join(LOGICS)})")
+        if logic == "auto":
+            logic = getattr(artifact, "logic", None) or FALLBACK_LOGIC
+        self._logic = logic
         solver = z3.Solver(ctx=ctx) if logic == "default" else z3.SolverFor(logic, ctx=ctx)
         seed = int(self.options.get("seed", 0))
         solver.set("random_seed", seed)
-        solver.add(artifact.assertions)
+        # Assert through the C API: Solver.add re-checks every term, a cost on large models.
+        ref, handle = ctx.ref(), solver.solver
+        for term in artifact.assertions:
+            if isinstance(term, z3.BoolRef):
+                z3.Z3_solver_assert(ref, handle, term.as_ast())
+            else:
+                solver.add(term)  # a Python bool or a probe: let z3 coerce it
+        self._assertions = len(artifact.assertions)
         self._solver = solver
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
@@ -143,8 +164,9 @@ class Z3Backend(Backend):
         if self._solver is None:
             return {}
         art = self._artifact
+        # The encoding's assertions as built (refinement cuts and blocking clauses not included).
         return {
-            "assertions": len(self._solver.assertions()),
+            "assertions": self._assertions,
             "bool_vars": len(art.bools),
             "int_vars": len(art.ints),
         }
@@ -167,7 +189,7 @@ class Z3Backend(Backend):
         rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
         rest["checks"] = self._checks
         rest["refinement_cuts"] = self._cuts
-        rest["logic"] = self.options.get("logic", "QF_FD")
+        rest["logic"] = self._logic or self.options.get("logic", "auto")
         return rest
 
     def close(self) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import lightup
+from . import kuromasu, lightbulbs, lightup
 from .common import SmtModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.SPECS]
+ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS]
 
 __all__ = ["ENCODINGS", "SmtModel"]

@@ -40,8 +40,9 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> SmtModel:
         if len(seg_lits) > 1:
             model.add(model.count(seg_lits, "<=", 1, card))
     # Every open cell is lit: a bulb in its row segment or its column segment.
-    for cell, var in bulb.items():
-        model.add(model.any(lits[row_of[cell]] + [x for x in lits[col_of[cell]] if not x.eq(var)]))
+    for cell in bulb:
+        column = [bulb[c] for c in segs[col_of[cell]].cells if c != cell]
+        model.add(model.any(lits[row_of[cell]] + column))
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours.
     for wall, n in puzzle.numbers.items():
         around = [bulb[c] for c in puzzle.grid.neighbours4(wall) if c in bulb]

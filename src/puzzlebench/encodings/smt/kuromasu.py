@@ -1,0 +1,251 @@
+"""Kuromasu (Kurodoko) as z3 assertions: one Boolean ("black", r, c) per cell without a clue.
+
+Rules and the blocks that enforce them:
+
+* numbered and "?" cells are white: they get no variable ("?" cells forbid black, nothing more);
+* no two black cells share a side: one ``Or(Not a, Not b)`` per edge;
+* a number counts the white cells it sees, itself included (``visibility`` option):
+  ``distance`` gives each direction one bounded integer d, "the first d cells this way are
+  white and the next one is black (or the border)"; the number is 1 + the four distances.
+  ``rays`` chains Booleans s_k "the first k cells this way are white" (s_k = s_{k-1} and white)
+  and counts the true ones (``card`` option: PbEq or a sum of If terms). Either way a ray is cut
+  after n cells: seeing n cells one way already exceeds the number;
+* all white cells form one orthogonally connected region (``connectivity`` option):
+  ``lazy`` — a candidate whose white cells are split is rejected by the ``refine`` hook, which
+  returns, for every white region C except the root's, the cut "a boundary cell of C turns white
+  or a cell of C turns black"; the one-cell cuts (no white cell walled in alone) are asserted up
+  front where sound. ``rank`` — every white cell other than the root has a white neighbour of
+  smaller rank (an integer bounded below by the Manhattan distance to the root); the root is the
+  clue nearest the centre, or on a clueless board the first white cell in row-major order.
+  ``none`` drops the rule (a relaxation: it may accept split answers, never loses a true one).
+
+Why the cut is sound: if C is white and its boundary black, C is a whole white region; a valid
+answer then has no other white cell, and no cell beyond C and its boundary either (such cells
+would all be black, and one would touch the black boundary). A split candidate has another
+white region, so each of its regions is such a C.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import z3
+
+from ...model import Cell, Direction, Family, Kuromasu
+from ..base import EncodingSpec, Option
+from .common import SmtModel, card_option
+
+CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
+VISIBILITY: tuple[str, ...] = ("distance", "rays")
+
+Black = dict[Cell, z3.BoolRef]
+White = dict[Cell, z3.BoolRef]
+
+
+def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
+    model = SmtModel()
+    grid = puzzle.grid
+    clues = puzzle.clue_cells
+    black: Black = {cell: model.bool("black", *cell) for cell in grid.all_cells if cell not in clues}
+    model.decision = black
+    # "cell is white", made once per cell (constant True for a clue cell).
+    white = {cell: model.neg(black[cell]) if cell in black else model.true for cell in grid.all_cells}
+
+    # No two black cells share a side.
+    for a, b in grid.edges():
+        if a in black and b in black:
+            model.add(model.any([white[a], white[b]]))
+
+    # A number equals the white cells it sees in its row and column, itself included.
+    for clue, n in puzzle.numbers.items():
+        if options["visibility"] == "rays":
+            _count_by_rays(model, black, white, clue, n, options["card"], puzzle)
+        else:
+            _count_by_distance(model, black, white, clue, n, puzzle)
+
+    # All white cells form one orthogonally connected region.
+    mode = options["connectivity"]
+    if mode == "rank":
+        _connect_by_rank(model, puzzle, black, white)
+        # Bit-blasted (QF_FD) rank comparisons search badly: ranks go to the arithmetic solver.
+        model.logic = "QF_LIA"
+    elif mode == "lazy":
+        _no_walled_in_cell(model, puzzle, black, white)
+        model.refine = _split_cuts(model, puzzle, black, white)
+    model.notes.update(connectivity=mode, visibility=options["visibility"])
+    return model
+
+
+# -- visibility -------------------------------------------------------------------------------
+
+def _count_by_distance(model: SmtModel, black: Black, white: White, clue: Cell, n: int, puzzle: Kuromasu) -> None:
+    """Per direction an integer d in [0, min(len, n-1)]: cells before index d white, cell d black."""
+    distances = []
+    for direction in Direction:
+        ray = puzzle.grid.ray(clue, direction)
+        top = min(len(ray), n - 1)  # seeing n cells one way would exceed the number
+        d = model.int("dist", *clue, direction.name, lo=0, hi=top)
+        for k, cell in enumerate(ray[: top + 1]):
+            # Seeing past cell k means cell k is white.
+            if k < top:
+                model.add(model.implies(model.rel(d, ">", k), white[cell]))
+            # Stopping at cell k means cell k is black (a clue cell never stops the view).
+            model.add(model.implies(model.rel(d, "==", k), black[cell] if cell in black else model.false))
+        distances.append(d)
+    model.add(1 + z3.Sum(distances) == n)
+
+
+def _count_by_rays(
+    model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu
+) -> None:
+    """Chains s_k "the first k cells this way are white"; the true ones plus the clue number n."""
+    seen: list[z3.BoolRef] = []
+    always = 1  # the numbered cell itself
+    for direction in Direction:
+        prev: z3.BoolRef | None = None  # None: every cell so far is a clue, seen for sure
+        for k, cell in enumerate(puzzle.grid.ray(clue, direction)[:n], start=1):
+            if cell not in black:
+                cur = prev
+            elif prev is None:
+                cur = white[cell]
+            else:
+                cur = model.bool("sees", *clue, direction.name, k)
+                model.add(model.iff(cur, model.all([prev, white[cell]])))
+            if k == n:
+                # The first n cells this way cannot all be white.
+                model.add(model.neg(cur) if cur is not None else model.false)
+                break
+            if cur is None:
+                always += 1
+            else:
+                seen.append(cur)
+            prev = cur
+    model.add(model.count(seen, "==", n - always, card))
+
+
+# -- connectivity -----------------------------------------------------------------------------
+
+def root_cell(puzzle: Kuromasu) -> Cell | None:
+    """The clue nearest the centre of the board (ties: row-major first), or None without clues."""
+    clues = sorted(puzzle.clue_cells)
+    if not clues:
+        return None
+    mid_r, mid_c = (puzzle.rows - 1) / 2, (puzzle.cols - 1) / 2
+    return min(clues, key=lambda c: (abs(c[0] - mid_r) + abs(c[1] - mid_c), c))
+
+
+def _connect_by_rank(model: SmtModel, puzzle: Kuromasu, black: Black, white: White) -> None:
+    """Ranks: every white non-root cell has a white neighbour of smaller rank, so a chain of
+    ever smaller ranks leads from it to the root."""
+    grid = puzzle.grid
+    top = grid.size - 1  # a shortest path visits each cell at most once
+    fixed = root_cell(puzzle)
+    is_root: dict[Cell, z3.BoolRef] = {}
+    if fixed is None:
+        # Clueless board: the root is the first white cell in row-major order.
+        all_black_before: z3.BoolRef = model.true
+        for i, cell in enumerate(grid.all_cells):
+            is_root[cell] = model.all([all_black_before, white[cell]]) if i else white[cell]
+            if i + 1 < grid.size:
+                nxt = model.bool("black_before", *cell)
+                model.add(model.iff(nxt, model.all([all_black_before, black[cell]]) if i else black[cell]))
+                all_black_before = nxt
+    rank = {}
+    for cell in grid.all_cells:
+        low = 0 if fixed is None else abs(cell[0] - fixed[0]) + abs(cell[1] - fixed[1])
+        rank[cell] = model.int("rank", *cell, lo=low, hi=top)
+    for cell in grid.all_cells:
+        if cell == fixed:
+            continue
+        # A white cell other than the root has a white neighbour of smaller rank.
+        parents = [model.all([white[nb], model.rel(rank[nb], "<", rank[cell])]) for nb in grid.neighbours4(cell)]
+        needs = model.all([white[cell], model.neg(is_root[cell])]) if fixed is None else white[cell]
+        model.add(model.implies(needs, model.any(parents)))
+    model.notes["root"] = fixed
+
+
+def _no_walled_in_cell(model: SmtModel, puzzle: Kuromasu, black: Black, white: White) -> None:
+    """The one-cell cuts up front: a white cell has a white neighbour, wherever the cell and its
+    neighbours are not the whole board (then a black cell beyond would touch a black neighbour)."""
+    grid = puzzle.grid
+    for cell in grid.all_cells:
+        around = grid.neighbours4(cell)
+        if len(around) + 1 >= grid.size or any(nb not in black for nb in around):
+            continue  # covers the board, or a clue neighbour is always white
+        model.add(model.any([white[nb] for nb in around] + ([black[cell]] if cell in black else [])))
+
+
+def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Cell]]:
+    """Orthogonally connected regions of unmarked (white) cells, in row-major order of first cell."""
+    seen: set[Cell] = set()
+    regions = []
+    for start in ((r, c) for r in range(rows) for c in range(cols)):
+        if start in marked or start in seen:
+            continue
+        seen.add(start)
+        region, stack = [start], [start]
+        while stack:
+            r, c = stack.pop()
+            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and nb not in marked and nb not in seen:
+                    seen.add(nb)
+                    region.append(nb)
+                    stack.append(nb)
+        regions.append(region)
+    return regions
+
+
+def _split_cuts(model: SmtModel, puzzle: Kuromasu, black: Black, white: White):
+    """The lazy rule: on a split candidate, one cut per white region other than the root's."""
+    grid = puzzle.grid
+    anchor = root_cell(puzzle)
+
+    def refine(marked: frozenset[Cell]) -> list[z3.BoolRef]:
+        regions = white_regions(grid.rows, grid.cols, marked)
+        if len(regions) <= 1:
+            return []
+        # The root's region is kept: the one holding the root clue, else the largest.
+        main = next((r for r in regions if anchor in r), None) if anchor is not None else None
+        if main is None:
+            main = max(regions, key=len)
+        cuts = []
+        for region in regions:
+            if region is main:
+                continue
+            inside = set(region)
+            boundary = sorted({nb for cell in region for nb in grid.neighbours4(cell) if nb not in inside})
+            # A boundary cell turns white, or a cell of the region turns black.
+            lits = [white[b] for b in boundary if b in black]
+            lits += [black[c] for c in sorted(inside) if c in black]
+            cuts.append(model.any(lits))
+        return cuts
+
+    return refine
+
+
+SPECS: list[EncodingSpec] = [
+    EncodingSpec(
+        family=Family.KUROMASU,
+        paradigm="smt",
+        name="default",
+        build=build_default,
+        description="black Booleans, adjacency clauses, visibility by distance integers or ray chains, "
+        "connectivity by lazy region cuts or ranks",
+        reference="lazy cuts as in counterexample-guided (CEGAR) connectivity; ranks as in "
+        "reachability encodings of connectivity (Bayless et al., AAAI 2015)",
+        options=(
+            Option(
+                "connectivity", "lazy", CONNECTIVITY,
+                "how 'all white cells connected' is enforced: lazy (region cuts on split candidates), "
+                "rank (integer ranks decreasing towards a root), none (rule dropped)",
+                relaxing=("none",),
+            ),
+            Option(
+                "visibility", "distance", VISIBILITY,
+                "how a number counts what it sees: distance (one integer per direction) or rays "
+                "(Boolean chains 'sees k cells this way')",
+            ),
+            card_option("cells a number sees (visibility=rays; distance sums integers)"),
+        ),
+    ),
+]
