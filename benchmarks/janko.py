@@ -152,6 +152,7 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
             if not runs:
                 continue
             times = [r["time_total"] for r in runs if r.get("time_total") is not None]
+            cpu = [r["time_cpu"] for r in runs if r.get("time_cpu") is not None]
             worst = max(runs, key=lambda r: r.get("time_total") or 0.0)
             totals[paradigm] = sum(times)
             rows.append({
@@ -163,6 +164,7 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
                 "timeouts": sum(r["status"] == "timeout" for r in runs),
                 "errors": sum(r["status"] in ("error", "wrong", "crash", "memout") for r in runs),
                 "total_s": totals[paradigm],
+                "cpu_s": sum(cpu),
                 "median_s": statistics.median(times) if times else None,
                 "worst_id": worst["puzzle_id"],
                 "worst_s": worst.get("time_total"),
@@ -223,7 +225,8 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def table(summary: list[dict[str, Any]]) -> str:
     """The summary as a fixed-width text table."""
-    head = f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'median ms':>10} {'worst':>22} {'vs pk':>7}"
+    head = (f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'cpu s':>8} {'median ms':>10} "
+            f"{'worst':>22} {'vs pk':>7}")
     lines = [head, "-" * len(head)]
     for r in summary:
         ratio = f"{r['vs_puzzlekit']:.3f}" if r.get("vs_puzzlekit") is not None else "-"
@@ -232,6 +235,7 @@ def table(summary: list[dict[str, Any]]) -> str:
         mark = "*" if r.get("fastest") else " "
         lines.append(
             f"{r['family']:9} {r['paradigm'] + mark:10} {r['solved']:>4}/{r['puzzles']:<4} {r['total_s']:>9.2f} "
+            f"{r['cpu_s']:>8.2f} "
             f"{median:>10} {worst:>22} {ratio:>7}"
         )
     return "\n".join(lines)
@@ -271,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         for family in families:
             active = [p for p in paradigms if has_default(family, p)]
             skipped[family] = [p for p in paradigms if p not in active]
+            for p in skipped[family]:
+                print(f"{family}: skipping {p} (no default encoding for {FAMILIES[family][0].value})", file=sys.stderr)
             entries = corpus(args.corpus, family, args.limit)
             for entry in tqdm(entries, desc=family, unit="puzzle"):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.

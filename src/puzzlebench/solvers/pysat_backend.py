@@ -46,8 +46,13 @@ class _Watchdog:
                 self._thread = threading.Thread(target=self._run, name="pysat-watchdog", daemon=True)
                 self._thread.start()
             ticket = next(self._ids)
+            # The thread sleeps until the earliest deadline in the heap (cancelled ones too, which
+            # it drops when it wakes): only a new earliest deadline needs to wake it now. Waking
+            # it on every call would cost a thread switch per solver call.
+            wake = not self._heap or deadline < self._heap[0][0]
             heapq.heappush(self._heap, (deadline, ticket, callback))
-            self._cond.notify()
+            if wake:
+                self._cond.notify()
             return ticket
 
     def cancel(self, ticket: int) -> None:
@@ -75,6 +80,24 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+
+
+def _append(solver: Any, clauses: list[list[int]]) -> None:
+    """Load the clauses: CaDiCaL 1.9.5 straight through its C entry point, one call per clause.
+
+    python-sat's ``append_formula`` checks each item for a native cardinality constraint and
+    goes through two Python calls per clause; for the many small formulas of a corpus that
+    loop costs as much as the search. Other solvers keep ``append_formula``.
+    """
+    inner = getattr(solver, "solver", None)
+    handle = getattr(inner, "cadical", None)
+    if type(inner).__name__ != "Cadical195" or handle is None:
+        solver.append_formula(clauses)
+        return
+    from pysat.solvers import pysolvers  # python-sat's C extension, as pysat.solvers uses it
+
+    if False in map(pysolvers.cadical195_add_cl, itertools.repeat(handle, len(clauses)), clauses):
+        inner.status = False  # an empty clause, as pysat's own add_clause records it
 
 
 def _solver_names() -> tuple[str, ...]:
@@ -130,7 +153,7 @@ class PysatBackend(Backend):
             )
         self._artifact = artifact
         self._solver = Solver(name=self.solver_name)
-        self._solver.append_formula(artifact.clauses)
+        _append(self._solver, artifact.clauses)
         if artifact.propagator is not None:
             engine, observed = artifact.propagator()
             self._solver.connect_propagator(engine)

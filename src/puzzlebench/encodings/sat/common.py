@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pysat.engines import Propagator
     from pysat.formula import IDPool
 
-Clause = list[int]
+#: A clause: a list or (in the generated hot paths, as the garbage collector ignores them) a tuple.
+Clause = list[int] | tuple[int, ...]
 
 #: pysat ``EncType`` names usable from Python (``native`` needs a cardinality-aware solver).
 PYSAT_ENCODINGS: tuple[str, ...] = (
@@ -153,6 +154,42 @@ def cardinality(pool: "IDPool", lits: Sequence[int], k: int, relation: str, enc:
             f"cardinality encoding {enc!r} cannot express {relation} {k} of {n} literals "
             "(pairwise, bitwise and ladder only encode at-most-one)"
         ) from None
+
+
+def seqcounter_amo(pool: "IDPool", lits: Sequence[int]) -> list[Clause]:
+    """At most one of ``lits`` by Sinz's sequential counter for k = 1 (3n - 4 clauses, n - 1
+    auxiliaries s_i = "some of the first i literals is true"), written out without pysat's
+    general machinery; the auxiliaries are taken from ``pool``."""
+    n = len(lits)
+    if n <= 1:
+        return []
+    first = pool.top + 1
+    pool.top += n - 1
+    out: list[Clause] = [(-lits[0], first)]
+    for i in range(1, n - 1):
+        x, s, prev = lits[i], first + i, first + i - 1
+        out += ((-x, s), (-prev, s), (-x, -prev))
+    out.append((-lits[-1], -(first + n - 2)))
+    return out
+
+
+#: (n, k) -> clause patterns of "exactly k of n" over positions (binomial), built once.
+_EXACTLY: dict[tuple[int, int], list[list[tuple[int, bool]]]] = {}
+
+
+def exactly_binomial(lits: Sequence[int], k: int) -> list[Clause]:
+    """Exactly k of ``lits`` without auxiliaries (for the few literals around a clue): no k+1
+    true together, no n-k+1 false together. Patterns are cached per (n, k)."""
+    n = len(lits)
+    patterns = _EXACTLY.get((n, k))
+    if patterns is None:
+        if k < 0 or k > n:
+            patterns = [[]]
+        else:
+            patterns = [[(i, False) for i in sub] for sub in combinations(range(n), k + 1)]
+            patterns += [[(i, True) for i in sub] for sub in combinations(range(n), n - k + 1)]
+        _EXACTLY[(n, k)] = patterns
+    return [tuple([lits[i] if positive else -lits[i] for i, positive in pattern]) for pattern in patterns]
 
 
 def binomial(lits: list[int], k: int, relation: str) -> list[Clause]:

@@ -7,7 +7,6 @@ row segment and column segment, so "no bulb lights another" is at-most-one per s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, Mapping
 
@@ -15,43 +14,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec
-from .common import Clause, CnfModel, amo_option, card_option
-
-
-@dataclass(frozen=True)
-class _Segments:
-    """Segments as lists of variables, with each open cell's row segment, column segment and
-    position inside its column segment (one pass over rows, one over columns)."""
-
-    lits: list[list[int]]
-    row_of: dict[Cell, int]
-    col_of: dict[Cell, tuple[int, int]]
-
-    @classmethod
-    def of(cls, puzzle: LightUp, bulb: dict[Cell, int]) -> "_Segments":
-        lits: list[list[int]] = []
-        row_of: dict[Cell, int] = {}
-        col_of: dict[Cell, tuple[int, int]] = {}
-        for horizontal in (True, False):
-            outer, inner = (puzzle.rows, puzzle.cols) if horizontal else (puzzle.cols, puzzle.rows)
-            for a in range(outer):
-                run: list[int] = []
-                for b in range(inner):
-                    cell = (a, b) if horizontal else (b, a)
-                    v = bulb.get(cell)
-                    if v is None:  # a wall ends the run
-                        if run:
-                            lits.append(run)
-                            run = []
-                        continue
-                    if horizontal:
-                        row_of[cell] = len(lits)
-                    else:
-                        col_of[cell] = (len(lits), len(run))
-                    run.append(v)
-                if run:
-                    lits.append(run)
-        return cls(lits, row_of, col_of)
+from .common import AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, exactly_binomial, seqcounter_amo
 
 
 def _bulbs(puzzle: LightUp) -> CnfModel:
@@ -71,24 +34,101 @@ def _clue_neighbours(puzzle: LightUp, cnf: CnfModel, wall: Cell) -> list[int]:
 
 
 def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
-    cnf = _bulbs(puzzle)
-    bulb = cnf.decision
-    segs = _Segments.of(puzzle, bulb)
+    """Variables 1..n are the open cells in row-major order; auxiliaries follow.
+
+    Built in flat passes over the grid (it runs once per puzzle and dominates the time of the
+    easy ones): one pass for the row segments, one for the column segments and the lighting
+    clauses, one for the numbered walls.
+    """
+    rows, cols = puzzle.rows, puzzle.cols
+    walls = puzzle.walls
+    var = [0] * (rows * cols)  # flat cell index -> its variable, 0 for a wall
+    decision: dict[Cell, int] = {}
+    n = 0
+    for r in range(rows):
+        base = r * cols
+        for c in range(cols):
+            if (r, c) not in walls:
+                n += 1
+                var[base + c] = n
+                decision[(r, c)] = n
+    cnf = CnfModel(pool=IDPool(start_from=n + 1), decision=decision)
+    # Clauses are tuples: the cyclic garbage collector stops tracking tuples of ints, so a
+    # formula of thousands of clauses does not trigger full collections of the whole process.
+    clauses = cnf.clauses
     amo = options["amo"]
-    # No bulb lights another: at most one bulb per segment.
-    for lits in segs.lits:
-        if len(lits) > 1:
-            cnf.atmost(lits, 1, amo)
-    # Every open cell is lit: a bulb in its row segment or its column segment (itself once).
-    row, col, seg = segs.row_of, segs.col_of, segs.lits
-    for cell in bulb:
-        v, i = col[cell]
-        column = seg[v]
-        cnf.add(seg[row[cell]] + column[:i] + column[i + 1 :])
+    segments = 0
+
+    def at_most_one(seg: tuple[int, ...]) -> None:
+        # No bulb lights another: at most one bulb per segment.
+        if len(seg) > 1:
+            if amo == "binomial" or (amo == "auto" and len(seg) <= AUTO_BINOMIAL):
+                clauses.extend([(-a, -b) for a, b in combinations(seg, 2)])
+            elif amo in ("auto", "seqcounter"):
+                clauses.extend(seqcounter_amo(cnf.pool, seg))
+            else:
+                cnf.atmost(seg, 1, amo)
+
+    # Row segments: each open cell remembers the segment (a tuple of variables) it lies in.
+    row_of: list[tuple[int, ...]] = [()] * (rows * cols)
+    for r in range(rows):
+        start = r * cols
+        for i in range(r * cols, (r + 1) * cols + 1):
+            if i == (r + 1) * cols or not var[i]:  # a wall or the edge ends the segment
+                if i > start:
+                    seg = tuple(var[start:i])
+                    row_of[start:i] = [seg] * (i - start)
+                    at_most_one(seg)
+                    segments += 1
+                start = i + 1
+
+    # Column segments, then every open cell is lit: a bulb in its row segment or its column
+    # segment (itself once). A cell alone in its column segment needs only its row segment's
+    # clause, and one alone in its row segment only its column segment's: each written once.
+    written: set[int] = set()
+    for c in range(cols):
+        start = c
+        for i in range(c, rows * cols + cols, cols):
+            if i < rows * cols and var[i]:
+                continue
+            if i > start:  # a wall or the edge ends the column segment start..i-cols
+                seg = tuple(var[start:i:cols])
+                segments += 1
+                if len(seg) == 1:
+                    row = row_of[start]
+                    if id(row) not in written:
+                        written.add(id(row))
+                        clauses.append(row)
+                else:
+                    at_most_one(seg)
+                    for k, j in enumerate(range(start, i, cols)):
+                        row = row_of[j]
+                        if len(row) > 1:
+                            clauses.append(row + seg[:k] + seg[k + 1 :])
+                        elif id(seg) not in written:
+                            written.add(id(seg))
+                            clauses.append(seg)
+            start = i + cols
+
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours.
-    for wall, n in puzzle.numbers.items():
-        cnf.equals(_clue_neighbours(puzzle, cnf, wall), n, options["card"])
-    cnf.notes["segments"] = len(seg)
+    card = options["card"]
+    for (r, c), k in puzzle.numbers.items():
+        i = r * cols + c
+        around = tuple(
+            x
+            for x in (
+                var[i - cols] if r > 0 else 0,
+                var[i + cols] if r + 1 < rows else 0,
+                var[i - 1] if c > 0 else 0,
+                var[i + 1] if c + 1 < cols else 0,
+            )
+            if x
+        )
+        if card in ("auto", "binomial"):
+            clauses.extend(exactly_binomial(around, k))
+        else:
+            cnf.equals(around, k, card)
+    cnf.notes["segments"] = segments
     return cnf
 
 
