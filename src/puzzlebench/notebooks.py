@@ -31,14 +31,51 @@ def execute(path: str | Path, parameters: Mapping[str, Any] | None = None, timeo
         _inject(nb, parameters)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(cwd or path.parent)}})
-    client.execute()
-    if html is not None:
-        from nbconvert import HTMLExporter
+    try:
+        client.execute()
+    finally:  # a failed run still leaves its HTML, error cell included
+        if html is not None:
+            from nbconvert import HTMLExporter
 
-        body, _ = HTMLExporter().from_notebook_node(nb)
-        Path(html).parent.mkdir(parents=True, exist_ok=True)
-        Path(html).write_text(body, encoding="utf-8")
+            body, _ = HTMLExporter().from_notebook_node(nb)
+            Path(html).parent.mkdir(parents=True, exist_ok=True)
+            Path(html).write_text(body, encoding="utf-8")
     return nb
+
+
+def execute_all(out_dir: str | Path, parameters: Mapping[str, Any] | None = None,
+                directory: str | Path = NOTEBOOK_DIR, timeout: int = 3600,
+                figures: bool = True) -> dict[str, dict[str, Any]]:
+    """Execute every numbered notebook, writing ``out_dir/<notebook>.html`` for each.
+
+    ``parameters`` apply to every notebook, except entries keyed by a notebook's name (e.g.
+    ``{"FULL": True, "03_connectivity_ablation": {"SIZES": [5, 7]}}``), which apply to that one
+    only. With ``figures``, each notebook also saves its figures as PNG under
+    ``out_dir/figures`` (its ``FIGURES`` parameter). A notebook that fails does not stop the
+    others: its entry in the returned mapping (name -> html, seconds, error) holds the error.
+    """
+    import time
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    books = notebooks(directory)
+    names = {p.stem for p in books}
+    shared = {k: v for k, v in (parameters or {}).items() if k not in names}
+    report: dict[str, dict[str, Any]] = {}
+    for book in books:
+        params = dict(shared)
+        if figures:
+            params.setdefault("FIGURES", str((out / "figures").resolve()))
+        params.update((parameters or {}).get(book.stem, {}))
+        html = out / f"{book.stem}.html"
+        start = time.perf_counter()
+        error = None
+        try:
+            execute(book, params, timeout=timeout, html=html)
+        except Exception as exc:  # reported per notebook; the others still run
+            error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+        report[book.stem] = {"html": str(html), "seconds": time.perf_counter() - start, "error": error}
+    return report
 
 
 def _inject(nb, parameters: Mapping[str, Any]) -> None:
