@@ -134,26 +134,45 @@ class Z3Backend(Backend):
             found += 1
             yield marked
             # Block this answer on the decision cells only, so auxiliaries never multiply counts.
-            solver.add(z3.Or([z3.Not(var) if cell in marked else var for cell, var in decision.items()]))
+            block = [z3.Not(var) if cell in marked else var for cell, var in decision.items()]
+            solver.add(z3.Or(block) if block else z3.BoolVal(False, self._artifact.ctx))
 
     def _check(self, deadline: float | None) -> Any:
-        """One ``check()`` bounded by the deadline: z3's soft timeout plus a hard interrupt."""
+        """One ``check()`` bounded by the deadline: z3's soft timeout plus a hard interrupt.
+
+        An interrupt leaves the context cancelled (later calls in it may fail), so once the timer
+        has fired the outcome is ``unknown`` whatever ``check()`` returned; a lock keeps the timer
+        from firing after the check has been declared over.
+        """
+        import z3
+
         self._checks += 1
         left = self.remaining(deadline)
         if left is None:
             return self._solver.check()
         if left <= 0:
-            import z3
-
             return z3.unknown
         self._solver.set("timeout", max(1, int(left * 1000)))
-        timer = threading.Timer(left, self.interrupt)
+        lock = threading.Lock()
+        state = {"over": False, "fired": False}
+
+        def ring() -> None:
+            with lock:
+                if state["over"]:
+                    return
+                state["fired"] = True
+                self.interrupt()
+
+        timer = threading.Timer(left, ring)
         timer.daemon = True
         timer.start()
         try:
-            return self._solver.check()
+            outcome = self._solver.check()
         finally:
+            with lock:
+                state["over"] = True
             timer.cancel()
+        return z3.unknown if state["fired"] else outcome
 
     def interrupt(self) -> None:
         if self._artifact is not None:
