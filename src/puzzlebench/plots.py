@@ -20,10 +20,14 @@ TIME = "time_total"
 
 
 def solved_mask(df: pd.DataFrame) -> pd.Series:
-    """Rows whose run answered and whose answer (if any) passed the verifier."""
+    """Rows whose run answered and whose answer (if any) passed the verifier; where the frame
+    has a ``solved`` column (:func:`puzzlebench.results.load`), also runs that reached their goal
+    (a run that found one answer but timed out proving uniqueness is not solved)."""
     ok = df["status"].isin(SOLVED)
     if "verdict" in df:
         ok &= df["verdict"].fillna("none") != "invalid"
+    if "solved" in df:
+        ok &= df["solved"].fillna(False).astype(bool)
     return ok
 
 
