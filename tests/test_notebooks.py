@@ -139,3 +139,27 @@ def test_execute_all_writes_html_and_reports_failures(tmp_path):
     assert "X is 2 True" in Path(report["01_good"]["html"]).read_text()
     assert "broken on purpose" in report["02_bad"]["error"]
     assert Path(report["02_bad"]["html"]).exists()  # the failed notebook still leaves its HTML
+
+
+def test_closure_count_matches_clingo_on_a_non_square_grid():
+    from puzzlebench import analysis
+    from puzzlebench.generate import generate
+
+    puzzle = generate("kuromasu", 4, 6, seed=3).puzzle
+    df = analysis.run([puzzle], analysis.option_configs("kuromasu", "connectivity", ["asp"], "seed000"),
+                      count=1, timeout=30, progress=False)
+    row = analysis.closure_table(df).iloc[0]
+    # n = 24 cells, A = 2 * (4 * 5 + 6 * 3) = 76 ordered adjacent pairs: 24 + 24 * 76 + 24^2
+    assert analysis.closure_delta(4, 6) == {"cells": 24, "adjacent_pairs": 76, "atoms": 576, "rules": 2424}
+    assert row["added rules"] == 2424 and row["rules exact"]
+    assert 0 < row["added atoms"] <= 576
+
+
+def test_janko_dir_rejects_a_path_without_the_corpus(tmp_path):
+    from puzzlebench import analysis
+    from puzzlebench.errors import PuzzleError
+
+    with pytest.raises(PuzzleError, match="no janko corpus"):
+        analysis.janko_dir(tmp_path)
+    entries = analysis.janko_items(None, per_family=2)  # no corpus: bundled puzzles with answers
+    assert entries and all(e.solution is not None for e in entries)

@@ -77,8 +77,9 @@ def janko_items(folder: Path | None, per_family: int | None = 5, seed: int = 0,
     """Suite entries (with published answers) per family from the corpus, or bundled ones.
 
     ``per_family`` puzzles are drawn at random (fixed ``seed``) from each corpus file, among those
-    with at most ``max_cells`` cells; ``None`` takes them all. Without a corpus the bundled seed
-    samples and generated suites that carry answers stand in.
+    with at most ``max_cells`` cells; ``None`` takes them all. Without a corpus the first
+    ``per_family`` Light Up and Kuromasu puzzles with answers of each bundled suite (the seed
+    samples, and the generated suites when present) stand in.
     """
     from .suites import list_suites, load_suite
 
