@@ -18,6 +18,7 @@ Method (all randomness from one ``random.Random(seed)``):
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import asdict, dataclass
 
 from ..model import Kuromasu, KuromasuSolution
@@ -137,16 +138,28 @@ class KuromasuOracle:
 
 
 def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
-    """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?"""
+    """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?
+
+    Exactly when the white neighbours of ``cell`` stay connected to each other without it. A
+    search inside the 5x5 window around ``cell`` settles most cells; only when it fails does a
+    search over the whole board decide.
+    """
     around = grid.neighbours4(cell)
-    # Search from one white neighbour until all the others are reached, avoiding `cell`.
+    r0, c0 = cell
+    if _reaches(grid, black, cell, around, lambda n: abs(n[0] - r0) <= 2 and abs(n[1] - c0) <= 2):
+        return True
+    return _reaches(grid, black, cell, around, lambda n: True)
+
+
+def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], inside) -> bool:
+    """Does a breadth-first search from ``around[0]`` over white cells ``inside`` (avoiding ``cell``) reach all of ``around``?"""
     goal = set(around[1:])
     seen = {cell, around[0]}
-    todo = [around[0]]
+    todo = deque([around[0]])
     while todo and goal:
-        cur = todo.pop()
+        cur = todo.popleft()
         for n in grid.neighbours4(cur):
-            if n not in seen and n not in black:
+            if n not in seen and n not in black and inside(n):
                 seen.add(n)
                 goal.discard(n)
                 todo.append(n)
