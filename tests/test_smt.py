@@ -92,16 +92,14 @@ def test_bad_option_values_are_refused_with_the_choices() -> None:
 # -- every option value builds and solves -----------------------------------------------------------
 
 def _option_cases():
+    """Each SMT encoding with its defaults, then with one option (or backend option) changed."""
     for spec in SMT:
         yield pytest.param(spec, {}, id=f"{spec.family.value}-{spec.name}")
-        for opt in spec.options:
+        for opt in (*spec.options, *Z3Backend.OPTIONS):
             for value in opt.choices or ():
                 if value != opt.default:
-                    yield pytest.param(spec, {opt.name: value}, id=f"{spec.family.value}-{spec.name}-{opt.name}={value}")
-        for opt in Z3Backend.OPTIONS:
-            for value in opt.choices or ():
-                if value != opt.default:
-                    yield pytest.param(spec, {opt.name: value}, id=f"{spec.family.value}-{spec.name}-{opt.name}={value}")
+                    label = f"{spec.family.value}-{spec.name}-{opt.name}={value}"
+                    yield pytest.param(spec, {opt.name: value}, id=label)
 
 
 @pytest.mark.parametrize("spec,options", list(_option_cases()))
@@ -197,7 +195,11 @@ def test_rank_roots_the_first_white_cell_on_a_clueless_board() -> None:
         assert answers(result) == truth(puzzle), shape
 
 
-@pytest.mark.parametrize("encoding,options", [("default", {"card": "pb"}), ("default", {"card": "sum"}), ("seed002", {})])
+@pytest.mark.parametrize(
+    "encoding,options",
+    [("default", {"card": "pb"}), ("default", {"card": "sum"}), ("seed002", {})],
+    ids=["default-pb", "default-sum", "seed002"],
+)
 def test_lightup_answers_equal_brute_force(encoding: str, options: dict) -> None:
     for puzzle in LIGHTUP:
         result = pb.solve(puzzle, "smt", encoding, count=0, **options)
@@ -205,7 +207,11 @@ def test_lightup_answers_equal_brute_force(encoding: str, options: dict) -> None
         assert result.exhausted
 
 
-@pytest.mark.parametrize("encoding,options", [("default", {"card": "pb"}), ("default", {"card": "sum"}), ("seed003", {})])
+@pytest.mark.parametrize(
+    "encoding,options",
+    [("default", {"card": "pb"}), ("default", {"card": "sum"}), ("seed003", {})],
+    ids=["default-pb", "default-sum", "seed003"],
+)
 def test_lightbulbs_answers_equal_brute_force(encoding: str, options: dict) -> None:
     for puzzle in LIGHTBULBS:
         result = pb.solve(puzzle, "smt", encoding, count=0, **options)

@@ -27,7 +27,7 @@ white region, so each of its regions is such a C.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import z3
 
@@ -98,7 +98,8 @@ def _count_by_distance(model: SmtModel, black: Black, white: White, clue: Cell, 
 def _count_by_rays(
     model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu
 ) -> None:
-    """Chains s_k "the first k cells this way are white"; the true ones plus the clue number n."""
+    """Chains s_k "the first k cells this way are white": the true ones, plus the cells seen for
+    sure (the clue itself and clue cells next in line), number n."""
     seen: list[z3.BoolRef] = []
     always = 1  # the numbered cell itself
     for direction in Direction:
