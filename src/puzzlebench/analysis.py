@@ -206,11 +206,14 @@ def _registered(item: SuiteItem, cfg: Config) -> bool:
 
 def frame(records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """Run records as a DataFrame with ``solved``, ``par2`` and ``cells`` (= rows x cols) added."""
-    from .results import is_solved
+    from .results import COLUMNS, is_solved
 
     df = pd.DataFrame.from_records(list(records))
     if df.empty:
         return df
+    for col in COLUMNS:  # failed runs lack measurements; the columns are still there
+        if col not in df.columns:
+            df[col] = None
     df["solved"] = [is_solved(r) for r in df.to_dict("records")]
     timeout = pd.to_numeric(df["timeout"], errors="coerce")
     df["par2"] = pd.to_numeric(df["time_total"], errors="coerce").where(df["solved"], 2 * timeout)
@@ -244,7 +247,11 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
 
     records = []
     for r in _progress(runs, desc, disable=not progress):
-        result = solve(r.puzzle, r.paradigm, r.encoding, count=r.count, timeout=r.timeout, strict=False, **r.options)
+        try:
+            result = solve(r.puzzle, r.paradigm, r.encoding, count=r.count, timeout=r.timeout, strict=False, **r.options)
+        except EncodingError as exc:  # e.g. a board this encoding cannot state: a recorded error, not an abort
+            records.append({**r.fields(), "status": "error", "error": str(exc)})
+            continue
         records.append(record(r, result))
     return frame(records)
 
@@ -377,6 +384,8 @@ def closure_delta(rows: int, cols: int) -> dict[str, int]:
 def closure_table(df: pd.DataFrame) -> pd.DataFrame:
     """Seed 000's program with and without its closure, per puzzle: measured growth beside
     :func:`closure_delta`'s count (runs of encoding ``seed000``, connectivity closure and none)."""
+    if df.empty or not {"size_atoms", "size_rules"} <= set(df.columns):
+        return pd.DataFrame()
     seed = df[(df["encoding"] == "seed000") & df["size_atoms"].notna()]
     conn = seed["options"].map(lambda o: (o or {}).get("connectivity", "closure"))
     rows = []
