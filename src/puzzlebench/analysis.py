@@ -31,7 +31,7 @@ from .errors import EncodingError, PuzzleError
 from .model import Family, Puzzle
 
 __all__ = [
-    "SEED000", "Config", "closure_delta", "closure_table", "connectivity_configs", "crosscheck_runs", "disagreements",
+    "PUZZLEKIT_JANKO_TOTAL_S", "SEED000", "Config", "closure_delta", "closure_table", "connectivity_configs", "crosscheck_runs", "disagreements",
     "exponents", "frame", "generated_items", "janko_dir", "janko_items", "option_configs", "par2_table",
     "repo_root", "run", "save", "seed000_ablation", "show", "solutions_vs_size", "stats_table",
     "strategy_bars", "strategy_configs", "strategy_table", "time_distribution", "time_share",
@@ -42,6 +42,10 @@ SEED000: dict[str, dict[str, float]] = {
     "with": {"time_s": 5.443, "atoms": 23_298, "rules": 79_738, "truth_assignments": 526_852},
     "without": {"time_s": 0.935, "atoms": 8_657, "rules": 10_736, "truth_assignments": 38_998},
 }
+
+#: The peer puzzlekit 0.3.4 on the whole janko corpus (CP-SAT, one worker, one answer, no
+#: uniqueness proof), total seconds per family, as published with the corpus (2-core machine).
+PUZZLEKIT_JANKO_TOTAL_S: dict[str, float] = {"lightup": 13.8, "kuromasu": 52.3}
 
 
 # -- where things are ---------------------------------------------------------------------------
