@@ -44,7 +44,7 @@ SMALL_ONLY = {
     ("kuromasu", "sat", "default", "connectivity", "rank"),
     ("kuromasu", "smt", "default", "connectivity", "rank"),
     ("kuromasu", "asp", "default", "visibility", "connect_cell"),
-    ("kuromasu", "smt", "default", "visibility", "rays"),
+    ("kuromasu", "smt", "default", "visibility", "distance"),
     # binomial cardinality writes C(n, k+1) clauses per clue: gigabytes on a 14x14 clue of 10
     ("kuromasu", "sat", "default", "card", "binomial"),
 }

@@ -78,7 +78,7 @@ def test_every_family_has_a_default_smt_encoding_and_the_seed_ports() -> None:
     assert kuro.option("connectivity").choices == ("lazy", "rank", "none")
     assert kuro.option("connectivity").default == "lazy"
     assert kuro.option("visibility").choices == ("distance", "rays")
-    assert kuro.option("visibility").default == "distance"
+    assert kuro.option("visibility").default == "rays"
     assert kuro.option("card").choices == ("pb", "sum")
 
 

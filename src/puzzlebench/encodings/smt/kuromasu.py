@@ -242,7 +242,7 @@ SPECS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             Option(
-                "visibility", "distance", VISIBILITY,
+                "visibility", "rays", VISIBILITY,
                 "how a number counts what it sees: distance (one integer per direction) or rays "
                 "(Boolean chains 'sees k cells this way')",
             ),
