@@ -193,7 +193,22 @@ def _cmd_main(args: argparse.Namespace) -> int:
             print(f"warning: plots not written: {type(exc).__name__}: {exc}", file=sys.stderr)
     print(format_report(df))
     print(f"\n{outcome.stored} run(s) stored, {outcome.skipped} already present -> {out}", file=sys.stderr)
+    if args.notebooks if args.notebooks is not None else not args.smoke:
+        _execute_notebooks(out / "notebooks")
     return 0
+
+
+def _execute_notebooks(out: Path) -> None:
+    """Executed HTML copies of the notebooks (their small default parameters) beside the results."""
+    from ..notebooks import execute_all, notebooks
+
+    if not notebooks():
+        print("note: no notebooks found; skipping their HTML copies", file=sys.stderr)
+        return
+    print(f"executing the notebooks into {out} ...", file=sys.stderr)
+    for name, info in execute_all(out).items():
+        state = f"failed: {info['error']}" if info.get("error") else "ok"
+        print(f"  {name}: {state} ({info['seconds']:.0f} s)", file=sys.stderr)
 
 
 def _executor_flags(p: argparse.ArgumentParser) -> None:
@@ -233,5 +248,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--smoke", action="store_true", help="tiny settings, for tests")
     p.add_argument("--fresh", action="store_true", help="start over instead of resuming main.jsonl")
     p.add_argument("--puzzles", metavar="DIR", help="folder of bundled suites (default ./puzzles)")
+    p.add_argument("--notebooks", action=argparse.BooleanOptionalAction, default=None,
+                   help="also write executed HTML copies of the notebooks to OUT/notebooks (default: yes, not with --smoke)")
     _executor_flags(p)
     p.set_defaults(func=_cmd_main)
