@@ -199,8 +199,12 @@ class _Watchdog:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="clingo-watchdog", daemon=True)
                 self._thread.start()
+            # The thread sleeps until the earliest alarm (cancelled ones too, dropped when it
+            # wakes): only a new earliest deadline needs to wake it, not every solve call.
+            wake = not self._alarms or alarm < self._alarms[0]
             heapq.heappush(self._alarms, alarm)
-            self._cond.notify()
+            if wake:
+                self._cond.notify()
         return alarm
 
     def disarm(self, alarm: _Alarm) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ...errors import EncodingError
@@ -173,23 +174,101 @@ def seqcounter_amo(pool: "IDPool", lits: Sequence[int]) -> list[Clause]:
     return out
 
 
-#: (n, k) -> clause patterns of "exactly k of n" over positions (binomial), built once.
-_EXACTLY: dict[tuple[int, int], list[list[tuple[int, bool]]]] = {}
+#: (n, k) -> how to cut the clauses of "exactly k of n" out of the literals followed by their
+#: negations: item getters for the longer clauses, positions for the unit ones (built once).
+_EXACTLY: dict[tuple[int, int], tuple[list[Callable], list[int]]] = {}
 
 
 def exactly_binomial(lits: Sequence[int], k: int) -> list[Clause]:
     """Exactly k of ``lits`` without auxiliaries (for the few literals around a clue): no k+1
-    true together, no n-k+1 false together. Patterns are cached per (n, k)."""
+    true together, no n-k+1 false together."""
     n = len(lits)
-    patterns = _EXACTLY.get((n, k))
-    if patterns is None:
+    plan = _EXACTLY.get((n, k))
+    if plan is None:
         if k < 0 or k > n:
-            patterns = [[]]
+            patterns: list[tuple[int, ...]] = [()]
+        else:  # positions 0..n-1 are the literals, n..2n-1 their negations
+            patterns = [tuple(n + i for i in sub) for sub in combinations(range(n), k + 1)]
+            patterns += list(combinations(range(n), n - k + 1))
+        plan = ([itemgetter(*p) for p in patterns if len(p) > 1], [p[0] for p in patterns if len(p) == 1])
+        if () in patterns:
+            plan = ([lambda _: ()], [])
+        _EXACTLY[(n, k)] = plan
+    signed = (*lits, *[-x for x in lits])
+    getters, units = plan
+    return [g(signed) for g in getters] + [(signed[i],) for i in units]
+
+
+def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
+    """Unary sum of two unary numbers (the totalizer's merge, on inputs that are already sorted).
+
+    ``a[i-1]`` means "A >= i" (so ``a[i]`` implies ``a[i-1]``), likewise ``b``. Returns fresh
+    literals ``o`` with ``o[k-1] <-> A + B >= k`` for k up to ``cap`` (enough to tell every sum
+    up to ``cap - 1`` apart from "more"), adding both directions' clauses to ``clauses``.
+    """
+    p, q = len(a), len(b)
+    if not p or not q:
+        return list((a or b)[:cap])
+    m = min(p + q, cap)
+    first = pool.top + 1
+    pool.top += m
+    o = range(first, first + m)
+    # A >= i and B >= j  ->  sum >= i + j
+    for i in range(min(p, m) + 1):
+        for j in range(max(0, 1 - i), min(q, m - i) + 1):
+            if i and j:
+                clauses.append((-a[i - 1], -b[j - 1], o[i + j - 1]))
+            else:
+                clauses.append((-(a[i - 1] if i else b[j - 1]), o[i + j - 1]))
+    # A <= i and B <= j  ->  sum <= i + j
+    for i in range(p + 1):
+        for j in range(min(q, m - i - 1) + 1):
+            head = -o[i + j]
+            if i < p and j < q:
+                clauses.append((a[i], b[j], head))
+            elif i < p:
+                clauses.append((a[i], head))
+            elif j < q:
+                clauses.append((b[j], head))
+            else:
+                clauses.append((head,))
+    return list(o)
+
+
+def unary_sum_equals(pool: "IDPool", clauses: list[Clause], numbers: Sequence[Sequence[int]], total: int) -> None:
+    """The unary numbers ``numbers`` (each as in :func:`unary_add`) sum to exactly ``total``.
+
+    Pairs are merged by :func:`unary_add` (outputs capped at ``total + 1``) until two remain,
+    which are then compared directly: ``X >= i -> Y <= total - i`` and ``X <= i -> Y >= total - i``.
+    """
+    if total < 0 or sum(map(len, numbers)) < total:
+        clauses.append(())
+        return
+    # A number beyond total + 1 already breaks the sum: its higher literals need not be merged.
+    # Pairing the longest with the shortest keeps the merges (quadratic in their inputs) small.
+    level = sorted((list(n[: total + 1]) for n in numbers if n), key=len)
+    if len(level) > 2:
+        level = [x for pair in zip(level, reversed(level)) for x in pair][: len(level)]
+    while len(level) > 2:
+        level = [unary_add(pool, clauses, *level[k : k + 2], total + 1) if k + 1 < len(level) else level[k]
+                 for k in range(0, len(level), 2)]
+    x, y = (level + [[], []])[:2]
+    p, q = len(x), len(y)
+    for i in range(p + 1):  # X >= i  ->  Y <= total - i
+        if i > total:
+            clauses.append((-x[i - 1],))
+            break
+        k = total - i + 1
+        if k <= q:
+            clauses.append((-x[i - 1], -y[k - 1]) if i else (-y[k - 1],))
+    for i in range(p + 1):  # X <= i  ->  Y >= total - i
+        k = total - i
+        if k <= 0:
+            break
+        if k <= q:
+            clauses.append((x[i], y[k - 1]) if i < p else (y[k - 1],))
         else:
-            patterns = [[(i, False) for i in sub] for sub in combinations(range(n), k + 1)]
-            patterns += [[(i, True) for i in sub] for sub in combinations(range(n), n - k + 1)]
-        _EXACTLY[(n, k)] = patterns
-    return [tuple([lits[i] if positive else -lits[i] for i, positive in pattern]) for pattern in patterns]
+            clauses.append((x[i],) if i < p else ())
 
 
 def binomial(lits: list[int], k: int, relation: str) -> list[Clause]:

@@ -19,9 +19,9 @@ from typing import Any, Mapping, Sequence
 
 from pysat.formula import IDPool
 
-from ...model import Cell, Direction, Family, Kuromasu
+from ...model import Cell, Family, Kuromasu
 from ..base import EncodingSpec, Option
-from .common import Clause, CnfModel, card_option
+from .common import CARD_CHOICES, Clause, CnfModel, unary_sum_equals
 from .connectivity import (
     BoardGraph,
     ConnectivityPropagator,
@@ -33,94 +33,152 @@ VISIBILITY: tuple[str, ...] = ("rays", "pairs")
 
 
 def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
-    cnf = CnfModel(pool=IDPool())
+    """Variables 1..n are the non-clue cells in row-major order ("black"); auxiliaries follow.
+
+    Built over a flat array of the grid's variables (0 for a clue cell), with tuple clauses
+    (the garbage collector stops tracking tuples of ints), since this runs once per puzzle.
+    """
+    rows, cols = puzzle.rows, puzzle.cols
     clues = puzzle.clue_cells
-    cnf.decision = {cell: cnf.var("black", *cell) for cell in puzzle.grid.cells() if cell not in clues}
-    black = cnf.decision
+    var = [0] * (rows * cols)  # flat cell index -> its black variable, 0 for a clue cell
+    decision: dict[Cell, int] = {}
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) not in clues:
+                n += 1
+                var[r * cols + c] = n
+                decision[(r, c)] = n
+    cnf = CnfModel(pool=IDPool(start_from=n + 1), decision=decision)
+    clauses = cnf.clauses
 
     # No two black cells share a side.
-    for a, b in puzzle.grid.edges():
-        if a in black and b in black:
-            cnf.add([-black[a], -black[b]])
+    for r in range(rows):
+        row = var[r * cols : (r + 1) * cols]
+        clauses.extend([(-x, -y) for x, y in zip(row, row[1:]) if x and y])
+        below = var[(r + 1) * cols : (r + 2) * cols]
+        clauses.extend([(-x, -y) for x, y in zip(row, below) if x and y])
 
-    # A number equals the white cells it sees, itself included.
-    define = _ray_chain if options["visibility"] == "rays" else _ray_pairs
-    for clue, n in puzzle.numbers.items():
-        seen: list[int] = []
+    # A number equals the white cells it sees, itself included. Along each ray the literals
+    # "the first d cells this way are white" form a unary number (each implies the previous);
+    # the four rays' numbers plus the cells always seen sum to the clue.
+    define = _chain if options["visibility"] == "rays" else _pairs
+    card = options["card"]
+    for (r, c), number in puzzle.numbers.items():
+        origin = r * cols + c
+        rays: list[list[int]] = []
         fixed = 1  # the numbered cell itself
-        for direction in Direction:
-            ray = puzzle.grid.ray(clue, direction)[:n]
-            lits, always = define(cnf, black, clue, direction, ray, n)
-            seen.extend(lits)
+        for step, length in ((-cols, r), (cols, rows - 1 - r), (-1, c), (1, cols - 1 - c)):
+            stop = origin + step * (min(length, number) + 1)  # one past the last cell looked at
+            line = var[origin + step : stop if stop >= 0 else None : step] if length else []
+            lits, always = define(cnf, line, number)
+            rays.append(lits)
             fixed += always
-        cnf.equals(seen, n - fixed, options["card"])
+        if card == "adder":
+            unary_sum_equals(cnf.pool, clauses, rays, number - fixed)
+        else:
+            cnf.equals([x for ray in rays for x in ray], number - fixed, card)
 
     # All white cells form one orthogonally connected region.
-    graph = BoardGraph.of(puzzle, black)
     mode = options["connectivity"]
-    if mode == "rank":
-        _reach_levels(cnf, puzzle, graph)
-    elif mode == "lazy":
-        cnf.refine = lambda marked: component_cuts(graph, marked)
-    elif mode == "propagator":
-        cnf.propagator = lambda: (ConnectivityPropagator(graph), list(black.values()))
+    if mode == "lazy":
+        cnf.refine = _lazy_cuts(puzzle, decision, var)
+    elif mode in ("rank", "propagator"):
+        graph = BoardGraph.of(puzzle, decision)
+        if mode == "rank":
+            _reach_levels(cnf, puzzle, graph)
+        else:
+            cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
     cnf.notes.update(connectivity=mode, visibility=options["visibility"])
     return cnf
 
 
-def _ray_chain(
-    cnf: CnfModel, black: dict[Cell, int], clue: Cell, direction: Direction, ray: Sequence[Cell], n: int
-) -> tuple[list[int], int]:
-    """Directional chain: see(d) <-> see(d-1) and white(c_d); clue cells reuse see(d-1).
+def _chain(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
+    """Directional chain over the ray's variables ``line`` (0 = a clue cell, always white):
+    see(d) <-> see(d-1) and white(c_d), a clue cell reusing see(d-1).
 
-    Returns the literals "the d-th cell this way is seen" (d < n) and how many are always seen;
-    seeing an n-th cell this way alone would exceed the number, so that literal is forced false.
+    Returns the literals "the d-th cell this way is seen" (d < n) and how many are always seen
+    (the clue cells before the first variable); the n-th cell this way cannot be seen too.
     """
+    clauses = cnf.clauses
     lits: list[int] = []
     always = 0
-    prev: int | None = None  # None: everything so far is a clue cell, seen for sure
-    for d, cell in enumerate(ray, start=1):
-        b = black.get(cell)
+    prev = 0  # 0: every cell so far is a clue cell, seen for sure
+    for d, b in enumerate(line, start=1):
         if d == n:  # the first n cells this way cannot all be white
-            cnf.add(([-prev] if prev is not None else []) + ([b] if b is not None else []))
+            clauses.append(((-prev,) if prev else ()) + ((b,) if b else ()))
             break
-        if b is None:
+        if not b:
             cur = prev
-        elif prev is None:
+        elif not prev:
             cur = -b
         else:
-            cur = cnf.var("see", *clue, direction.name, d)
-            cnf.extend([[-cur, prev], [-cur, -b], [cur, -prev, b]])
-        if cur is None:
-            always += 1
-        else:
+            cnf.pool.top += 1
+            cur = cnf.pool.top
+            clauses += ((-cur, prev), (-cur, -b), (cur, -prev, b))
+        if cur:
             lits.append(cur)
+        else:
+            always += 1
         prev = cur
     return lits, always
 
 
-def _ray_pairs(
-    cnf: CnfModel, black: dict[Cell, int], clue: Cell, direction: Direction, ray: Sequence[Cell], n: int
-) -> tuple[list[int], int]:
+def _pairs(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
     """Direct definition per (clue, cell) pair: see(d) <-> no black among the first d cells."""
+    clauses = cnf.clauses
     lits: list[int] = []
     always = 0
-    for d in range(1, len(ray) + 1):
-        between = [black[c] for c in ray[:d] if c in black]
+    for d in range(1, len(line) + 1):
+        between = tuple(b for b in line[:d] if b)
         if d == n:  # the first n cells this way cannot all be white
-            cnf.add(between)
+            clauses.append(between)
             break
         if not between:
             always += 1
-            continue
-        if len(between) == 1:
+        elif len(between) == 1:
             lits.append(-between[0])
-            continue
-        see = cnf.var("see", *clue, direction.name, d)
-        cnf.extend([[-see, -b] for b in between])
-        cnf.add([see] + between)
-        lits.append(see)
+        else:
+            cnf.pool.top += 1
+            see = cnf.pool.top
+            clauses.extend([(-see, -b) for b in between])
+            clauses.append((see, *between))
+            lits.append(see)
     return lits, always
+
+
+def _lazy_cuts(puzzle: Kuromasu, decision: dict[Cell, int], var: list[int]):
+    """Refinement for the lazy mode: a flat flood fill over the candidate's white cells; only a
+    split candidate builds the board graph for its cuts (:func:`component_cuts`)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    size = rows * cols
+    graph: list[BoardGraph] = []
+
+    def refine(marked: frozenset[Cell]) -> list[Clause]:
+        black = bytearray(size)
+        for r, c in marked:
+            black[r * cols + c] = 1
+        start = black.find(0)
+        if start < 0:
+            return []
+        seen = bytearray(size)
+        seen[start] = 1
+        stack, reached = [start], 1
+        while stack:
+            i = stack.pop()
+            c = i % cols
+            for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
+                if 0 <= j < size and not black[j] and not seen[j]:
+                    seen[j] = 1
+                    reached += 1
+                    stack.append(j)
+        if reached == size - len(marked):
+            return []
+        if not graph:
+            graph.append(BoardGraph.of(puzzle, decision))
+        return component_cuts(graph[0], marked)
+
+    return refine
 
 
 def _reach_levels(cnf: CnfModel, puzzle: Kuromasu, graph: BoardGraph) -> None:
@@ -188,7 +246,11 @@ SPECS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             Option("visibility", "rays", VISIBILITY, "visibility literals: chained along each ray, or defined per (clue, cell) pair"),
-            card_option("seqcounter", "cells a number sees"),
+            Option(
+                "card", "adder", ("adder",) + CARD_CHOICES,
+                "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
+                "chains pairwise (a totalizer on sorted inputs); the others count every literal",
+            ),
         ),
     ),
 ]

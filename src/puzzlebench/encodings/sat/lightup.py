@@ -7,7 +7,8 @@ row segment and column segment, so "no bulb lights another" is at-most-one per s
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations, product, repeat
+from operator import add
 from typing import Any, Mapping
 
 from pysat.formula import IDPool
@@ -36,79 +37,90 @@ def _clue_neighbours(puzzle: LightUp, cnf: CnfModel, wall: Cell) -> list[int]:
 def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     """Variables 1..n are the open cells in row-major order; auxiliaries follow.
 
-    Built in flat passes over the grid (it runs once per puzzle and dominates the time of the
-    easy ones): one pass for the row segments, one for the column segments and the lighting
-    clauses, one for the numbered walls.
+    Built from the walls rather than cell by cell (it runs once per puzzle and dominates the
+    time of the easy ones): a row segment is a range of consecutive variables, a column
+    segment a stride through the flat variable array.
     """
     rows, cols = puzzle.rows, puzzle.cols
-    walls = puzzle.walls
-    var = [0] * (rows * cols)  # flat cell index -> its variable, 0 for a wall
+    size = rows * cols
+    wall_cols: list[list[int]] = [[] for _ in range(rows)]
+    wall_rows: list[list[int]] = [[] for _ in range(cols)]
+    for r, c in puzzle.walls:
+        wall_cols[r].append(c)
+        wall_rows[c].append(r)
+    var = [0] * size  # flat cell index -> its variable, 0 for a wall
+    row_of: list[tuple[int, ...]] = [()] * size  # flat cell index -> its row segment
     decision: dict[Cell, int] = {}
-    n = 0
-    for r in range(rows):
-        base = r * cols
-        for c in range(cols):
-            if (r, c) not in walls:
-                n += 1
-                var[base + c] = n
-                decision[(r, c)] = n
-    cnf = CnfModel(pool=IDPool(start_from=n + 1), decision=decision)
+    cnf = CnfModel(pool=IDPool(), decision=decision)
     # Clauses are tuples: the cyclic garbage collector stops tracking tuples of ints, so a
     # formula of thousands of clauses does not trigger full collections of the whole process.
     clauses = cnf.clauses
     amo = options["amo"]
-    segments = 0
+    pairwise = AUTO_BINOMIAL if amo == "auto" else size if amo == "binomial" else 1
 
     def at_most_one(seg: tuple[int, ...]) -> None:
         # No bulb lights another: at most one bulb per segment.
-        if len(seg) > 1:
-            if amo == "binomial" or (amo == "auto" and len(seg) <= AUTO_BINOMIAL):
-                clauses.extend([(-a, -b) for a, b in combinations(seg, 2)])
-            elif amo in ("auto", "seqcounter"):
-                clauses.extend(seqcounter_amo(cnf.pool, seg))
-            else:
-                cnf.atmost(seg, 1, amo)
+        if len(seg) <= pairwise:
+            clauses.extend(combinations([-x for x in seg], 2))
+        elif amo in ("auto", "seqcounter"):
+            clauses.extend(seqcounter_amo(cnf.pool, seg))
+        else:
+            cnf.atmost(seg, 1, amo)
 
-    # Row segments: each open cell remembers the segment (a tuple of variables) it lies in.
-    row_of: list[tuple[int, ...]] = [()] * (rows * cols)
+    # Row segments: the open cells between two walls of a row, numbered consecutively.
+    row_segments = []
+    n = 0
     for r in range(rows):
-        start = r * cols
-        for i in range(r * cols, (r + 1) * cols + 1):
-            if i == (r + 1) * cols or not var[i]:  # a wall or the edge ends the segment
-                if i > start:
-                    seg = tuple(var[start:i])
-                    row_of[start:i] = [seg] * (i - start)
-                    at_most_one(seg)
-                    segments += 1
-                start = i + 1
+        base, prev = r * cols, -1
+        for w in sorted(wall_cols[r]) + [cols]:
+            length = w - prev - 1
+            if length > 0:
+                seg = tuple(range(n + 1, n + length + 1))
+                start = base + prev + 1
+                var[start : start + length] = seg
+                row_of[start : start + length] = [seg] * length
+                decision.update(zip(zip(repeat(r), range(prev + 1, w)), seg))
+                row_segments.append(seg)
+                n += length
+            prev = w
+    cnf.pool.top = n
+    for seg in row_segments:
+        if len(seg) > 1:
+            at_most_one(seg)
+    column_segments = 0
 
     # Column segments, then every open cell is lit: a bulb in its row segment or its column
     # segment (itself once). A cell alone in its column segment needs only its row segment's
     # clause, and one alone in its row segment only its column segment's: each written once.
     written: set[int] = set()
     for c in range(cols):
-        start = c
-        for i in range(c, rows * cols + cols, cols):
-            if i < rows * cols and var[i]:
-                continue
-            if i > start:  # a wall or the edge ends the column segment start..i-cols
-                seg = tuple(var[start:i:cols])
-                segments += 1
-                if len(seg) == 1:
-                    row = row_of[start]
-                    if id(row) not in written:
-                        written.add(id(row))
-                        clauses.append(row)
-                else:
-                    at_most_one(seg)
-                    for k, j in enumerate(range(start, i, cols)):
-                        row = row_of[j]
+        prev = -1
+        for w in sorted(wall_rows[c]) + [rows]:
+            length = w - prev - 1
+            column_segments += length > 0
+            if length == 1:
+                row = row_of[(prev + 1) * cols + c]
+                if id(row) not in written:
+                    written.add(id(row))
+                    clauses.append(row)
+            elif length > 1:
+                start = (prev + 1) * cols + c
+                seg = tuple(var[start : w * cols : cols])
+                at_most_one(seg)
+                crossing = row_of[start : w * cols : cols]  # the row segment of each cell
+                # the column segment without its k-th cell, for k = 0, 1, ...
+                others = list(combinations(seg, length - 1))
+                others.reverse()
+                if 1 in map(len, crossing):
+                    for row, other in zip(crossing, others):
                         if len(row) > 1:
-                            clauses.append(row + seg[:k] + seg[k + 1 :])
+                            clauses.append(row + other)
                         elif id(seg) not in written:
                             written.add(id(seg))
                             clauses.append(seg)
-            start = i + cols
+                else:
+                    clauses.extend(map(add, crossing, others))
+            prev = w
 
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours.
     card = options["card"]
@@ -128,7 +140,7 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
             clauses.extend(exactly_binomial(around, k))
         else:
             cnf.equals(around, k, card)
-    cnf.notes["segments"] = segments
+    cnf.notes["segments"] = len(row_segments) + column_segments
     return cnf
 
 
