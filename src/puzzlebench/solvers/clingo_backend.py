@@ -106,9 +106,7 @@ class ClingoBackend(Backend):
 
         def cells(model: "clingo.Model") -> frozenset[Cell]:
             # Model objects die after the model callback: copy the cells out now
-            return frozenset(
-                to_cell(s) for s in model.symbols(shown=True) if s.name == predicate and len(s.arguments) == arity
-            )
+            return frozenset(to_cell(s) for s in model.symbols(shown=True) if s.match(predicate, arity))
 
         t0 = time.perf_counter()
         # a shared watchdog thread interrupts the search at the deadline (no thread per solve)

@@ -38,8 +38,8 @@ VISIBILITY = Option(
 #: connectivity value -> program files (after the root file where one is needed)
 _CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("kuromasu_root.lp", "kuromasu_reach.lp"),
-    "acyclic": ("kuromasu_root.lp", "kuromasu_acyclic.lp"),
-    "closure": ("kuromasu_closure.lp",),
+    "acyclic": ("kuromasu_adj.lp", "kuromasu_root.lp", "kuromasu_acyclic.lp"),
+    "closure": ("kuromasu_adj.lp", "kuromasu_closure.lp"),
     "propagator": (),
     "none": (),
 }
@@ -71,8 +71,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     propagator = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, p.clue_cells)
+    files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", *_CONNECTIVITY_FILES[connectivity]]
+    if options["visibility"] == "connect_cell" and "kuromasu_adj.lp" not in files:
+        files.insert(1, "kuromasu_adj.lp")
     return AspProgram(
-        files=("kuromasu.lp", f"kuromasu_{options['visibility']}.lp", *_CONNECTIVITY_FILES[connectivity]),
+        files=tuple(files),
         facts="".join(parts),
         predicate="black",
         propagator=propagator,
