@@ -181,7 +181,7 @@ def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
     mat = np.full((n, n), np.nan)
     for i, a in enumerate(labels):
         for j, b in enumerate(labels):
-            both = wide[[a]].join(wide[[b]], rsuffix="_other").dropna() if a != b else wide[[a]].dropna()
+            both = wide[[a, b]].dropna() if a != b else wide[[a]].dropna()
             if len(both):
                 mat[i, j] = (both.iloc[:, 0] == both.iloc[:, -1]).mean()
     fig, ax = plt.subplots(figsize=(1.0 + 0.7 * max(n, 2), 0.8 + 0.6 * max(n, 2)))
