@@ -19,6 +19,7 @@ import puzzlebench as pb
 from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench import registry
 from puzzlebench.encodings.smt import kuromasu as smt_kuromasu
+from puzzlebench.encodings.regions import white_regions
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp
 from puzzlebench.model.base import Rule
@@ -164,7 +165,7 @@ def test_lazy_cuts_exclude_the_split_candidate_and_keep_every_true_answer() -> N
         # Every colouring without adjacent blacks whose white cells are split.
         for marked in _colourings(puzzle):
             cuts = model.refine(marked)
-            regions = smt_kuromasu.white_regions(puzzle.rows, puzzle.cols, marked)
+            regions = white_regions(puzzle.rows, puzzle.cols, marked)
             assert bool(cuts) == (len(regions) > 1)
             if not cuts:
                 continue

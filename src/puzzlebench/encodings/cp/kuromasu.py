@@ -29,6 +29,7 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
+from ..regions import white_regions
 from .common import Clause, CpModelArtifact, new_bools
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
@@ -221,7 +222,7 @@ def _split_cuts(puzzle: Kuromasu, black: Black):
     anchor = root_cell(puzzle)
 
     def check(marked: frozenset[Cell]) -> list[Clause]:
-        regions = _white_regions(grid.rows, grid.cols, marked)
+        regions = white_regions(grid.rows, grid.cols, marked)
         if len(regions) <= 1:
             return []
         # Keep the region of the root clue (else the largest); cut every other one.
@@ -240,27 +241,6 @@ def _split_cuts(puzzle: Kuromasu, black: Black):
         return cuts
 
     return check
-
-
-def _white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[set[Cell]]:
-    """Orthogonally connected regions of unmarked (white) cells."""
-    seen: set[Cell] = set()
-    regions = []
-    for start in ((r, c) for r in range(rows) for c in range(cols)):
-        if start in marked or start in seen:
-            continue
-        region = {start}
-        stack = [start]
-        seen.add(start)
-        while stack:
-            r, c = stack.pop()
-            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and nb not in marked and nb not in seen:
-                    seen.add(nb)
-                    region.add(nb)
-                    stack.append(nb)
-        regions.append(region)
-    return regions
 
 
 ENCODINGS: list[EncodingSpec] = [

@@ -33,6 +33,7 @@ import z3
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
+from ..regions import white_regions
 from .common import SmtModel, card_option
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
@@ -174,26 +175,6 @@ def _no_walled_in_cell(model: SmtModel, puzzle: Kuromasu, black: Black, white: W
         if len(around) + 1 >= grid.size or any(nb not in black for nb in around):
             continue  # covers the board, or a clue neighbour is always white
         model.add(model.any([white[nb] for nb in around] + ([black[cell]] if cell in black else [])))
-
-
-def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Cell]]:
-    """Orthogonally connected regions of unmarked (white) cells, in row-major order of first cell."""
-    seen: set[Cell] = set()
-    regions = []
-    for start in ((r, c) for r in range(rows) for c in range(cols)):
-        if start in marked or start in seen:
-            continue
-        seen.add(start)
-        region, stack = [start], [start]
-        while stack:
-            r, c = stack.pop()
-            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and nb not in marked and nb not in seen:
-                    seen.add(nb)
-                    region.append(nb)
-                    stack.append(nb)
-        regions.append(region)
-    return regions
 
 
 def _split_cuts(model: SmtModel, puzzle: Kuromasu, black: Black, white: White):
