@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import json
 import statistics
 import sys
@@ -58,6 +59,35 @@ FAMILIES: dict[str, tuple[Family, str, float]] = {
 PEER = "puzzlekit"
 #: What each paradigm is asked for: an answer plus a uniqueness proof, except the peer (one answer).
 COUNT_PROOF, COUNT_PEER = 2, 1
+
+
+class GcMeter:
+    """Time spent in the cyclic garbage collector, attributed to the run in progress.
+
+    A collection is billed to whichever solve triggers it, and a full collection walks every
+    object the process holds and frees the cyclic garbage of earlier runs of other paradigms, so
+    its cost says more about the benchmark process than about the paradigm. It is recorded per
+    run (``gc_s``, ``gc_full`` inside the clock, ``gc_after_s`` for the collection that follows
+    each run when the collector is isolated).
+    """
+
+    def __init__(self) -> None:
+        self._start = 0.0
+        self.seconds = 0.0
+        self.full = 0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+            self.full += info.get("generation") == 2
+
+    def take(self) -> tuple[float, int]:
+        """Seconds and full collections since the last call."""
+        out = (self.seconds, self.full)
+        self.seconds, self.full = 0.0, 0
+        return out
 
 
 def corpus(path: Path, family: str, limit: int | None) -> list[JankoEntry]:
@@ -153,6 +183,8 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
                 continue
             times = [r["time_total"] for r in runs if r.get("time_total") is not None]
             cpu = [r["time_cpu"] for r in runs if r.get("time_cpu") is not None]
+            gc_s = sum(r.get("gc_s", 0.0) for r in runs)
+            gc_after_s = sum(r.get("gc_after_s", 0.0) for r in runs)
             worst = max(runs, key=lambda r: r.get("time_total") or 0.0)
             totals[paradigm] = sum(times)
             rows.append({
@@ -165,6 +197,8 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
                 "errors": sum(r["status"] in ("error", "wrong", "crash", "memout") for r in runs),
                 "total_s": totals[paradigm],
                 "cpu_s": sum(cpu),
+                "gc_s": gc_s,
+                "gc_after_s": gc_after_s,
                 "median_s": statistics.median(times) if times else None,
                 "worst_id": worst["puzzle_id"],
                 "worst_s": worst.get("time_total"),
@@ -225,7 +259,7 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def table(summary: list[dict[str, Any]]) -> str:
     """The summary as a fixed-width text table."""
-    head = (f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'cpu s':>8} {'median ms':>10} "
+    head = (f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'cpu s':>8} {'gc s':>6} {'median ms':>10} "
             f"{'worst':>22} {'vs pk':>7}")
     lines = [head, "-" * len(head)]
     for r in summary:
@@ -235,7 +269,7 @@ def table(summary: list[dict[str, Any]]) -> str:
         mark = "*" if r.get("fastest") else " "
         lines.append(
             f"{r['family']:9} {r['paradigm'] + mark:10} {r['solved']:>4}/{r['puzzles']:<4} {r['total_s']:>9.2f} "
-            f"{r['cpu_s']:>8.2f} "
+            f"{r['cpu_s']:>8.2f} {r['gc_s']:>6.2f} "
             f"{median:>10} {worst:>22} {ratio:>7}"
         )
     return "\n".join(lines)
@@ -251,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/janko)")
+    ap.add_argument("--shared-gc", dest="isolate_gc", action="store_false",
+                    help="leave the cyclic garbage collector alone: no freeze of the corpus and "
+                         "libraries, no collection between runs (see README)")
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
@@ -267,8 +304,18 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     context = {"git_commit": git_commit(), "machine": machine()}
     warm_up(paradigms)
+    entries_by_family = {family: corpus(args.corpus, family, args.limit) for family in families}
+    if args.isolate_gc:
+        # The corpus and the libraries loaded so far are the same for every paradigm: move them
+        # out of the collector's reach so a full collection costs what the runs allocate.
+        gc.collect()
+        gc.freeze()
+    meter = GcMeter()
+    gc.callbacks.append(meter)
 
-    records: list[dict[str, Any]] = []
+    # Rows are kept as their JSON text until the end: strings are not tracked by the collector,
+    # so the rows gathered so far do not make each later full collection longer.
+    lines: list[str] = []
     skipped: dict[str, list[str]] = {}
     started = time.perf_counter()
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
@@ -277,15 +324,23 @@ def main(argv: list[str] | None = None) -> int:
             skipped[family] = [p for p in paradigms if p not in active]
             for p in skipped[family]:
                 print(f"{family}: skipping {p} (no default encoding for {FAMILIES[family][0].value})", file=sys.stderr)
-            entries = corpus(args.corpus, family, args.limit)
-            for entry in tqdm(entries, desc=family, unit="puzzle"):
+            for entry in tqdm(entries_by_family[family], desc=family, unit="puzzle"):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.
                 for paradigm in active:
+                    meter.take()
                     record = run_one(entry, f"janko-{family}", paradigm, args.timeout, context)
-                    records.append(record)
-                    sink.write(json.dumps(record, default=str) + "\n")
+                    record["gc_s"], record["gc_full"] = meter.take()
+                    if args.isolate_gc:
+                        # Collect this run's cyclic garbage now, off the clock and recorded, so
+                        # that it is not billed to whichever later run triggers a collection.
+                        gc.collect()
+                        record["gc_after_s"] = meter.take()[0]
+                    lines.append(json.dumps(record, default=str))
+                    sink.write(lines[-1] + "\n")
                     sink.flush()
     elapsed = time.perf_counter() - started
+    gc.callbacks.remove(meter)
+    records = [json.loads(line) for line in lines]
 
     summary = summarise(records, families, paradigms, args.timeout)
     write_csv(args.out / "rows.csv", records)
@@ -298,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         "skipped_no_default_encoding": skipped,
         "limit": args.limit,
         "timeout": args.timeout,
+        "isolate_gc": args.isolate_gc,
         "elapsed_s": elapsed,
         "summary": summary,
         "targets": targets(summary, families, skipped),

@@ -31,12 +31,14 @@ class _Watchdog:
 
     Starting a ``threading.Timer`` per solver call costs a thread start each time, as much as
     solving a small puzzle; this thread is started once and only woken by new deadlines.
+    Cancelling drops the callback at once (it holds the backend and its formula); the heap
+    keeps only (deadline, ticket) pairs, dropped lazily.
     """
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._heap: list[tuple[float, int, Callable[[], None]]] = []
-        self._cancelled: set[int] = set()
+        self._heap: list[tuple[float, int]] = []
+        self._callbacks: dict[int, Callable[[], None]] = {}
         self._ids = itertools.count()
         self._thread: threading.Thread | None = None
 
@@ -46,33 +48,38 @@ class _Watchdog:
                 self._thread = threading.Thread(target=self._run, name="pysat-watchdog", daemon=True)
                 self._thread.start()
             ticket = next(self._ids)
+            if len(self._heap) > 64 + 2 * len(self._callbacks):  # mostly cancelled: compact
+                self._heap = [entry for entry in self._heap if entry[1] in self._callbacks]
+                heapq.heapify(self._heap)
             # The thread sleeps until the earliest deadline in the heap (cancelled ones too, which
             # it drops when it wakes): only a new earliest deadline needs to wake it now. Waking
             # it on every call would cost a thread switch per solver call.
             wake = not self._heap or deadline < self._heap[0][0]
-            heapq.heappush(self._heap, (deadline, ticket, callback))
+            heapq.heappush(self._heap, (deadline, ticket))
+            self._callbacks[ticket] = callback
             if wake:
                 self._cond.notify()
             return ticket
 
     def cancel(self, ticket: int) -> None:
         with self._cond:
-            self._cancelled.add(ticket)
+            self._callbacks.pop(ticket, None)
 
     def _run(self) -> None:
         with self._cond:
             while True:
-                while self._heap and self._heap[0][1] in self._cancelled:
-                    self._cancelled.discard(heapq.heappop(self._heap)[1])
+                while self._heap and self._heap[0][1] not in self._callbacks:
+                    heapq.heappop(self._heap)
                 if not self._heap:
                     self._cond.wait()
                     continue
-                deadline, ticket, callback = self._heap[0]
+                deadline, ticket = self._heap[0]
                 wait = deadline - time.perf_counter()
                 if wait > 0:
                     self._cond.wait(wait)
                     continue
                 heapq.heappop(self._heap)
+                callback = self._callbacks.pop(ticket)
                 try:
                     callback()
                 except Exception:  # an interrupt that fails must not stop the watchdog

@@ -1,7 +1,8 @@
 """"All white cells are connected", checked outside the CNF: lazy cuts and a CaDiCaL propagator.
 
-Both rest on one cut. Let C be a connected set of white cells whose side-neighbours outside C
-(its boundary) are all black. Then C is a whole white region, so in any answer where C is white
+Both rest on one cut (the lazy mode applies it over a flat grid, ``kuromasu._lazy_cuts``).
+Let C be a connected set of white cells whose side-neighbours outside C (its boundary) are all
+black. Then C is a whole white region, so in any answer where C is white
 and its boundary black, C holds every white cell. When another white cell exists, or when there
 is any cell beyond C and its boundary (that cell would be black and touch a black boundary cell
 or another black cell: two adjacent blacks), this is impossible. Hence the clause
@@ -76,14 +77,6 @@ class BoardGraph:
         region = set(region)
         boundary = {nb for c in region for nb in self.neighbours[c] if nb not in region}
         return [self.black[c] for c in region if c in self.black] + [-self.black[b] for b in boundary if b in self.black]
-
-
-def component_cuts(graph: BoardGraph, marked: frozenset[Cell]) -> list[Clause]:
-    """Lazy refinement: one cut per white region when the candidate's white cells are split."""
-    regions = graph.components(lambda c: c not in marked)
-    if len(regions) <= 1:
-        return []
-    return [graph.cut(region) for region in regions]
 
 
 class ConnectivityPropagator(Propagator):
