@@ -8,8 +8,14 @@ against the published solution. It writes:
 
 * ``rows.jsonl`` — one record per (puzzle, paradigm), flushed as written (results-record keys);
 * ``rows.csv`` — the same rows, flat;
-* ``summary.json`` / ``summary.csv`` — per family and paradigm: solved, total, median, worst
-  puzzle, ratio to puzzlekit's total, and whether the targets hold; plus versions and machine.
+* ``summary.json`` / ``summary.csv`` — per family and paradigm: solved, total, CPU, GC time,
+  median, worst puzzle, ratio to puzzlekit's total, and whether the targets hold; plus versions
+  and machine.
+
+A run's time is ``Result.timings.total`` of :func:`puzzlebench.solve`: one ``perf_counter``
+clock around building the encoding (Python), loading/grounding it, the search and the
+verifier's check of each answer, for puzzlekit as for the four paradigms. The cyclic garbage
+collector is isolated between runs unless ``--shared-gc`` is given (see ``GcMeter``).
 
 Targets: the fastest paradigm's total is at most 1/5 of puzzlekit's on Akari and 1/10 on
 Kuromasu; every paradigm's default solves every puzzle (answer valid, equal to the published
@@ -19,7 +25,7 @@ Usage::
 
     .venv/bin/python benchmarks/janko.py [--corpus ../shared/corpora/janko]
         [--family akari|kuromasu] [--paradigm sat --paradigm cp ...] [--limit N]
-        [--timeout 10] [--out results/janko]
+        [--timeout 10] [--out results/janko] [--shared-gc]
 """
 
 from __future__ import annotations
@@ -59,6 +65,19 @@ FAMILIES: dict[str, tuple[Family, str, float]] = {
 PEER = "puzzlekit"
 #: What each paradigm is asked for: an answer plus a uniqueness proof, except the peer (one answer).
 COUNT_PROOF, COUNT_PEER = 2, 1
+
+
+#: What the summary's figures mean (written into summary.json).
+DEFINITIONS = {
+    "total_s": "sum over the puzzles of Result.timings.total: one perf_counter clock around building "
+               "the encoding in Python, loading or grounding it, the search (count=2: an answer and the "
+               "proof there is no other; puzzlekit: count=1) and the verifier's check of each answer",
+    "cpu_s": "sum of Result.timings.cpu (process_time, all threads) over the same span",
+    "gc_s": "time spent in the cyclic garbage collector inside those spans",
+    "gc_after_s": "time of the collection run after each solve, off the clock (isolated GC only)",
+    "median_s / worst_s": "per-puzzle Result.timings.total",
+    "vs_puzzlekit": "total_s / puzzlekit's total_s in the same run",
+}
 
 
 class GcMeter:
@@ -354,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "limit": args.limit,
         "timeout": args.timeout,
         "isolate_gc": args.isolate_gc,
+        "definitions": DEFINITIONS,
         "elapsed_s": elapsed,
         "summary": summary,
         "targets": targets(summary, families, skipped),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 
@@ -108,7 +109,9 @@ def test_connectivity_rule_is_what_makes_a_split_board_unsat():
 def test_every_cardinality_encoding_gives_the_same_counts(family, option):
     puzzles = _tiny(family, seed=17, n=12)
     truth = [_truth(p) for p in puzzles]
-    for enc in CARD_CHOICES:
+    choices = registry.get(family, "sat").option(option).choices
+    assert set(CARD_CHOICES) <= set(choices)
+    for enc in choices:
         for puzzle, expected in zip(puzzles, truth):
             try:
                 got = _answers(puzzle, **{option: enc})
@@ -116,6 +119,52 @@ def test_every_cardinality_encoding_gives_the_same_counts(family, option):
                 assert enc in ("pairwise", "bitwise", "ladder") and "at-most-one" in str(exc)
                 continue
             assert got == expected, (enc, puzzle)
+
+
+def _models(clauses, variables: int, fixed: dict[int, bool]) -> bool:
+    """Whether the clauses have a model extending ``fixed`` (auxiliaries above ``variables`` free)."""
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=[list(c) for c in clauses]) as solver:
+        return solver.solve(assumptions=[v if val else -v for v, val in fixed.items()])
+
+
+@pytest.mark.parametrize("lengths", [(3,), (2, 3), (1, 2, 3), (3, 3, 2, 1), (0, 2, 0, 1)])
+def test_unary_sum_equals_accepts_exactly_the_right_sums(lengths):
+    from pysat.formula import IDPool
+
+    from puzzlebench.encodings.sat.common import unary_sum_equals
+
+    # Unary inputs: number k holds literals "value >= 1", ">= 2", ... over fresh variables.
+    pool = IDPool()
+    numbers = [[pool.id((k, i)) for i in range(n)] for k, n in enumerate(lengths)]
+    base = pool.top
+    values = [range(n + 1) for n in lengths]
+    for total in range(-1, sum(lengths) + 2):
+        clauses: list = []
+        pool.top = base
+        unary_sum_equals(pool, clauses, numbers, total)
+        for combo in itertools.product(*values):
+            fixed = {lit: i < v for number, v in zip(numbers, combo) for i, lit in enumerate(number)}
+            assert _models(clauses, base, fixed) == (sum(combo) == total), (lengths, total, combo)
+
+
+def test_exactly_binomial_and_sequential_at_most_one_match_their_counts():
+    from pysat.formula import IDPool
+
+    from puzzlebench.encodings.sat.common import exactly_binomial, seqcounter_amo
+
+    for n in range(0, 5):
+        lits = list(range(1, n + 1))
+        for k in range(-1, n + 2):
+            clauses = exactly_binomial(lits, k)
+            for bits in itertools.product((False, True), repeat=n):
+                assert _models(clauses, n, dict(zip(lits, bits))) == (sum(bits) == k), (n, k, bits)
+    for n in range(1, 9):
+        pool = IDPool(start_from=n + 1)
+        clauses = seqcounter_amo(pool, list(range(1, n + 1)))
+        for bits in itertools.product((False, True), repeat=n):
+            assert _models(clauses, n, dict(zip(range(1, n + 1), bits))) == (sum(bits) <= 1), (n, bits)
 
 
 def test_at_most_one_only_encodings_refuse_larger_bounds_clearly():
