@@ -185,13 +185,21 @@ def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
     assert {r["puzzle_id"] for r in rows} and len({r["puzzle_id"] for r in rows}) == 3
-    assert {"versions", "machine", "targets"} <= summary.keys()
+    assert {"versions", "machine", "targets", "definitions"} <= summary.keys()
+    # every run is judged by the verifier and the published answer (and, at count=2, proved unique)
+    assert all(r["correct"] and r["verdict"] == "valid" and r["matches_published"] for r in rows)
+    assert all(r["exhausted"] for r in rows if r["paradigm"] != "puzzlekit")
     by_paradigm = {r["paradigm"]: r for r in summary["summary"]}
     for paradigm, row in by_paradigm.items():
         assert row["puzzles"] == 3
         mine = [r for r in rows if r["paradigm"] == paradigm]
         assert row["solved"] == sum(r["correct"] for r in mine)
         assert row["total_s"] == pytest.approx(sum(r["time_total"] for r in mine))
+        assert row["cpu_s"] == pytest.approx(sum(r["time_cpu"] for r in mine))
+        assert row["worst_s"] == pytest.approx(max(r["time_total"] for r in mine))
+        assert row["gc_s"] == pytest.approx(sum(r["gc_s"] for r in mine))
+        # the printed table has one line per paradigm
+        assert re.search(rf"^{family}\s+{paradigm}\*?\s+3/3 ", done.stdout, re.M), done.stdout
     if PuzzlekitBackend.supported():
         assert by_paradigm["puzzlekit"]["solved"] == 3
     assert (out / "rows.csv").exists() and (out / "summary.csv").exists()
