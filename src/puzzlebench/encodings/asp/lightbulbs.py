@@ -34,6 +34,13 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     return AspProgram(files=files, facts=facts, predicate="lit", args=args)
 
 
+def build_seed003(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
+    if not isinstance(puzzle, LightBulbs):
+        raise TypeError(f"expected a LightBulbs puzzle, got {type(puzzle).__name__}")
+    facts = "".join(f"n({r},{c},{n})." for r, row in enumerate(puzzle.numbers) for c, n in enumerate(row))
+    return AspProgram(files=("lightbulbs_seed003.lp",), facts=facts, predicate="lit")
+
+
 ENCODINGS: list[EncodingSpec] = [
     EncodingSpec(
         family=Family.LIGHTBULBS,
@@ -43,5 +50,15 @@ ENCODINGS: list[EncodingSpec] = [
         description="choice of lit cells; lit cells match and unlit cells miss their block's #count; "
         "at least one lit cell",
         options=(SIGN,),
+    ),
+    EncodingSpec(
+        family=Family.LIGHTBULBS,
+        paradigm="asp",
+        name="seed003",
+        build=build_seed003,
+        description="seed 003's CLP(FD) model: sum (some cell lit), lockout (lit neighbours != n) and "
+        "light (lit -> lit neighbours = n - 1) conditions as #count constraints",
+        origin="seed003",
+        reference="seed 003: LightBulbs, Constraint Logic Programming (FEUP, SICStus CLP(FD))",
     ),
 ]
