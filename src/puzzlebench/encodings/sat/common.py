@@ -183,16 +183,14 @@ def exactly_binomial(lits: Sequence[int], k: int) -> list[Clause]:
     """Exactly k of ``lits`` without auxiliaries (for the few literals around a clue): no k+1
     true together, no n-k+1 false together."""
     n = len(lits)
+    if k < 0 or k > n:
+        return [()]
     plan = _EXACTLY.get((n, k))
     if plan is None:
-        if k < 0 or k > n:
-            patterns: list[tuple[int, ...]] = [()]
-        else:  # positions 0..n-1 are the literals, n..2n-1 their negations
-            patterns = [tuple(n + i for i in sub) for sub in combinations(range(n), k + 1)]
-            patterns += list(combinations(range(n), n - k + 1))
+        # positions 0..n-1 are the literals, n..2n-1 their negations
+        patterns = [tuple(n + i for i in sub) for sub in combinations(range(n), k + 1)]
+        patterns += list(combinations(range(n), n - k + 1))
         plan = ([itemgetter(*p) for p in patterns if len(p) > 1], [p[0] for p in patterns if len(p) == 1])
-        if () in patterns:
-            plan = ([lambda _: ()], [])
         _EXACTLY[(n, k)] = plan
     signed = (*lits, *[-x for x in lits])
     getters, units = plan
