@@ -1,4 +1,4 @@
-"""Kuromasu (Kurodoko) as CNF: one variable ("black", r, c) per cell without a clue.
+"""Kuromasu (Kurodoko) as CNF: one "black" variable per cell without a clue.
 
 Rules and the blocks that enforce them:
 
@@ -7,7 +7,9 @@ Rules and the blocks that enforce them:
 * a number counts the white cells it sees: visibility literals per direction (``visibility``
   option: ``rays`` chains "the first d cells this way are white" one step at a time, ``pairs``
   defines each such literal directly from its d cells), whose sum is fixed by a cardinality
-  encoding (``card`` option);
+  encoding (``card`` option: ``adder`` merges the four rays' literals, which are already unary
+  numbers, pairwise like a totalizer; the others are the generic encodings over all literals,
+  e.g. ``seqcounter``, Sinz 2005);
 * white cells form one region (``connectivity`` option): ``rank`` (reachability levels),
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
   CaDiCaL 1.9.5), or ``none`` (the rule dropped: a relaxation).
