@@ -55,15 +55,18 @@ def generate(
     cols: int,
     seed: int = 0,
     paradigm: str | None = "auto",
-    count_timeout: float = 20.0,
+    count_limit: int = 10_000,
+    count_timeout: float = 60.0,
     **options: Any,
 ) -> Generated:
     """Generate one puzzle and prove it.
 
     ``paradigm``: the proof paradigm ("auto": the fastest available; "none": trust the
     generator's own oracle, which every removal already asked). Unique puzzles get a
-    ``count=2`` proof; LightBulbs puzzles from seed 003's method get all their answers counted
-    (``count=0``) when that finishes within ``count_timeout`` seconds.
+    ``count=2`` proof; LightBulbs puzzles from seed 003's method get their answers enumerated
+    up to ``count_limit`` (a limit on answers, not time, keeps the recorded figure reproducible):
+    fewer answers are counted exactly (``meta["solutions"]``), more are recorded as
+    ``meta["solutions_at_least"]``. ``count_timeout`` only guards against a stuck enumeration.
     """
     opts = options_for(family, **options)
     fam = Family(family)
@@ -73,11 +76,20 @@ def generate(
     proof_paradigm = resolve_paradigm(paradigm, fam)
     if proof_paradigm is None:
         return gen
-    return _proved(gen, proof_paradigm, count_timeout)
+    if not isinstance(count_limit, int) or count_limit < 1:
+        raise GenerationError(f"count_limit must be a positive integer, got {count_limit!r}")
+    return _proved(gen, proof_paradigm, count_limit, count_timeout)
 
 
-def _proved(gen: Generated, paradigm: str, count_timeout: float) -> Generated:
-    """Attach the proof of record (and the difficulty it measures) to a generated puzzle."""
+def _proved(gen: Generated, paradigm: str, count_limit: int, count_timeout: float) -> Generated:
+    """Attach the proof of record (and the difficulty it measures) to a generated puzzle.
+
+    Difficulty: ``unit_propagation`` (from the generator: unit propagation on a fresh clause
+    model of the finished puzzle decides every cell), then, from one ``count=1`` run in the
+    proof paradigm, ``choices``/``conflicts``/``propagations`` and ``propagation_solves`` (no
+    choice and no conflict: that paradigm's propagation alone finds the answer), and the search
+    figures of the proof run itself as ``proof_choices``/``proof_conflicts``.
+    """
     puzzle, solutions = gen.puzzle, gen.solutions
     if solutions == 1:
         proof = prove(puzzle, paradigm, gen.solution, count=2)
@@ -85,14 +97,18 @@ def _proved(gen: Generated, paradigm: str, count_timeout: float) -> Generated:
             raise GenerationError(f"{paradigm} finds {proof.count} answer(s) for {puzzle.name}, expected exactly 1")
     else:
         try:
-            proof = prove(puzzle, paradigm, gen.solution, count=0, timeout=count_timeout)
+            proof = prove(puzzle, paradigm, gen.solution, count=count_limit, timeout=count_timeout)
         except GenerationError:
-            proof = Proof(paradigm, 0, False, {}, count_timeout)  # counting did not finish in time
+            proof = Proof(paradigm, 0, False, {}, count_timeout)  # the enumeration got stuck
         solutions = proof.count if proof.exhausted else None
+    first = prove(puzzle, paradigm, gen.solution, count=1)
+    search = first.search
     difficulty = {
+        **dict(puzzle.meta.get("difficulty") or {}),
         "paradigm": paradigm,
-        "propagation_solves": puzzle.meta.get("propagation_solves"),
-        **{k: proof.search[k] for k in ("choices", "conflicts", "propagations") if k in proof.search},
+        "propagation_solves": search.get("choices", 0) == 0 and search.get("conflicts", 0) == 0,
+        **{k: search[k] for k in ("choices", "conflicts", "propagations") if k in search},
+        **{f"proof_{k}": proof.search[k] for k in ("choices", "conflicts") if k in proof.search},
     }
     counted = {} if solutions is not None else {"solutions_at_least": proof.count}
     puzzle = puzzle.with_meta(proof=proof.to_json(), difficulty=difficulty, solutions=solutions, **counted)

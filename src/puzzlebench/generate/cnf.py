@@ -35,6 +35,7 @@ class Cnf:
         self.on = self.var(("on",))
         self.calls = 0
         self.undecided = 0
+        self.questions = 0
 
     def var(self, key: Hashable) -> int:
         return self.pool.id(key)
@@ -116,6 +117,21 @@ class Cnf:
         if n < len(outs):
             self.clause([-guard, -outs[n]])
 
+    def question(self, lits: Sequence[int]) -> int:
+        """A fresh literal that, assumed, asks for some of ``lits`` to be true (retire it after use)."""
+        self.questions += 1
+        q = self.var(("question", self.questions))
+        self.clause([-q, *lits])
+        return q
+
+    def fix(self, lit: int) -> None:
+        """Make ``lit`` true for good (a root-level unit, unlike assumptions)."""
+        self.solver.add_clause([lit])
+
+    def retire(self, q: int) -> None:
+        """Switch a question literal off for good (its clause is then satisfied forever)."""
+        self.solver.add_clause([-q])
+
     def block(self, guard: int, true_lits: Iterable[int], false_lits: Iterable[int]) -> None:
         """guard -> not (all of true_lits true and all of false_lits false)."""
         self.clause([-guard, *(-x for x in true_lits), *false_lits])
@@ -135,6 +151,12 @@ class Cnf:
                 self.undecided += 1
                 raise Undecided(f"no answer within {conflicts} conflicts")
         return self.solver.get_model() if found else None
+
+    @staticmethod
+    def true_keys(model: Sequence[int], variables: dict[Hashable, int]) -> frozenset:
+        """The keys of ``variables`` whose variable is true in ``model`` (literal v sits at index v-1)."""
+        size = len(model)
+        return frozenset(k for k, v in variables.items() if v <= size and model[v - 1] > 0)
 
     def propagated(self, assumptions: Iterable[int]) -> set[int] | None:
         """Every literal unit propagation derives from the assumptions, or None on a conflict."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from .. import registry
@@ -64,39 +65,57 @@ def minimize(
     kept: set[Cell],
     order: Sequence[Cell],
     batch: int,
-    alternative: Callable[[set[Cell]], A | None],
+    alternative: Callable[[set[Cell], Sequence[Cell]], A | None],
     breaks: Callable[[A, Cell], bool],
+    keep: Callable[[Cell], None] | None = None,
 ) -> None:
-    """Drop clues from ``kept`` (in place) while ``alternative(kept)`` finds no other answer.
+    """Drop clues from ``kept`` (in place) while ``alternative(rest, trial)`` finds no other answer.
+
+    ``alternative(rest, trial)`` looks for an answer of the clues ``rest`` that breaks one of the
+    ``trial`` clues. Since the planted answer is the only answer of ``rest + trial`` before every
+    question, that is the same as any answer of ``rest`` other than the planted one, but the
+    solver searches near the trial clues instead of the whole board.
 
     Clues are tried in ``order``, ``batch`` at a time: the whole batch is dropped when the
     puzzle stays unique without it. Otherwise the other answer found breaks some of the
     batch's clues (it must, since the puzzle was unique with them); one broken clue per
     cluster of broken clues is kept for good and the rest of the batch is tried again.
-    A question the oracle leaves undecided (:class:`Undecided`) keeps a clue: a clue is only
-    ever dropped on a proof. With ``batch=1`` this tries every clue once, one oracle question each, and leaves a
-    minimal clue set (no single clue can go); larger batches need far fewer questions on big
-    boards, at the price of sometimes keeping a clue that could have gone.
+    A question the oracle leaves undecided (:class:`Undecided`) splits the batch in halves,
+    tried one after the other; a single clue left undecided is kept: a clue is only ever
+    dropped on a proof. With ``batch=1`` this tries every clue once, one oracle question each,
+    and leaves a minimal clue set (no single clue can go, unless a question was undecided);
+    larger batches need far fewer questions on big boards, at the price of sometimes keeping
+    a clue that could have gone. ``keep(clue)`` is told of every clue kept for good (an oracle
+    can then fix it instead of assuming it in every later question).
     """
     if batch < 1:
         raise GenerationError(f"batch must be at least 1, got {batch}")
     for start in range(0, len(order), batch):
-        trial = [c for c in order[start:start + batch] if c in kept]
-        while trial:
+        pending = [[c for c in order[start:start + batch] if c in kept]]
+        while pending:
+            trial = pending.pop()
+            if not trial:
+                continue
             try:
-                other = alternative(kept - set(trial))
+                other = alternative(kept - set(trial), trial)
             except Undecided:
-                # Not proved unique within the oracle's budget: keep the first clue for good.
-                trial = trial[1:]
+                # Not settled within the oracle's budget: a single clue stays, a batch is halved.
+                if len(trial) > 1:
+                    half = len(trial) // 2
+                    pending += [trial[half:], trial[:half]]
+                elif keep:
+                    keep(trial[0])
                 continue
             if other is None:
                 kept.difference_update(trial)
-                break
+                continue
             broken = [c for c in trial if breaks(other, c)]
             if not broken:
                 raise GenerationError("internal error: the other answer breaks none of the removed clues")
             restore = {group[0] for group in clusters(broken)}
-            trial = [c for c in trial if c not in restore]
+            for c in sorted(restore) if keep else ():
+                keep(c)
+            pending.append([c for c in trial if c not in restore])
 
 
 def default_paradigm(family: Family | str) -> str | None:
@@ -120,8 +139,8 @@ class Proof:
     seconds: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"paradigm": self.paradigm, "count": self.count, "exhausted": self.exhausted,
-                "search": self.search, "seconds": round(self.seconds, 4)}
+        """The deterministic part (no wall-clock time), so regenerated files come out the same."""
+        return {"paradigm": self.paradigm, "count": self.count, "exhausted": self.exhausted, "search": self.search}
 
 
 def prove(puzzle: Puzzle, paradigm: str, planted: Solution, count: int = 2, timeout: float | None = None) -> Proof:
@@ -160,23 +179,35 @@ class Generated:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=8)
+def _adjacency(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Orthogonal neighbours of every cell by row-major index."""
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out.append(tuple(nr * cols + nc for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                             if 0 <= nr < rows and 0 <= nc < cols))
+    return tuple(out)
+
+
 def white_components(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -> list[list[Cell]]:
     """Orthogonally connected components of the non-black cells, largest first."""
-    seen: set[Cell] = set(black)
+    adjacency = _adjacency(rows, cols)
+    seen = bytearray(rows * cols)
+    for r, c in black:
+        seen[r * cols + c] = 1
     comps: list[list[Cell]] = []
-    for start in ((r, c) for r in range(rows) for c in range(cols)):
-        if start in seen:
+    for start in range(rows * cols):
+        if seen[start]:
             continue
-        seen.add(start)
-        comp, todo = [start], [start]
-        while todo:
-            r, c = todo.pop()
-            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= n[0] < rows and 0 <= n[1] < cols and n not in seen:
-                    seen.add(n)
+        seen[start] = 1
+        comp = [start]
+        for i in comp:  # breadth-first: the list grows while it is read
+            for n in adjacency[i]:
+                if not seen[n]:
+                    seen[n] = 1
                     comp.append(n)
-                    todo.append(n)
-        comps.append(comp)
+        comps.append([divmod(i, cols) for i in comp])
     comps.sort(key=len, reverse=True)
     return comps
 

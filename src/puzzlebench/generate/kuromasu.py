@@ -9,10 +9,14 @@ Method (all randomness from one ``random.Random(seed)``):
    where the answers differ: on a cell the other answer blackens, or else beside a cell only the
    planted answer blackens (whose count the other answer changes). Every repair removes the
    answer found; with every white cell numbered the planted answer is the only one.
-4. Removal (``minimize``): clues in random order, dropped while the oracle proves the planted
-   answer is still the only one (see ``common.minimize``). Proofs near a minimal clue set get
-   hard (connectivity is learnt as cuts), so each question has a conflict ``budget``; a clue
-   whose question is not settled within it stays.
+4. Removal (``minimize``): clues in random order, one per question, dropped while the oracle
+   proves the planted answer is still the only one; each question asks for an answer that
+   breaks the clue being dropped (see ``common.minimize``). Connectivity is added lazily as
+   cuts, and proofs near a minimal clue set get hard, so each question has a conflict
+   ``budget``: a clue whose question is not settled within it stays (``stats`` counts them as
+   ``oracle_undecided``; with none, the clue set is minimal).
+5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
+   the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import asdict, dataclass
+from typing import Sequence
 
 from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
@@ -34,10 +39,10 @@ GENERATOR = "puzzlebench.generate.kuromasu"
 @dataclass(frozen=True)
 class KuromasuOptions:
     density: float = 0.25  # target fraction of black cells
-    clues: float = 0.2  # fraction of white cells numbered before repair and removal
+    clues: float = 0.1  # fraction of white cells numbered before repair and removal
     minimize: bool = True  # drop clues while the answer stays unique
-    batch: int = 0  # clues tried together per removal question (0: automatic)
-    budget: int = 1000  # conflicts per removal question; an undecided clue stays (0: no limit)
+    batch: int = 1  # clues tried together per removal question (0: about 1% of the clues)
+    budget: int = 200  # conflicts per removal question; an undecided clue stays (0: no limit)
 
     def check(self) -> "KuromasuOptions":
         check_fraction("density", self.density, 0.0, 0.5)
@@ -73,6 +78,8 @@ class KuromasuOracle:
         self.other = cnf.var(("other",))
         cnf.block(self.other, [self.black[c] for c in planted], [v for c, v in self.black.items() if c not in planted])
         self.selector: dict[Cell, int] = {}
+        self.fixed: set[Cell] = set()
+        self.broken: dict[Cell, int] = {}
         self.cuts = 0
 
     def add_clue(self, cell: Cell, n: int) -> None:
@@ -94,24 +101,33 @@ class KuromasuOracle:
             total = cnf.merge(("seen", cell, d.name), total, seen, n) if total else seen[:n]
         # The number counts the cell itself plus what it sees.
         cnf.exactly(sel, total, n - 1)
+        # `broken` -> the cell is black or sees another number of cells.
+        broken = self.broken[cell] = cnf.var(("broken", cell, n))
+        cnf.clause([-broken, black[cell], *([-total[n - 2]] if 1 < n <= len(total) + 1 else []),
+                    *([total[n - 1]] if n - 1 < len(total) else [])])
 
-    def alternative(self, clues: set[Cell], budget: int | None = None) -> frozenset[Cell] | None:
+    def alternative(self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None) -> frozenset[Cell] | None:
         """Another answer under ``clues``, or None if the planted one is unique.
 
-        ``budget`` caps the conflicts of each solver call (raising ``Undecided`` when spent).
+        With ``breaking``, only answers that break one of those clues are sought. ``budget``
+        caps the conflicts of each solver call (raising ``Undecided`` when spent).
         """
         cnf = self.cnf
-        assumptions = [self.other, *(self.selector[c] for c in sorted(clues))]
-        while True:
-            model = cnf.solve(assumptions, budget)
-            if model is None:
-                return None
-            pos = set(x for x in model if x > 0)
-            black = frozenset(c for c, v in self.black.items() if v in pos)
-            comps = white_components(self.grid.rows, self.grid.cols, black)
-            if len(comps) == 1:
-                return black
-            self._cut(black, comps, clues)
+        goal = cnf.question([self.broken[c] for c in breaking]) if breaking else self.other
+        assumptions = [goal, *(self.selector[c] for c in sorted(clues - self.fixed))]
+        try:
+            while True:
+                model = cnf.solve(assumptions, budget)
+                if model is None:
+                    return None
+                black = cnf.true_keys(model, self.black)
+                comps = white_components(self.grid.rows, self.grid.cols, black)
+                if len(comps) == 1:
+                    return black
+                self._cut(black, comps, clues)
+        finally:
+            if breaking:
+                cnf.retire(goal)
 
     def _cut(self, black: frozenset[Cell], comps: list[list[Cell]], clues: set[Cell]) -> None:
         """All white cells connected, as cuts: a closed-off white region needs a gap in its border.
@@ -128,8 +144,13 @@ class KuromasuOracle:
             self.cnf.clause([*(-self.black[b] for b in border), self.black[k], self.black[w]])
             self.cuts += 1
 
+    def fix(self, clue: Cell) -> None:
+        """Keep ``clue`` for good: its selector becomes a root-level unit, no longer assumed."""
+        self.cnf.fix(self.selector[clue])
+        self.fixed.add(clue)
+
     def propagation_solves(self, clues: set[Cell]) -> bool:
-        """Does unit propagation from the clues (and the cuts learnt so far) decide every cell?"""
+        """Does unit propagation from the clues (and the cuts added so far) decide every cell?"""
         implied = self.cnf.propagated([self.selector[c] for c in sorted(clues)])
         return implied is not None and all(v in implied or -v in implied for v in self.black.values())
 
@@ -211,11 +232,16 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
     if opts.minimize:
         order = shuffled(rng, clues)
         minimize(clues, order, opts.batch or auto_batch(len(order)),
-                 lambda kept: oracle.alternative(kept, opts.budget or None),
-                 lambda other, c: c in other or visible(grid, other, c) != count[c])
-    easy = oracle.propagation_solves(clues)
+                 lambda kept, trial: oracle.alternative(kept, trial, opts.budget or None),
+                 lambda other, c: c in other or visible(grid, other, c) != count[c], keep=oracle.fix)
     stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts}
     oracle.close()
+    # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).
+    with_clues = KuromasuOracle(rows, cols, black)
+    for c in clues:
+        with_clues.add_clue(c, count[c])
+    easy = with_clues.propagation_solves(clues)
+    with_clues.close()
     meta = {
         "generator": GENERATOR,
         "seed": seed,
@@ -224,7 +250,7 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
         "clues": len(clues),
         "clues_before_removal": start_clues,
         "repairs": repairs,
-        "propagation_solves": easy,
+        "difficulty": {"unit_propagation": easy},
     }
     puzzle = Kuromasu(rows, cols, numbers={c: count[c] for c in clues},
                       name=f"gen-kuromasu-{rows}x{cols}-s{seed}", meta=meta)

@@ -65,8 +65,12 @@ class LightBulbsOracle:
         model = self.cnf.solve([self.other, *(self.selector[(c, n)] for c, n in sorted(numbers.items()))])
         if model is None:
             return None
-        pos = set(x for x in model if x > 0)
-        return frozenset(c for c, v in self.lit.items() if v in pos)
+        return self.cnf.true_keys(model, self.lit)
+
+    def propagation_solves(self, numbers: dict[Cell, int]) -> bool:
+        """Does unit propagation from the numbers alone decide every cell?"""
+        implied = self.cnf.propagated([self.selector[(c, n)] for c, n in sorted(numbers.items())])
+        return implied is not None and all(v in implied or -v in implied for v in self.lit.values())
 
     def close(self) -> None:
         self.cnf.close()
@@ -127,6 +131,10 @@ def generate_lightbulbs(rows: int, cols: int, seed: int, options: LightBulbsOpti
             break
     else:
         raise GenerationError(f"LightBulbs {rows}x{cols} seed {seed}: no unique board in 100 lit sets")
+    # Unit propagation on a fresh model of the finished puzzle (no learnt clauses).
+    fresh = LightBulbsOracle(rows, cols, lit)
+    easy = fresh.propagation_solves(numbers)
+    fresh.close()
     meta = {
         "generator": GENERATOR,
         "seed": seed,
@@ -134,6 +142,7 @@ def generate_lightbulbs(rows: int, cols: int, seed: int, options: LightBulbsOpti
         "lit": len(lit),
         "attempts": attempt,
         "numbers_changed": changes,
+        "difficulty": {"unit_propagation": easy},
     }
     puzzle = LightBulbs.from_rows([[numbers[(r, c)] for c in range(cols)] for r in range(rows)],
                                   name=f"gen-lightbulbs-{rows}x{cols}-s{seed}{'-u' if opts.unique else ''}", meta=meta)
