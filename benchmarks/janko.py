@@ -109,6 +109,14 @@ class GcMeter:
         return out
 
 
+def shown_path(path: Path) -> str:
+    """``path`` as recorded in results: relative to the repository's parent folder when inside it."""
+    try:
+        return str(Path("..") / path.resolve().relative_to(REPO.parent))
+    except ValueError:
+        return path.name
+
+
 def corpus(path: Path, family: str, limit: int | None) -> list[JankoEntry]:
     """The first ``limit`` puzzles of one family's dataset, with their published solutions."""
     dataset = path / FAMILIES[family][1] if path.is_dir() else path
@@ -142,12 +150,15 @@ def warm_up(paradigms: Iterable[str]) -> None:
                 pass
 
 
-def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, context: dict[str, Any]) -> dict[str, Any]:
-    """Solve one puzzle with one paradigm's default encoding and judge the answer."""
+def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, context: dict[str, Any],
+            encoding: str = "default", options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Solve one puzzle with one encoding of a paradigm (its default unless told) and judge the answer."""
     puzzle = entry.puzzle
+    options = dict(options or {})
     count = COUNT_PEER if paradigm == PEER else COUNT_PROOF
+    label = make_label(paradigm, encoding, options)
     record: dict[str, Any] = {
-        "key": f"{suite}/{entry.id}/{paradigm}/default",
+        "key": f"{suite}/{entry.id}/{label}",
         "puzzle_id": entry.id,
         "puzzle_hash": puzzle.content_hash(),
         "suite": suite,
@@ -155,9 +166,9 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
         "rows": puzzle.rows,
         "cols": puzzle.cols,
         "paradigm": paradigm,
-        "encoding": "default",
-        "options": {},
-        "label": make_label(paradigm, "default", {}),
+        "encoding": encoding,
+        "options": options,
+        "label": label,
         "repeat": 0,
         "expected_count": 1,
         "asked_count": count,
@@ -166,7 +177,7 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
         "timestamp": timestamp(),
     }
     try:
-        result = pb.solve(puzzle, paradigm, count=count, timeout=timeout, strict=False)
+        result = pb.solve(puzzle, paradigm, encoding, count=count, timeout=timeout, strict=False, **options)
     except (EncodingError, SolverUnavailable) as exc:
         record.update(status="error", verdict="none", count=0, exhausted=False, error=str(exc), time_total=None)
         record["matches_published"] = False
@@ -366,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     write_csv(args.out / "summary.csv", summary)
     backend_versions = {p: registry.backend(p).version() for p in paradigms}
     document = {
-        "corpus": str(args.corpus),
+        "corpus": shown_path(args.corpus),
         "families": families,
         "paradigms": paradigms,
         "skipped_no_default_encoding": skipped,

@@ -1,0 +1,248 @@
+"""What Kuromasu's connectivity rule costs: every connectivity variant of every paradigm on the janko corpus.
+
+Seed 000 saw its clingo program slow down about five-fold once "all white cells are connected"
+was added, and could not say why. This benchmark runs each paradigm's Kuromasu encoding with
+every value of its ``connectivity`` option (plus seed 000's own program with and without its
+all-pairs closure) on the 560 Kuromasu puzzles of the janko corpus, asking for ``count=2``
+(an answer and a uniqueness proof), and reports per variant: how many puzzles it solved
+correctly, total / median / worst time, the mean encoding size and search effort, and two
+ratios on the same puzzles: against the same encoding with the rule switched off (``none``,
+the cost of the rule) and against the paradigm's default (which variant to choose).
+
+``none`` is a relaxation: its answers may break connectivity or a second answer may appear, so
+it is never counted as solved; its row reports how often the rule was not needed at all
+(``unique_without_rule``: a single answer that the verifier accepts).
+
+Runs share one process and the clock of :func:`puzzlebench.solve`, as in ``janko.py`` (the
+garbage collector isolated the same way). The all-pairs closure grows with the square of the
+cells, so variants listed in ``MAX_CELLS`` are run only on boards up to that many cells; the
+others are reported as skipped.
+
+Usage::
+
+    .venv/bin/python benchmarks/connectivity.py [--corpus ../shared/corpora/janko]
+        [--paradigm asp --paradigm sat ...] [--limit N] [--timeout 10] [--out results/connectivity]
+
+Writes ``rows.jsonl`` (one record per run), ``summary.csv`` and ``summary.json`` in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import janko  # noqa: E402  (the corpus, warm-up, GC isolation and judging of janko.py)
+from puzzlebench import registry  # noqa: E402
+from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions  # noqa: E402
+from puzzlebench.errors import EncodingError  # noqa: E402
+from puzzlebench.model import Family  # noqa: E402
+
+DEFAULT_OUT = janko.REPO / "results" / "connectivity"
+SUITE = "janko-kuromasu"
+RELAXED = "none"
+#: Variants run only on boards of at most this many cells (the closure's n^2 rules).
+MAX_CELLS = {("asp", "default", "closure"): 400, ("asp", "seed000", "closure"): 400}
+#: The main size figure of each paradigm's encoding.
+SIZE_KEY = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    paradigm: str
+    encoding: str
+    connectivity: str
+    default: bool = field(default=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return f"{self.paradigm}/{self.encoding}/{self.connectivity}"
+
+    def runs_on(self, cells: int) -> bool:
+        return cells <= MAX_CELLS.get((self.paradigm, self.encoding, self.connectivity), cells)
+
+
+def variants(paradigms: list[str]) -> list[Variant]:
+    """Every (encoding, connectivity value) of each paradigm's Kuromasu encodings, from the registry."""
+    out: list[Variant] = []
+    for paradigm in paradigms:
+        for spec in registry.encodings(Family.KUROMASU, paradigm):
+            option = next((o for o in spec.options if o.name == "connectivity"), None)
+            if option is None:
+                continue
+            for value in option.choices:
+                out.append(Variant(paradigm, spec.name, value,
+                                   default=spec.name == "default" and value == option.default))
+    return out
+
+
+def summarise(records: list[dict[str, Any]], chosen: list[Variant]) -> list[dict[str, Any]]:
+    """One row per variant: solved, times, size, search, ratios to ``none`` and to the default."""
+    by_variant: dict[str, dict[str, dict[str, Any]]] = {v.name: {} for v in chosen}
+    for r in records:
+        by_variant[r["variant"]][r["puzzle_id"]] = r
+
+    def total_on(name: str, ids: set[str]) -> float | None:
+        runs = by_variant.get(name, {})
+        if not ids or not ids <= runs.keys():
+            return None
+        return sum(runs[i]["time_total"] or 0.0 for i in ids)
+
+    defaults = {v.paradigm: v.name for v in chosen if v.default}
+    rows = []
+    for v in chosen:
+        runs = by_variant[v.name]
+        ran = [r for r in runs.values() if not r.get("skipped")]
+        times = [r["time_total"] for r in ran if r.get("time_total") is not None]
+        ids = {r["puzzle_id"] for r in ran}
+        worst = max(ran, key=lambda r: r.get("time_total") or 0.0) if ran else None
+        size_key = SIZE_KEY.get(v.paradigm, "")
+        sizes = [r[size_key] for r in ran if r.get(size_key) is not None]
+        choices = [r["search_choices"] for r in ran if r.get("search_choices") is not None]
+        own_total = total_on(v.name, ids)
+        relaxed = total_on(f"{v.paradigm}/{v.encoding}/{RELAXED}", ids)
+        default = total_on(defaults.get(v.paradigm, ""), ids)
+        rows.append({
+            "paradigm": v.paradigm,
+            "encoding": v.encoding,
+            "connectivity": v.connectivity,
+            "default": v.default,
+            "relaxed": v.connectivity == RELAXED,
+            "puzzles": len(runs),
+            "skipped": len(runs) - len(ran),
+            "solved": sum(r["correct"] for r in ran) if v.connectivity != RELAXED else None,
+            "unique_without_rule": (sum(r["status"] == "sat" and r["verdict"] == "valid" and r["count"] == 1
+                                        for r in ran) if v.connectivity == RELAXED else None),
+            "timeouts": sum(r["status"] == "timeout" for r in ran),
+            "errors": sum(r["status"] not in ("sat", "unsat", "timeout") for r in ran),
+            "total_s": sum(times),
+            "median_ms": 1000 * statistics.median(times) if times else None,
+            "worst_id": worst["puzzle_id"] if worst else None,
+            "worst_s": worst.get("time_total") if worst else None,
+            "size": size_key.removeprefix("size_"),
+            "mean_size": statistics.fmean(sizes) if sizes else None,
+            "mean_choices": statistics.fmean(choices) if choices else None,
+            "vs_none": own_total / relaxed if own_total is not None and relaxed else None,
+            "vs_default": own_total / default if own_total is not None and default else None,
+        })
+    return rows
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    def fmt(value: Any, spec: str) -> str:
+        return "-" if value is None else format(value, spec)
+
+    head = (f"{'variant':30} {'solved':>9} {'skip':>5} {'t/o':>4} {'total s':>9} {'median ms':>10} "
+            f"{'worst s':>8} {'mean size':>14} {'choices':>9} {'vs none':>8} {'vs dflt':>8}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        name = f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + ("*" if r["default"] else "")
+        solved = (f"{r['solved']}/{r['puzzles'] - r['skipped']}" if r["solved"] is not None
+                  else f"({r['unique_without_rule']} u)")
+        size = f"{fmt(r['mean_size'], '.0f')} {r['size'][:7]}"
+        lines.append(
+            f"{name:30} {solved:>9} {r['skipped']:>5} {r['timeouts']:>4} {r['total_s']:>9.2f} "
+            f"{fmt(r['median_ms'], '.1f'):>10} {fmt(r['worst_s'], '.2f'):>8} {size:>14} "
+            f"{fmt(r['mean_choices'], '.0f'):>9} {fmt(r['vs_none'], '.2f'):>8} {fmt(r['vs_default'], '.2f'):>8}")
+    lines.append("* the paradigm's default; (N u): puzzles the relaxation solved uniquely and validly; "
+                 "ratios are totals on the same puzzles")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=janko.DEFAULT_CORPUS, help="directory holding the janko datasets")
+    ap.add_argument("--paradigm", action="append", choices=registry.PARADIGMS,
+                    help="paradigm to run (repeatable; default: every installed one)")
+    ap.add_argument("--limit", type=int, default=None, help="first N puzzles of the corpus")
+    ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/connectivity)")
+    args = ap.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        ap.error("--limit must be at least 1")
+    paradigms = args.paradigm or registry.available(registry.PARADIGMS)
+    for paradigm in paradigms:
+        cls = registry.backend(paradigm)
+        if not cls.supported():
+            ap.error(f"paradigm {paradigm}: {cls.unavailable_reason()}")
+    chosen = variants(paradigms)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    context = {"git_commit": git_commit(), "machine": machine()}
+    janko.warm_up(paradigms)
+    entries = janko.corpus(args.corpus, "kuromasu", args.limit)
+    gc.collect()
+    gc.freeze()
+    meter = janko.GcMeter()
+    gc.callbacks.append(meter)
+
+    lines: list[str] = []
+    started = time.perf_counter()
+    with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
+        for entry in tqdm(entries, desc="kuromasu", unit="puzzle"):
+            cells = entry.puzzle.rows * entry.puzzle.cols
+            # Every variant on the same puzzle in turn, so drifting machine load hits all alike.
+            for v in chosen:
+                if not v.runs_on(cells):
+                    record = {"variant": v.name, "puzzle_id": entry.id, "skipped": True, "cells": cells}
+                else:
+                    meter.take()
+                    try:
+                        record = janko.run_one(entry, SUITE, v.paradigm, args.timeout, context,
+                                               encoding=v.encoding, options={"connectivity": v.connectivity})
+                    except EncodingError as exc:  # a variant that cannot express this board
+                        record = {"status": "error", "error": str(exc), "correct": False, "time_total": None}
+                    record["gc_s"], record["gc_full"] = meter.take()
+                    gc.collect()
+                    record["gc_after_s"] = meter.take()[0]
+                    record.update(variant=v.name, puzzle_id=entry.id, cells=cells)
+                lines.append(json.dumps(record, default=str))
+                sink.write(lines[-1] + "\n")
+                sink.flush()
+    elapsed = time.perf_counter() - started
+    gc.callbacks.remove(meter)
+    records = [json.loads(line) for line in lines]
+
+    summary = summarise(records, chosen)
+    janko.write_csv(args.out / "summary.csv", summary)
+    document = {
+        "corpus": janko.shown_path(args.corpus),
+        "family": "kuromasu",
+        "puzzles": len(entries),
+        "count_asked": janko.COUNT_PROOF,
+        "timeout": args.timeout,
+        "max_cells": {"/".join(k): v for k, v in MAX_CELLS.items()},
+        "elapsed_s": elapsed,
+        "definitions": {
+            "total_s": janko.DEFINITIONS["total_s"],
+            "solved": "sat, accepted by the verifier, equal to the published answer and proved unique",
+            "unique_without_rule": "relaxation only: one answer, accepted by the verifier (the rule was not needed)",
+            "vs_none": "total_s / the same encoding's total with connectivity=none, on the same puzzles",
+            "vs_default": "total_s / the paradigm's default variant's total, on the same puzzles",
+            "mean_size": "mean of the paradigm's main size figure (asp rules, sat clauses, smt assertions, "
+                         "cp constraints) as reported after solving (lazy cuts included)",
+        },
+        "summary": summary,
+        "versions": {**versions(), **{p: registry.backend(p).version() for p in paradigms}},
+        "git_commit": context["git_commit"],
+        "machine": context["machine"],
+        "timestamp": timestamp(),
+    }
+    (args.out / "summary.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    print(table(summary))
+    print(f"wrote {args.out}/rows.jsonl, summary.json, summary.csv ({elapsed:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""benchmarks/connectivity.py: every Kuromasu connectivity variant judged against the janko answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.model import Family
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+connectivity = pytest.importorskip("connectivity")
+
+
+def test_variants_follow_the_registry():
+    names = {v.name for v in connectivity.variants(["asp", "sat", "smt", "cp"])}
+    for paradigm in ("asp", "sat", "smt", "cp"):
+        for spec in registry.encodings(Family.KUROMASU, paradigm):
+            option = next((o for o in spec.options if o.name == "connectivity"), None)
+            if option:
+                assert {f"{paradigm}/{spec.name}/{c}" for c in option.choices} <= names
+    defaults = [v for v in connectivity.variants(["sat", "cp"]) if v.default]
+    assert [v.paradigm for v in defaults] == ["sat", "cp"]
+    closure = connectivity.Variant("asp", "seed000", "closure")
+    assert closure.runs_on(100) and not closure.runs_on(10_000)
+
+
+def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
+    out = tmp_path / "conn"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "connectivity.py"), "--corpus", str(janko_dir),
+           "--paradigm", "sat", "--paradigm", "cp", "--limit", "3", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    summary = json.loads((out / "summary.json").read_text())["summary"]
+    variants = {r["variant"] for r in rows}
+    assert {"sat/default/lazy", "sat/default/propagator", "sat/default/rank", "cp/default/flow"} <= variants
+    assert len(rows) == 3 * len(variants)
+    for row in summary:
+        ran = [r for r in rows if r["variant"] == f"{row['paradigm']}/{row['encoding']}/{row['connectivity']}"]
+        if row["relaxed"]:
+            assert row["solved"] is None and 0 <= row["unique_without_rule"] <= 3
+            continue
+        # Every complete variant finds the published answer and proves it unique.
+        assert row["solved"] == 3, row
+        assert all(r["matches_published"] and r["verdict"] == "valid" and r["count"] == 1 for r in ran)
+        # The ratio to the relaxation is the ratio of the two totals on the same puzzles.
+        relaxed = [r for r in rows if r["variant"] == f"{row['paradigm']}/{row['encoding']}/none"]
+        expected = sum(r["time_total"] for r in ran) / sum(r["time_total"] for r in relaxed)
+        assert row["vs_none"] == pytest.approx(expected)
+    assert "vs none" in done.stdout
