@@ -49,3 +49,18 @@ def test_verifier_reports_each_rule_with_its_cells():
     kuro = Kuromasu(2, 2, numbers={(0, 0): 3})
     assert kuro.verify([(1, 1)]) == []
     assert {v.rule for v in kuro.verify([(0, 1), (1, 1)])} == {Rule.ADJACENT_BLACKS, Rule.VISIBLE_COUNT_WRONG}
+
+
+@pytest.mark.parametrize("puzzle", [
+    LightUp(3, 4, walls={(0, 0)}, numbers={(1, 1): 2}, name="l", meta={"seed": 3}),
+    Kuromasu(3, 3, numbers={(0, 0): 5, (2, 2): "?"}, meta={"origin": {"n": 1}}),
+    LightBulbs(2, 2, numbers={(0, 0): 4, (0, 1): 4, (1, 0): 4, (1, 1): 4}),
+])
+def test_puzzles_pickle_for_worker_processes(puzzle):
+    import pickle
+
+    back = pickle.loads(pickle.dumps(puzzle))
+    assert back == puzzle and back.name == puzzle.name and dict(back.meta) == dict(puzzle.meta)
+    assert back.content_hash() == puzzle.content_hash()
+    with pytest.raises(TypeError):
+        back.meta["new"] = 1  # still read-only after the round trip

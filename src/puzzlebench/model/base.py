@@ -112,6 +112,16 @@ class Puzzle:
             raise GridShapeError(f"grid must have at least one row and one column, got {self.rows}x{self.cols}")
         object.__setattr__(self, "meta", MappingProxyType(dict(self.meta)))
 
+    # Read-only mappings cannot be pickled; send them as dicts (process pools, Dask workers).
+    def __getstate__(self) -> dict[str, Any]:
+        proxied = [k for k, v in self.__dict__.items() if isinstance(v, MappingProxyType)]
+        values = {k: dict(v) if k in proxied else v for k, v in self.__dict__.items()}
+        return {"values": values, "proxied": proxied}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state["values"].items():
+            object.__setattr__(self, key, MappingProxyType(value) if key in state["proxied"] else value)
+
     def _check_cell(self, cell: Cell, what: str) -> Cell:
         try:
             r, c = cell
