@@ -54,7 +54,7 @@ def test_verifier_reports_each_rule_with_its_cells():
 @pytest.mark.parametrize("puzzle", [
     LightUp(3, 4, walls={(0, 0)}, numbers={(1, 1): 2}, name="l", meta={"seed": 3}),
     Kuromasu(3, 3, numbers={(0, 0): 5}, unknown={(2, 2)}, meta={"origin": {"n": 1}}),
-    LightBulbs(2, 2, numbers={(0, 0): 4, (0, 1): 4, (1, 0): 4, (1, 1): 4}),
+    LightBulbs.from_rows([[4, 4], [4, 4]]),
 ])
 def test_puzzles_pickle_for_worker_processes(puzzle):
     import pickle
