@@ -323,6 +323,7 @@ def test_committed_lightbulbs_counts_agree_with_another_paradigm():
 
 
 @pytest.mark.slow
-def test_committed_large_puzzles_are_unique_in_the_fastest_paradigm():
-    for _, e in _entries(max_size=10_000, min_size=16):
+@pytest.mark.parametrize("size", sorted(s for s in GRID_SIZES if s > 15))
+def test_committed_large_puzzles_are_unique_in_the_fastest_paradigm(size):
+    for _, e in _entries(max_size=size, min_size=size):
         _unique_in(e.puzzle, e.solution, e.meta["proof"]["paradigm"], timeout=600)
