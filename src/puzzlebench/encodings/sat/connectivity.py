@@ -22,6 +22,7 @@ from typing import Iterable
 from pysat.engines import Propagator
 
 from ...model import Cell, Kuromasu
+from ..regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 from .common import Clause
 
 
@@ -89,8 +90,6 @@ class ConnectivityPropagator(Propagator):
     that forces it. Complete assignments are checked again and rejected with a cut.
     """
 
-    UNKNOWN, WHITE, BLACK = -1, 0, 1
-
     def __init__(self, graph: BoardGraph):
         super().__init__()
         self.graph = graph
@@ -99,7 +98,7 @@ class ConnectivityPropagator(Propagator):
         self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
         self.var = [graph.black.get(c, 0) for c in cells]  # 0: a clue cell, no variable
         self.cell_of = {v: i for i, v in enumerate(self.var) if v}
-        self.state = [self.UNKNOWN if v else self.WHITE for v in self.var]
+        self.state = [UNKNOWN if v else WHITE for v in self.var]
         self.fixed = [not v for v in self.var]
         self.root = None if graph.root is None else self.index[graph.root]
         self.trail: list[int] = []
@@ -107,15 +106,20 @@ class ConnectivityPropagator(Propagator):
         self.dirty = True
         self.reasons: dict[int, list[int]] = {}
         self.pending: list[list[int]] = []
-        self.calls = self.inferred = self.rejected = 0
+        self.calls = self.inferred = self.articulations = self.rejected = 0
 
     def stats(self) -> dict[str, int]:
-        return {"propagator_calls": self.calls, "propagator_inferred": self.inferred, "propagator_rejected_models": self.rejected}
+        return {
+            "propagator_calls": self.calls,
+            "propagator_inferred": self.inferred,
+            "propagator_articulations": self.articulations,
+            "propagator_rejected_models": self.rejected,
+        }
 
     # -- trail ----------------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         i = self.cell_of[abs(lit)]
-        self.state[i] = self.BLACK if lit > 0 else self.WHITE
+        self.state[i] = BLACK if lit > 0 else WHITE
         if fixed:
             self.fixed[i] = True
         else:
@@ -131,7 +135,7 @@ class ConnectivityPropagator(Propagator):
         keep = self.limits[to]
         for i in self.trail[keep:]:
             if not self.fixed[i]:
-                self.state[i] = self.UNKNOWN
+                self.state[i] = UNKNOWN
         del self.trail[keep:]
         del self.limits[to:]
         self.dirty = True
@@ -140,7 +144,7 @@ class ConnectivityPropagator(Propagator):
     def _root(self) -> int | None:
         if self.root is not None:
             return self.root
-        return next((i for i, s in enumerate(self.state) if s == self.WHITE), None)
+        return next((i for i, s in enumerate(self.state) if s == WHITE), None)
 
     def _why_white(self, i: int) -> list[int]:
         """Literals false now that say "cell i is white" is undone (empty for clue cells)."""
@@ -154,79 +158,27 @@ class ConnectivityPropagator(Propagator):
         root = self._root()
         if root is None:
             return []
-        state, adj, var = self.state, self.adj, self.var
-        # Depth-first search over non-black cells from the root, with Tarjan's low-links.
-        n = len(state)
-        disc = [-1] * n
-        low = [0] * n
-        whites_below = [0] * n  # known white cells in each DFS subtree
-        parent = [-1] * n
-        order = 0
-        disc[root] = low[root] = 0
-        whites_below[root] = 1
-        stack = [(root, iter(adj[root]))]
-        separating: list[tuple[int, int]] = []  # (articulation cell, child whose subtree it cuts off)
-        while stack:
-            v, it = stack[-1]
-            for u in it:
-                if state[u] == self.BLACK:
-                    continue
-                if disc[u] < 0:
-                    order += 1
-                    disc[u] = low[u] = order
-                    parent[u] = v
-                    whites_below[u] = 1 if state[u] == self.WHITE else 0
-                    stack.append((u, iter(adj[u])))
-                    break
-                if u != parent[v]:
-                    low[v] = min(low[v], disc[u])
-            else:
-                stack.pop()
-                if stack:
-                    p = parent[v]
-                    low[p] = min(low[p], low[v])
-                    whites_below[p] += whites_below[v]
-                    if p != root and state[p] == self.UNKNOWN and low[v] >= disc[p] and whites_below[v]:
-                        separating.append((p, v))
+        state, var = self.state, self.var
+        found = connectivity_reasoning(self.adj, state, root)
         out: list[int] = []
-        reached = [d >= 0 for d in disc]
-        outside = [i for i in range(n) if not reached[i]]
-        if outside:
-            fence = [-var[b] for b in {u for i in range(n) if reached[i] for u in adj[i] if not reached[u]}]
-            base = fence + self._why_white(root)
-            for i in outside:
-                if state[i] == self.WHITE:  # a white cell cut off from the root: conflict
+        if found.unreached:
+            base = [-var[b] for b in found.fence] + self._why_white(root)
+            for i in found.unreached:
+                if state[i] == WHITE:  # a white cell cut off from the root: conflict
                     self.pending.append(base + self._why_white(i))
                     return []
-                if state[i] == self.UNKNOWN:  # it cannot join the white region: black
-                    lit = var[i]
-                    self.reasons[lit] = [lit] + base
-                    out.append(lit)
-        forced_white: set[int] = set()
-        for a, child in separating:
-            lit = -var[a]
-            if lit in forced_white:
-                continue
-            forced_white.add(lit)
-            part = self._subtree(child, parent, reached)
-            white_cell = next(i for i in part if state[i] == self.WHITE)
-            fence = {u for i in part for u in adj[i] if u != a and u not in part}
-            self.reasons[lit] = [lit] + [-var[b] for b in fence] + self._why_white(white_cell) + self._why_white(root)
+                # an undecided cell that cannot join the white region: black
+                lit = var[i]
+                self.reasons[lit] = [lit] + base
+                out.append(lit)
+        # an undecided articulation point guarding a white cell: white
+        for cut in found.articulations:
+            lit = -var[cut.cell]
+            self.reasons[lit] = [lit] + [-var[b] for b in cut.fence] + self._why_white(cut.white) + self._why_white(root)
             out.append(lit)
+        self.articulations += len(found.articulations)
         self.inferred += len(out)
         return out
-
-    def _subtree(self, top: int, parent: list[int], reached: list[bool]) -> set[int]:
-        """Cells of the DFS subtree under ``top`` (a component once its articulation is removed)."""
-        part = {top}
-        queue = [top]
-        while queue:
-            v = queue.pop()
-            for u in self.adj[v]:
-                if reached[u] and u not in part and parent[u] == v:
-                    part.add(u)
-                    queue.append(u)
-        return part
 
     def provide_reason(self, lit: int) -> list[int]:
         return self.reasons[lit]
