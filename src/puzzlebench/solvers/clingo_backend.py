@@ -155,9 +155,8 @@ class ClingoBackend(Backend):
         if "models" in summary:
             out["models_enumerated"] = int(summary["models"]["enumerated"])
         propagator = self._artifact.propagator if self._artifact else None
-        if propagator is not None:
-            out["propagator_calls"] = propagator.calls
-            out["propagator_clauses"] = propagator.clauses
+        if propagator is not None and hasattr(propagator, "stats"):
+            out.update(propagator.stats())  # its own counters, as the SAT backend reports its engine's
         return out
 
     def close(self) -> None:
