@@ -12,10 +12,14 @@ from ..errors import PuzzleError
 from .spec import Run, SuiteItem, Sweep, load_items, read_toml
 
 # -- the main job's defaults (edit here) ---------------------------------------------------------
-#: Suites of the main job and how many puzzles of each it runs (None = all). Suites found under
-#: ``puzzles/`` but not listed here run with ``MAIN_DEFAULT_LIMIT`` puzzles.
-MAIN_SUITES: dict[str, int | None] = {}
+#: Suites of the main job and the largest board side it runs from each (None = every size).
+#: Suites found under ``puzzles/`` but not listed here run their first ``MAIN_DEFAULT_LIMIT`` puzzles.
+MAIN_SUITES: dict[str, int | None] = {
+    "seeds": None, "tatham": None, "gen-lightup": None, "gen-kuromasu": 50, "gen-lightbulbs": None,
+}
 MAIN_DEFAULT_LIMIT: int | None = 10
+#: The ablations run on boards up to this side; beyond it their slow variants only time out.
+MAIN_ABLATION_MAX_SIDE = 17
 MAIN_TIMEOUT = 20.0
 MAIN_MEMORY_MB = 2048
 MAIN_COUNT = 2  # 2 proves uniqueness
@@ -137,13 +141,20 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
         settings.update({k: v for k, v in SMOKE.items() if k != "limit"})
     items: list[SuiteItem] = []
     for folder in bundled_suites(root):
-        limit = SMOKE["limit"] if smoke else MAIN_SUITES.get(folder.name, MAIN_DEFAULT_LIMIT)
         loaded = load_items(str(folder))
-        items.extend(loaded[:limit] if limit is not None else loaded)
+        if smoke:
+            loaded = loaded[:SMOKE["limit"]]
+        elif folder.name in MAIN_SUITES:
+            side = MAIN_SUITES[folder.name]
+            loaded = [i for i in loaded if side is None or max(i.puzzle.rows, i.puzzle.cols) <= side]
+        elif MAIN_DEFAULT_LIMIT is not None:
+            loaded = loaded[:MAIN_DEFAULT_LIMIT]
+        items.extend(loaded)
     if not items:
         raise PuzzleError("no bundled suites found (puzzles/<suite>/manifest.json)")
     paradigms = registry.available()
     runs = Sweep(items=items, paradigms=paradigms, **settings).expand(notes)
+    small = [i for i in items if max(i.puzzle.rows, i.puzzle.cols) <= MAIN_ABLATION_MAX_SIDE]
     for family, names in MAIN_ABLATIONS.items():
         for paradigm in paradigms:
             for spec in registry.encodings(family, paradigm):
@@ -151,7 +162,7 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                     continue
                 for opt in spec.options:
                     if opt.name in names and opt.choices:
-                        runs += Sweep(items=items, paradigms=[paradigm], families=[family],
+                        runs += Sweep(items=small, paradigms=[paradigm], families=[family],
                                       options={opt.name: list(opt.choices)}, **settings).expand(notes)
     unique = {r.key: r for r in runs}  # the ablation's default value is the default run
     return list(unique.values())
