@@ -45,7 +45,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import janko  # noqa: E402  (the corpus, warm-up, GC isolation and judging of janko.py)
 from puzzlebench import registry  # noqa: E402
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions  # noqa: E402
-from puzzlebench.errors import EncodingError  # noqa: E402
 from puzzlebench.model import Family  # noqa: E402
 
 DEFAULT_OUT = janko.REPO / "results" / "connectivity"
@@ -196,15 +195,9 @@ def main(argv: list[str] | None = None) -> int:
                 if not v.runs_on(cells):
                     record = {"variant": v.name, "puzzle_id": entry.id, "skipped": True, "cells": cells}
                 else:
-                    meter.take()
-                    try:
-                        record = janko.run_one(entry, SUITE, v.paradigm, args.timeout, context,
-                                               encoding=v.encoding, options={"connectivity": v.connectivity})
-                    except EncodingError as exc:  # a variant that cannot express this board
-                        record = {"status": "error", "error": str(exc), "correct": False, "time_total": None}
-                    record["gc_s"], record["gc_full"] = meter.take()
-                    gc.collect()
-                    record["gc_after_s"] = meter.take()[0]
+                    record = meter.measure(lambda: janko.run_one(
+                        entry, SUITE, v.paradigm, args.timeout, context,
+                        encoding=v.encoding, options={"connectivity": v.connectivity}))
                     record.update(variant=v.name, puzzle_id=entry.id, cells=cells)
                 lines.append(json.dumps(record, default=str))
                 sink.write(lines[-1] + "\n")

@@ -39,7 +39,7 @@ import sys
 import time
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tqdm.auto import tqdm
 
@@ -101,6 +101,18 @@ class GcMeter:
         else:
             self.seconds += time.perf_counter() - self._start
             self.full += info.get("generation") == 2
+
+    def measure(self, run: Callable[[], dict[str, Any]], isolate: bool = True) -> dict[str, Any]:
+        """``run()``'s record with the collector time inside it and, isolated, the collection after it."""
+        self.take()
+        record = run()
+        record["gc_s"], record["gc_full"] = self.take()
+        if isolate:
+            # Collect this run's cyclic garbage now, off the clock and recorded, so that it is
+            # not billed to whichever later run triggers a collection.
+            gc.collect()
+            record["gc_after_s"] = self.take()[0]
+        return record
 
     def take(self) -> tuple[float, int]:
         """Seconds and full collections since the last call."""
@@ -357,14 +369,8 @@ def main(argv: list[str] | None = None) -> int:
             for entry in tqdm(entries_by_family[family], desc=family, unit="puzzle"):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.
                 for paradigm in active:
-                    meter.take()
-                    record = run_one(entry, f"janko-{family}", paradigm, args.timeout, context)
-                    record["gc_s"], record["gc_full"] = meter.take()
-                    if args.isolate_gc:
-                        # Collect this run's cyclic garbage now, off the clock and recorded, so
-                        # that it is not billed to whichever later run triggers a collection.
-                        gc.collect()
-                        record["gc_after_s"] = meter.take()[0]
+                    record = meter.measure(
+                        lambda: run_one(entry, f"janko-{family}", paradigm, args.timeout, context), args.isolate_gc)
                     lines.append(json.dumps(record, default=str))
                     sink.write(lines[-1] + "\n")
                     sink.flush()

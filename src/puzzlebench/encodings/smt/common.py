@@ -38,6 +38,11 @@ from ..base import Artifact, Option
 CARD_CHOICES: tuple[str, ...] = ("pb", "sum")
 
 
+def ite_sum(vars_: Sequence[z3.BoolRef]) -> z3.ArithRef:
+    """The count the seeds' models write (002's ``v.ite(1, 0)``, 003's CLP(FD) sum): ``Sum(If(v, 1, 0))``."""
+    return z3.Sum([z3.If(v, 1, 0) for v in vars_])
+
+
 def card_option(what: str, default: str = "pb") -> Option:
     return Option(
         "card", default, CARD_CHOICES,

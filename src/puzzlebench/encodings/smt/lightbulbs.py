@@ -16,13 +16,13 @@ zero), the *lockout condition* (S differs from n, for every cell) and the *light
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import z3
 
 from ...model import Cell, Family, LightBulbs
 from ..base import EncodingSpec
-from .common import SmtModel, card_option
+from .common import SmtModel, card_option, ite_sum
 
 
 def _lit_cells(puzzle: LightBulbs) -> tuple[SmtModel, dict[Cell, z3.BoolRef]]:
@@ -48,20 +48,16 @@ def build_default(puzzle: LightBulbs, options: Mapping[str, Any]) -> SmtModel:
 def build_seed003(puzzle: LightBulbs, options: Mapping[str, Any]) -> SmtModel:
     model, lit = _lit_cells(puzzle)
     # Sum condition: a board with no lit bulb is invalid (sum(Results) #> 0).
-    model.add(_ite_sum(list(lit.values())) > 0)
+    model.add(ite_sum(list(lit.values())) > 0)
     for cell, here in lit.items():
         n = puzzle.number(cell)
-        around = _ite_sum([lit[c] for c in puzzle.grid.neighbours8(cell)])
+        around = ite_sum([lit[c] for c in puzzle.grid.neighbours8(cell)])
         # Lockout condition: the neighbours alone (itself excluded) never number n.
         model.add(around != n)
         # Light condition: a lit bulb has exactly n - 1 lit neighbours (n with itself).
         model.add(z3.Implies(here, around + 1 == n))
     return model
 
-
-def _ite_sum(vars_: Sequence[z3.BoolRef]) -> z3.ArithRef:
-    """A CLP(FD) sum over 0/1 cells: ``Sum(If(v, 1, 0))``."""
-    return z3.Sum([z3.If(v, 1, 0) for v in vars_])
 
 
 SPECS: list[EncodingSpec] = [

@@ -8,13 +8,13 @@ group-variable model of seed 002 (one Boolean per horizontal and vertical group)
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import z3
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec
-from .common import SmtModel, card_option
+from .common import SmtModel, card_option, ite_sum
 
 
 def _bulbs(puzzle: LightUp) -> SmtModel:
@@ -66,7 +66,7 @@ def build_seed002(puzzle: LightUp, options: Mapping[str, Any]) -> SmtModel:
             model.add(z3.Not(cell_var[cell]))
         if cell in puzzle.numbers:
             around = [cell_var[n] for n in grid.neighbours4(cell)]
-            model.add(_ite_sum(around) == puzzle.numbers[cell])
+            model.add(ite_sum(around) == puzzle.numbers[cell])
     # Group variables: a cell continues the group of its left (upper) open neighbour, or starts one.
     horizontal: dict[Cell, tuple[str, Cell]] = {}
     vertical: dict[Cell, tuple[str, Cell]] = {}
@@ -91,13 +91,9 @@ def build_seed002(puzzle: LightUp, options: Mapping[str, Any]) -> SmtModel:
         model.add(group_var[key] == z3.Or(vars_))
     # No two lights see each other: no group has more than one light.
     for vars_ in members.values():
-        model.add(_ite_sum(vars_) <= 1)
+        model.add(ite_sum(vars_) <= 1)
     return model
 
-
-def _ite_sum(vars_: Sequence[z3.BoolRef]) -> z3.ArithRef:
-    """Seed 002's count: ``Z3.add(vars.map { |v| v.ite(1, 0) })``."""
-    return z3.Sum([z3.If(v, 1, 0) for v in vars_])
 
 
 SPECS: list[EncodingSpec] = [
