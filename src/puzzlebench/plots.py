@@ -35,6 +35,37 @@ def _labels(df: pd.DataFrame, by: str) -> list[str]:
     return sorted(df[by].dropna().unique(), key=str)
 
 
+#: One colour family per paradigm, so every configuration of a paradigm reads as kin.
+PARADIGM_COLOURS = {"asp": "tab:blue", "smt": "tab:purple", "sat": "tab:green", "cp": "tab:orange",
+                    "minizinc": "tab:brown", "puzzlekit": "tab:gray"}
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+LINESTYLES = ("-", "--", "-.", (0, (3, 1, 1, 1)), (0, (5, 2)))
+
+
+def _styles(labels: Sequence[str]) -> dict[str, dict]:
+    """Line style per label: the paradigm (text before the first '/') picks the colour, the
+    label's rank within its paradigm the marker and dash pattern."""
+    seen: dict[str, int] = {}
+    out = {}
+    for label in labels:
+        paradigm = str(label).split("/", 1)[0]
+        i = seen.get(paradigm, 0)
+        seen[paradigm] = i + 1
+        colour = PARADIGM_COLOURS.get(paradigm)
+        out[label] = {"marker": MARKERS[i % len(MARKERS)], "linestyle": LINESTYLES[i % len(LINESTYLES)],
+                      **({"color": colour} if colour else {})}
+    return out
+
+
+def _legend(fig: Figure, ax, entries: int) -> None:
+    """A legend inside the axes for a few series, beside them for many (it would hide the data)."""
+    if entries > 6:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+        fig.set_size_inches(11, 4.8)
+    else:
+        ax.legend(fontsize="small")
+
+
 def _timeout_of(df: pd.DataFrame, timeout: float | None) -> float:
     if timeout is not None:
         return float(timeout)
@@ -54,10 +85,12 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
     """Instances solved (x) within a time (y, log scale), one line per configuration."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     runs = df[solved_mask(df)]
-    for label in _labels(df, by):
+    labels = _labels(df, by)
+    styles = _styles(labels)
+    for label in labels:
         times = np.sort(runs.loc[runs[by] == label, time].to_numpy(dtype=float))
         if len(times):
-            ax.plot(np.arange(1, len(times) + 1), times, marker=".", markersize=3, label=str(label))
+            ax.plot(np.arange(1, len(times) + 1), times, markersize=3, label=str(label), **styles[label])
     if vbs and len(runs):
         best = runs.assign(_inst=_instance(runs)).groupby("_inst")[time].min().sort_values().to_numpy()
         ax.plot(np.arange(1, len(best) + 1), best, "k--", linewidth=1.2, label="virtual best")
@@ -66,7 +99,7 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
     ax.set_ylabel(f"{time.replace('time_', '')} time per instance (s)")
     ax.set_title(title or "Cactus plot")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    _legend(fig, ax, len(labels) + vbs)
     fig.tight_layout()
     return fig
 
@@ -112,13 +145,15 @@ def power_law(cells: np.ndarray, values: np.ndarray) -> tuple[float, float]:
 def _vs_grid(df: pd.DataFrame, value: str, by: str, ylabel: str, title: str) -> Figure:
     data = df[df[value].notna()].assign(cells=lambda d: d["rows"] * d["cols"])
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for label in _labels(data, by):
+    labels = _labels(data, by)
+    styles = _styles(labels)
+    for label in labels:
         part = data[data[by] == label]
         grouped = part.groupby("cells")[value].median()
         if grouped.empty:
             continue
         k, a = power_law(part["cells"].to_numpy(float), part[value].to_numpy(float))
-        line = ax.plot(grouped.index, grouped.to_numpy(), marker="o", markersize=4,
+        line = ax.plot(grouped.index, grouped.to_numpy(), markersize=4, **styles[label],
                        label=f"{label} (k={k:.2f})" if np.isfinite(k) else str(label))[0]
         if np.isfinite(k):
             xs = np.array([grouped.index.min(), grouped.index.max()], dtype=float)
@@ -129,7 +164,7 @@ def _vs_grid(df: pd.DataFrame, value: str, by: str, ylabel: str, title: str) -> 
     ax.set_ylabel(ylabel)
     ax.set_title(title + " (dotted: fitted power law, value ~ cells^k)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    _legend(fig, ax, len(labels))
     fig.tight_layout()
     return fig
 
@@ -206,7 +241,7 @@ def save_standard_plots(df: pd.DataFrame, outdir: str | Path) -> list[Path]:
 
     def save(fig: Figure, name: str) -> None:
         path = outdir / f"{name}.png"
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=120, bbox_inches="tight")
         plt.close(fig)
         written.append(path)
 
