@@ -332,8 +332,9 @@ def test_main_job_smoke(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "PAR-2" in done.stdout and "Virtual best" in done.stdout
-    for name in ("main.jsonl", "summary.csv", "machine.json", "runs.csv"):
+    for name in ("main.jsonl", "summary.csv", "machine.json", "runs.csv", "report.txt"):
         assert (out / name).exists(), name
+    assert (out / "report.txt").read_text() in done.stdout
     records = list(read_records(out / "main.jsonl"))
     assert {r["suite"] for r in records} == {"one"}
     assert {r["paradigm"] for r in records} == set(registry.available())

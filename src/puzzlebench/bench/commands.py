@@ -202,7 +202,9 @@ def _cmd_main(args: argparse.Namespace) -> int:
             save_standard_plots(df, out)
         except Exception as exc:  # the records and report stand without the figures
             print(f"warning: plots not written: {type(exc).__name__}: {exc}", file=sys.stderr)
-    print(format_report(df))
+    report = format_report(df)
+    (out / "report.txt").write_text(report + "\n", encoding="utf-8")
+    print(report)
     print(f"\n{outcome.stored} run(s) stored, {outcome.skipped} already present -> {out}", file=sys.stderr)
     if args.notebooks if args.notebooks is not None else not args.smoke:
         _execute_notebooks(out / "notebooks")
