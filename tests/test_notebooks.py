@@ -130,13 +130,17 @@ def test_execute_all_writes_html_and_reports_failures(tmp_path):
     good = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("X = 1", metadata={"tags": ["parameters"]}),
         nbformat.v4.new_code_cell("print('X is', X, FIGURES is not None)"),
+        nbformat.v4.new_code_cell("import pathlib; pathlib.Path(FIGURES).mkdir(parents=True); print(FIGURES)"),
     ])
     bad = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("raise ValueError('broken on purpose')")])
     nbformat.write(good, book / "01_good.ipynb")
     nbformat.write(bad, book / "02_bad.ipynb")
     report = execute_all(tmp_path / "out", {"X": 2, "02_bad": {"Y": 3}}, directory=book, timeout=60)
     assert report["01_good"]["error"] is None
-    assert "X is 2 True" in Path(report["01_good"]["html"]).read_text()
+    html = Path(report["01_good"]["html"]).read_text()
+    assert "X is 2 True" in html
+    # figures land in out/figures, named relative to the notebook: no machine path in the copy
+    assert (tmp_path / "out" / "figures").is_dir() and str(tmp_path) not in html
     assert "broken on purpose" in report["02_bad"]["error"]
     assert Path(report["02_bad"]["html"]).exists()  # the failed notebook still leaves its HTML
 

@@ -8,6 +8,7 @@ fails loudly on the first cell that raises.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -65,7 +66,9 @@ def execute_all(out_dir: str | Path, parameters: Mapping[str, Any] | None = None
     for book in books:
         params = dict(shared)
         if figures:
-            params.setdefault("FIGURES", str((out / "figures").resolve()))
+            # relative to the notebook's folder (its working directory), so no machine path
+            # is printed into the executed copy
+            params.setdefault("FIGURES", os.path.relpath((out / "figures").resolve(), book.parent.resolve()))
         params.update((parameters or {}).get(book.stem, {}))
         html = out / f"{book.stem}.html"
         start = time.perf_counter()
