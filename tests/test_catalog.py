@@ -144,3 +144,32 @@ def test_lightbulbs_configurations_count_alike() -> None:
     assert len(counts) >= 2
     reference = next(iter(counts.values()))
     assert all(row == reference for row in counts.values()), counts
+
+
+def relaxed_configurations() -> Iterator[tuple[EncodingSpec, dict[str, Any]]]:
+    """Every encoding with one option at a relaxing value (a rule switched off)."""
+    for family in Family:
+        for paradigm in PARADIGMS:
+            for spec in registry.encodings(family, paradigm):
+                for opt in spec.options:
+                    for value in opt.relaxing:
+                        yield spec, {opt.name: value}
+
+
+@pytest.mark.parametrize("spec,options", list(relaxed_configurations()),
+                         ids=lambda x: x.name if isinstance(x, EncodingSpec) else str(x))
+def test_relaxed_configuration_never_loses_a_true_answer(spec, options):
+    from bruteforce import all_solutions, random_kuromasu, random_lightup
+
+    rng = random.Random(7)
+    make = {Family.KUROMASU: random_kuromasu, Family.LIGHTUP: random_lightup,
+            Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w)}[spec.family]
+    for _ in range(12):
+        puzzle = make(rng, rng.randint(1, 3), rng.randint(2, 4))
+        truth = all_solutions(puzzle)
+        result = pb.solve(puzzle, spec.paradigm, spec.name, count=0, timeout=60, strict=False, **options)
+        assert result.exhausted and result.complete is False, (puzzle, result.status)
+        found = {s.cells for s in result.solutions}
+        # every true answer is still an answer of the relaxation; extra ones break the dropped rule
+        assert truth <= found, puzzle
+        assert all(puzzle.verify(s) for s in result.solutions if s.cells not in truth)
