@@ -203,3 +203,15 @@ def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
     if PuzzlekitBackend.supported():
         assert by_paradigm["puzzlekit"]["solved"] == 3
     assert (out / "rows.csv").exists() and (out / "summary.csv").exists()
+
+
+@needs_puzzlekit
+def test_puzzlekit_models_are_imported_before_the_clock_starts():
+    code = ("import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "
+            "from puzzlebench.solvers.puzzlekit_backend import PuzzlekitBackend; "
+            "PuzzlekitBackend.load(); before = set(sys.modules); "
+            "pb.solve(LightUp(2, 2), 'puzzlekit', count=1); "
+            "print(sorted(m for m in set(sys.modules) - before if m.startswith(('puzzlekit', 'ortools'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"  # nothing of puzzlekit or OR-Tools left to import inside solve

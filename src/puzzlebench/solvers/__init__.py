@@ -58,6 +58,7 @@ def solve(
         raise SolverUnavailable(backend_cls.unavailable_reason() or f"{paradigm} backend unavailable")
     enc_opts, back_opts = split_options(spec, backend_cls, options)
     complete = spec.is_complete(enc_opts)
+    backend_cls.load()
 
     t0, c0 = time.perf_counter(), time.process_time()
     deadline = None if timeout is None else t0 + timeout

@@ -46,6 +46,11 @@ class Backend(ABC):
     def version(cls) -> str:
         """The backend's version string."""
 
+    @classmethod
+    def load(cls) -> None:
+        """Import the backend's library; :func:`puzzlebench.solve` calls it before starting the
+        clock, so a first solve in a fresh process is not billed for the import."""
+
     # -- the work -----------------------------------------------------------------------------
     @abstractmethod
     def build(self, artifact: Any, deadline: float | None) -> None:

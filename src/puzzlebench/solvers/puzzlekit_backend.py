@@ -19,6 +19,9 @@ from ..encodings.puzzlekit import PuzzlekitArtifact
 from ..model import Cell
 from .base import Backend
 
+#: The puzzlekit puzzle types our encodings build (encodings/puzzlekit.py).
+PUZZLE_TYPES = ("akari", "kuromasu")
+
 #: CP-SAT statuses that carry an answer, and the one that proves there is none.
 _ANSWERED = ("OPTIMAL", "FEASIBLE")
 _PROVED_NONE = "INFEASIBLE"
@@ -55,6 +58,14 @@ class PuzzlekitBackend(Backend):
         import puzzlekit
 
         return f"puzzlekit {puzzlekit.__version__}, ortools {ortools.__version__}"
+
+    @classmethod
+    def load(cls) -> None:
+        # puzzlekit imports each puzzle's model (and OR-Tools) on first request
+        from puzzlekit.solvers import get_solver_class
+
+        for puzzle_type in PUZZLE_TYPES:
+            get_solver_class(puzzle_type)
 
     def build(self, artifact: PuzzlekitArtifact, deadline: float | None) -> None:
         """Instantiate puzzlekit's solver for the grid (it validates the grid here)."""
