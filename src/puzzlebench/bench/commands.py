@@ -24,6 +24,9 @@ MAIN_TIMEOUT = 20.0
 MAIN_MEMORY_MB = 2048
 MAIN_COUNT = 2  # 2 proves uniqueness
 MAIN_REPEAT = 1
+#: Peers run beside the paradigms on the same puzzles, each asked for what it can give:
+#: puzzlekit finds one answer and cannot prove uniqueness; MiniZinc/Gecode (seed 001) can.
+MAIN_PEERS: dict[str, int] = {"puzzlekit": 1, "minizinc": 2}
 #: Ablations: per family, options of each paradigm's default encoding run at every value.
 MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",)}
 #: The ``--smoke`` settings: a taste of everything in seconds.
@@ -164,6 +167,8 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                     if opt.name in names and opt.choices:
                         runs += Sweep(items=small, paradigms=[paradigm], families=[family],
                                       options={opt.name: list(opt.choices)}, **settings).expand(notes)
+    for peer in registry.available(tuple(MAIN_PEERS)):
+        runs += Sweep(items=items, paradigms=[peer], **{**settings, "count": MAIN_PEERS[peer]}).expand(notes)
     unique = {r.key: r for r in runs}  # the ablation's default value is the default run
     return list(unique.values())
 

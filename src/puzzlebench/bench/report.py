@@ -115,6 +115,16 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _asked_counts(df: pd.DataFrame) -> dict[str, int]:
+    """Configurations asked for another number of answers than most runs (e.g. a peer that
+    cannot prove uniqueness asked for one), label -> count asked."""
+    if "count_limit" not in df or df["count_limit"].isna().all():
+        return {}
+    usual = df["count_limit"].mode().iloc[0]
+    per_label = df.groupby("label")["count_limit"].first()
+    return {label: int(n) for label, n in per_label.items() if pd.notna(n) and n != usual}
+
+
 def format_report(df: pd.DataFrame) -> str:
     """The whole report as text."""
     if df.empty:
@@ -126,6 +136,9 @@ def format_report(df: pd.DataFrame) -> str:
     lines += ["", "Solved and PAR-2 (s, mean per puzzle; unsolved count 2 x timeout), by family:"]
     table = solved_table(df)
     table["solved"] = table["solved"].astype(str) + "/" + table["puzzles"].astype(str)
+    asked = _asked_counts(df)
+    if asked:
+        table["label"] = table["label"].map(lambda label: f"{label} (count={asked[label]})" if label in asked else label)
     relaxed = table["complete"].eq(False)
     table.loc[relaxed, "label"] = table.loc[relaxed, "label"] + " (relaxed)"
     table = table.sort_values(["family", "label"], kind="stable")
