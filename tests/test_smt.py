@@ -329,3 +329,23 @@ def test_result_records_sizes_logic_and_refinements() -> None:
     assert pb.solve(puzzle, "smt", connectivity="rank", logic="QF_FD").extra["logic"] == "QF_FD"
     assert rank.size["int_vars"] >= puzzle.rows * puzzle.cols
     assert lazy.extra["refinement_cuts"] >= 0 and lazy.extra["checks"] >= 2
+
+
+def test_a_lazy_solve_leaves_no_cyclic_garbage_of_z3_terms():
+    import gc
+
+    puzzle = Kuromasu(4, 4, numbers={(0, 0): 4, (3, 3): 4})
+    pb.solve(puzzle, "smt", count=2)  # warm: one-time objects of the libraries
+    gc.collect()
+    gc.disable()
+    try:
+        pb.solve(puzzle, "smt", count=2, connectivity="lazy")
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        kinds = {type(o).__name__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    # the refine hook's cycle with its model used to hold every term of the encoding
+    assert not kinds & {"SmtModel", "BoolRef", "ArithRef"}, kinds

@@ -212,5 +212,9 @@ class Z3Backend(Backend):
         return rest
 
     def close(self) -> None:
+        # A lazy rule's refine hook closes over the model that holds it: break that cycle, or
+        # every z3 term of the model waits for a full collection (billed to a later run).
+        if getattr(self._artifact, "refine", None) is not None:
+            self._artifact.refine = None
         self._solver = None
         self._artifact = None

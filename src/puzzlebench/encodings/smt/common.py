@@ -24,7 +24,7 @@ with ``<`` need the arithmetic solver (QF_LIA).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Hashable, Sequence
 
 import z3
@@ -194,7 +194,13 @@ class SmtModel(Artifact):
 
 def _ast_array(terms: Sequence[z3.ExprRef]) -> Any:
     """A C array of the terms' ASTs, as the C API's n-ary constructors take it."""
-    return (Ast * len(terms))(*(t.as_ast() for t in terms))
+    return _array_type(len(terms))(*(t.as_ast() for t in terms))
+
+
+@lru_cache(maxsize=None)
+def _array_type(length: int) -> Any:
+    # Each ctypes array type is a cyclic object; made once per length, none is left as garbage.
+    return Ast * length
 
 
 #: C API constructors of the integer relations accepted by :meth:`SmtModel.rel`.
