@@ -203,3 +203,17 @@ def test_sat_propagator_reports_articulations_too(janko_dir) -> None:
     results = [solve(e.puzzle, "sat", count=2, connectivity="propagator") for e in entries]
     assert all(r.exhausted and len(r.solutions) == 1 for r in results)
     assert sum(r.extra["propagator_articulations"] for r in results) > 0
+
+
+def test_split_cuts_keep_the_anchor_region_and_fence_the_others():
+    from puzzlebench.encodings.regions import split_cuts
+
+    # 3x3 with a black wall down the middle column: two white regions of three cells each
+    wall = frozenset({(0, 1), (1, 1), (2, 1)})
+    main, cuts = split_cuts(3, 3, wall, anchor=(2, 2))
+    assert sorted(main) == [(0, 2), (1, 2), (2, 2)]
+    assert cuts == [((([(0, 0), (1, 0), (2, 0)])), [(0, 1), (1, 1), (2, 1)])]
+    # without an anchor the larger region is kept; a connected board has nothing to cut
+    main, cuts = split_cuts(3, 3, frozenset({(0, 1), (1, 1), (2, 1), (0, 0)}), anchor=None)
+    assert sorted(main) == [(0, 2), (1, 2), (2, 2)] and cuts[0].border == [(0, 0), (1, 1), (2, 1)]
+    assert split_cuts(3, 3, frozenset({(1, 1)}), anchor=(0, 0))[1] == []

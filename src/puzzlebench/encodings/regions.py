@@ -1,7 +1,7 @@
 """Board geometry the connectivity rules share.
 
-``white_regions`` finds the white regions of a candidate answer: the lazy rules (cp, smt) cut a
-split candidate's regions off. ``connectivity_reasoning`` is the graph reasoning of the
+``white_regions`` finds the white regions of a candidate answer, and ``split_cuts`` turns a
+split candidate into the cuts of the lazy rules (cp, smt). ``connectivity_reasoning`` is the graph reasoning of the
 connectivity propagators (sat's IPASIR-UP engine, asp's clingo propagator) on a partial
 assignment: which cells must be black (unreachable from the root) or white (articulation
 points guarding a white cell), each with the black fence that forces it. It works on cell
@@ -34,6 +34,32 @@ def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Ce
                     stack.append(nb)
         regions.append(region)
     return regions
+
+
+class Cut(NamedTuple):
+    """A white region cut off from the kept one: its cells and the black cells around it.
+
+    The lazy rules' cut: some ``border`` cell turns white, or some ``cells`` cell turns black.
+    """
+
+    cells: list[Cell]
+    border: list[Cell]
+
+
+def split_cuts(rows: int, cols: int, marked: frozenset[Cell], anchor: Cell | None) -> tuple[list[Cell], list[Cut]]:
+    """A candidate's white regions as the kept one (holding ``anchor``, else the largest) and a
+    :class:`Cut` for every other one (none when the white cells are connected)."""
+    regions = white_regions(rows, cols, marked)
+    main = next((r for r in regions if anchor in r), None) if anchor is not None else None
+    if main is None:
+        main = max(regions, key=len, default=[])
+    cuts = []
+    for region in regions:
+        if region is main:
+            continue
+        border = {(r + dr, c + dc) for r, c in region for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
+        cuts.append(Cut(sorted(region), sorted(border & marked)))
+    return main, cuts
 
 
 # -- connectivity reasoning on partial assignments ------------------------------------------------

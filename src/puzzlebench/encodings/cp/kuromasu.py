@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
-from ..regions import white_regions
+from ..regions import split_cuts
 from .common import Clause, CpModelArtifact, new_bools
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
@@ -222,23 +222,17 @@ def _split_cuts(puzzle: Kuromasu, black: Black):
     anchor = root_cell(puzzle)
 
     def check(marked: frozenset[Cell]) -> list[Clause]:
-        regions = white_regions(grid.rows, grid.cols, marked)
-        if len(regions) <= 1:
-            return []
         # Keep the region of the root clue (else the largest); cut every other one.
-        main = next((r for r in regions if anchor in r), max(regions, key=len))
-        witness = anchor if anchor is not None else min(main)
-        cuts = []
-        for region in regions:
-            if region is main:
-                continue
-            border = {nb for cell in region for nb in grid.neighbours4(cell) if nb in marked}
-            clause = [~black[b] for b in sorted(border)]  # a border cell turns white,
-            clause += [black[c] for c in sorted(region) if c in black]  # or a region cell turns black,
+        main, cuts = split_cuts(grid.rows, grid.cols, marked, anchor)
+        witness = anchor if anchor is not None else min(main, default=None)
+        clauses = []
+        for cut in cuts:
+            clause = [~black[b] for b in cut.border]  # a border cell turns white,
+            clause += [black[c] for c in cut.cells if c in black]  # or a region cell turns black,
             if witness in black:  # or the white witness outside turns black
                 clause.append(black[witness])
-            cuts.append(clause)
-        return cuts
+            clauses.append(clause)
+        return clauses
 
     return check
 

@@ -33,7 +33,7 @@ import z3
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
-from ..regions import white_regions
+from ..regions import split_cuts
 from .common import SmtModel, card_option
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
@@ -183,24 +183,11 @@ def _split_cuts(model: SmtModel, puzzle: Kuromasu, black: Black, white: White):
     anchor = root_cell(puzzle)
 
     def refine(marked: frozenset[Cell]) -> list[z3.BoolRef]:
-        regions = white_regions(grid.rows, grid.cols, marked)
-        if len(regions) <= 1:
-            return []
-        # The root's region is kept: the one holding the root clue, else the largest.
-        main = next((r for r in regions if anchor in r), None) if anchor is not None else None
-        if main is None:
-            main = max(regions, key=len)
-        cuts = []
-        for region in regions:
-            if region is main:
-                continue
-            inside = set(region)
-            boundary = sorted({nb for cell in region for nb in grid.neighbours4(cell) if nb not in inside})
-            # A boundary cell turns white, or a cell of the region turns black.
-            lits = [white[b] for b in boundary if b in black]
-            lits += [black[c] for c in sorted(inside) if c in black]
-            cuts.append(model.any(lits))
-        return cuts
+        # The root's region is kept: the one holding the root clue, else the largest; for every
+        # other one, a border cell turns white or a cell of the region turns black.
+        _, cuts = split_cuts(grid.rows, grid.cols, marked, anchor)
+        return [model.any([white[b] for b in cut.border if b in black] + [black[c] for c in cut.cells if c in black])
+                for cut in cuts]
 
     return refine
 
