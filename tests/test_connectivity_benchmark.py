@@ -54,3 +54,9 @@ def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
         expected = sum(r["time_total"] for r in ran) / sum(r["time_total"] for r in relaxed)
         assert row["vs_none"] == pytest.approx(expected)
     assert "vs none" in done.stdout
+    # notebook 03 reads the same summary
+    from puzzlebench import analysis
+
+    table = analysis.connectivity_corpus(out / "summary.csv")
+    assert set(table.index) == variants and table.loc["sat/default/lazy", "solved"] == 3
+    assert analysis.connectivity_corpus(tmp_path / "missing.csv") is None

@@ -372,6 +372,20 @@ def exponents(df: pd.DataFrame, value: str, by: str = "label", x: str = "cells")
 
 
 # -- seed 000's connectivity question -----------------------------------------------------------
+def connectivity_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame | None:
+    """The janko-corpus table of ``benchmarks/connectivity.py`` (``results/connectivity/summary.csv``
+    of the checkout unless ``path`` says otherwise), one row per connectivity variant; None when
+    the benchmark has not been run."""
+    source = Path(path) if path else repo_root() / "results" / "connectivity" / "summary.csv"
+    if not source.exists():
+        return None
+    table = pd.read_csv(source)
+    table.insert(0, "variant", table["paradigm"] + "/" + table["encoding"] + "/" + table["connectivity"])
+    keep = ["variant", "puzzles", "skipped", "solved", "unique_without_rule", "timeouts", "total_s",
+            "median_ms", "worst_s", "size", "mean_size", "mean_choices", "vs_none", "vs_default"]
+    return table[[c for c in keep if c in table]].set_index("variant")
+
+
 def closure_delta(rows: int, cols: int) -> dict[str, int]:
     """What seed 000's all-pairs ``white_connect`` rules ground to on an R x C grid, counted by hand.
 
