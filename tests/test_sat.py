@@ -264,3 +264,14 @@ def test_janko_kuromasu_sample_is_unique_and_matches_the_published_answer(janko_
     for puzzle, published in _janko(janko_dir / "Kuromasu_dataset.json", "kuromasu", 10):
         res = puzzlebench.solve(puzzle, "sat", count=2, connectivity=connectivity)
         assert res.exhausted and [s.cells for s in res.solutions] == [published], puzzle.name
+
+
+def test_a_deadline_stops_a_large_encoding_while_it_is_built():
+    import puzzlebench as pb
+    from puzzlebench.suites import load_suite
+
+    board = next(e.puzzle for e in load_suite("gen-kuromasu") if e.puzzle.rows == 50)
+    # unary ranks on 2,500 cells are millions of clauses: many seconds of Python without the check
+    result = pb.solve(board, "sat", count=2, timeout=0.5, connectivity="rank")
+    assert result.status is pb.Status.TIMEOUT and not result.solutions
+    assert result.timings.total < 5.0

@@ -7,6 +7,8 @@ encoding, never copies: ``connectivity=rank`` and ``connectivity=lazy`` are the 
 
 from __future__ import annotations
 
+import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -133,3 +135,21 @@ class Artifact:
 
     decision: dict = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
+
+
+# -- building against the clock -------------------------------------------------------------------
+#: The deadline of the solve whose encoding is being built (set by :func:`puzzlebench.solve`).
+BUILD_DEADLINE: ContextVar[float | None] = ContextVar("build_deadline", default=None)
+
+
+class BuildTimeout(Exception):
+    """The solve's deadline passed while its encoding was still being built in Python."""
+
+
+def check_deadline() -> None:
+    """Raise :class:`BuildTimeout` when the current solve's deadline has passed; builders whose
+    size grows faster than the board (e.g. SAT's unary ranks) call it between passes."""
+    deadline = BUILD_DEADLINE.get()
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BuildTimeout
+

@@ -12,6 +12,7 @@ import traceback
 from typing import Any
 
 from .. import registry
+from ..encodings.base import BUILD_DEADLINE, BuildTimeout
 from ..errors import EncodingError, SolverUnavailable, VerificationError
 from ..model import Puzzle
 from ..result import Result, Status, Timings
@@ -69,7 +70,11 @@ def solve(
     status = Status.ERROR
     error = None
     try:
-        artifact = spec.build(puzzle, enc_opts)
+        token = BUILD_DEADLINE.set(deadline)
+        try:
+            artifact = spec.build(puzzle, enc_opts)
+        finally:
+            BUILD_DEADLINE.reset(token)
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:
@@ -87,6 +92,9 @@ def solve(
             status = Status.TIMEOUT
         else:
             status = Status.UNSAT
+    except BuildTimeout:  # the encoding was still being built at the deadline
+        backend.timed_out = True
+        status = Status.TIMEOUT
     except (EncodingError, SolverUnavailable):
         backend.close()
         raise

@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, check_deadline
 from .common import CARD_CHOICES, Clause, CnfModel, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator
 
@@ -225,6 +225,7 @@ def _reach_levels(cnf: CnfModel, puzzle: Kuromasu, graph: BoardGraph) -> None:
     for c in cells:
         if c == graph.root:
             continue
+        check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
         w = white(c)
         for k in range(max(1, dist[c]), top + 1):
             lvl = reach(c, k)
