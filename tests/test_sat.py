@@ -275,3 +275,15 @@ def test_a_deadline_stops_a_large_encoding_while_it_is_built():
     result = pb.solve(board, "sat", count=2, timeout=0.5, connectivity="rank")
     assert result.status is pb.Status.TIMEOUT and not result.solutions
     assert result.timings.total < 5.0
+
+
+def test_binomial_cardinality_refuses_counts_it_would_write_billions_of_clauses_for():
+    import puzzlebench as pb
+    from puzzlebench.errors import EncodingError
+    from puzzlebench.model import Kuromasu
+
+    long_ray = Kuromasu(1, 40, numbers={(0, 20): 20})
+    with pytest.raises(EncodingError, match="cannot express .* choose another card"):
+        pb.solve(long_ray, "sat", count=2, card="binomial")
+    # another cardinality encoding expresses the same board, and settles it as ASP does
+    assert pb.solve(long_ray, "sat", count=2, card="totalizer").status is pb.solve(long_ray, "asp", count=2).status

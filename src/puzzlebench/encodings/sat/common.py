@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from math import comb
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -269,8 +270,17 @@ def unary_sum_equals(pool: "IDPool", clauses: list[Clause], numbers: Sequence[Se
             clauses.append((x[i],) if i < p else ())
 
 
+#: The most clauses ``card=binomial`` writes for one count (beyond it, gigabytes of clauses).
+BINOMIAL_LIMIT = 1_000_000
+
+
 def binomial(lits: list[int], k: int, relation: str) -> list[Clause]:
     """Auxiliary-free: at most k = no k+1 literals together; at least k = no n-k+1 all false."""
+    n = len(lits)
+    size = comb(n, k + 1) if relation == "atmost" else comb(n, n - k + 1)
+    if size > BINOMIAL_LIMIT:
+        raise EncodingError(f"card=binomial cannot express {relation} {k} of {n} literals within "
+                            f"{BINOMIAL_LIMIT:,} clauses (it needs {size:,}); choose another card")
     if relation == "atmost":
         return [[-x for x in sub] for sub in combinations(lits, k + 1)]
     return [list(sub) for sub in combinations(lits, len(lits) - k + 1)]
