@@ -11,7 +11,7 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 from .errors import PuzzleError, SolverUnavailable
 
