@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..errors import EncodingError
-from ..model import Family, Puzzle
+from ..model import Cell, Family, Puzzle
 
 
 @dataclass(frozen=True)
@@ -126,15 +126,26 @@ def encoding(family: Family, paradigm: str, name: str, description: str, **kw: A
 
 @dataclass
 class Artifact:
-    """Common part of what encodings hand to backends: the decision cells and notes.
+    """Common part of what encodings hand to backends: the decision cells, a lazy rule, notes.
 
     ``decision`` maps each cell that may be marked (bulb/black/lit) to the paradigm's handle for
-    "this cell is marked"; enumeration blocks on these handles only. Each paradigm subclasses it
-    with what its backend needs.
+    "this cell is marked"; enumeration blocks on these handles only. ``lazy``, when set, is a
+    rule checked outside the solver: given a candidate's marked cells it returns the
+    :data:`CellClause` cuts the candidate violates (``[]`` accepts it); the harness adds them and
+    asks again. Each paradigm subclasses it with what its backend needs.
     """
 
     decision: dict = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
+    lazy: "LazyRule | None" = None
+
+
+#: A literal over the puzzle's cells: ``(cell, True)`` = "cell is marked", ``(cell, False)`` = not.
+CellLiteral = tuple[Cell, bool]
+#: A clause over cell literals: at least one holds (blocking clauses, lazy cuts).
+CellClause = list[CellLiteral]
+#: A lazy rule: the cuts a candidate (its marked cells) violates, ``[]`` when it is accepted.
+LazyRule = Callable[[frozenset[Cell]], list[CellClause]]
 
 
 # -- building against the clock -------------------------------------------------------------------

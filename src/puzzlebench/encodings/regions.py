@@ -1,7 +1,7 @@
 """Board geometry the connectivity rules share.
 
-``white_regions`` finds the white regions of a candidate answer, and ``split_cuts`` turns a
-split candidate into the cuts of the lazy rules (cp, smt). ``connectivity_reasoning`` is the graph reasoning of the
+``white_regions`` finds the white regions of a candidate answer, and ``connectivity_cuts`` turns
+a split candidate into the cuts of the lazy rule, over cell literals, for every paradigm. ``connectivity_reasoning`` is the graph reasoning of the
 connectivity propagators (sat's IPASIR-UP engine, asp's clingo propagator) on a partial
 assignment: which cells must be black (unreachable from the root) or white (articulation
 points guarding a white cell), each with the black fence that forces it. It works on cell
@@ -11,9 +11,10 @@ its own flood fill, so that it shares no code with them.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Any, Container, NamedTuple, Sequence
 
 from ..model import Cell
+from .base import CellClause, LazyRule
 
 
 def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Cell]]:
@@ -36,30 +37,85 @@ def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Ce
     return regions
 
 
-class Cut(NamedTuple):
-    """A white region cut off from the kept one: its cells and the black cells around it.
+def connectivity_cuts(
+    rows: int,
+    cols: int,
+    marked: frozenset[Cell],
+    markable: Container[Cell],
+    anchor: Cell | None = None,
+    isolated: bool = True,
+) -> list[CellClause]:
+    """The lazy rule "all unmarked (white) cells are connected": the cuts a candidate violates.
 
-    The lazy rules' cut: some ``border`` cell turns white, or some ``cells`` cell turns black.
+    Let C be a white region of the candidate and B the marked cells around it. In any answer
+    where C is white and B marked, C is a whole white region, so it holds every white cell.
+    When the candidate has another white region, each region C gets the cut "some cell of B
+    turns white, or some cell of C turns marked, or a white cell outside C turns marked" (the
+    witness: ``anchor`` when it lies outside C, else a cell of another region; a cell that can
+    never be marked drops out of the clause). ``isolated=True`` says marked cells never share a
+    side (Kuromasu, Hitori): then the witness is not needed, since a white C with a marked B
+    and any cell beyond them would force two marked neighbours. ``[]``: the white cells are
+    connected. Cells beyond ``markable`` never appear in a cut.
     """
-
-    cells: list[Cell]
-    border: list[Cell]
-
-
-def split_cuts(rows: int, cols: int, marked: frozenset[Cell], anchor: Cell | None) -> tuple[list[Cell], list[Cut]]:
-    """A candidate's white regions as the kept one (holding ``anchor``, else the largest) and a
-    :class:`Cut` for every other one (none when the white cells are connected)."""
-    regions = white_regions(rows, cols, marked)
-    main = next((r for r in regions if anchor in r), None) if anchor is not None else None
-    if main is None:
-        main = max(regions, key=len, default=[])
-    cuts = []
-    for region in regions:
-        if region is main:
+    size = rows * cols
+    black = bytearray(size)
+    for r, c in marked:
+        black[r * cols + c] = 1
+    region = [0] * size  # region number + 1 of each white cell, 0 while unvisited
+    regions: list[list[int]] = []
+    for start in range(size):
+        if black[start] or region[start]:
             continue
-        border = {(r + dr, c + dc) for r, c in region for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
-        cuts.append(Cut(sorted(region), sorted(border & marked)))
-    return main, cuts
+        regions.append([start])
+        members, stack = regions[-1], [start]
+        region[start] = len(regions)
+        while stack:
+            i = stack.pop()
+            c = i % cols
+            for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
+                if 0 <= j < size and not black[j] and not region[j]:
+                    region[j] = len(regions)
+                    members.append(j)
+                    stack.append(j)
+    if len(regions) <= 1:
+        return []
+    cell = [(i // cols, i % cols) for i in range(size)]
+    anchor_index = None if anchor is None else anchor[0] * cols + anchor[1]
+    cuts: list[CellClause] = []
+    for number, members in enumerate(regions, start=1):
+        boundary = set()
+        for i in members:
+            c = i % cols
+            for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
+                if 0 <= j < size and black[j]:
+                    boundary.add(j)
+        clause: CellClause = [(cell[j], False) for j in sorted(boundary)]  # a fence cell turns white,
+        clause += [(cell[i], True) for i in members if cell[i] in markable]  # or a region cell marked,
+        if not isolated:  # or the white cell outside the region turns marked
+            outside = anchor_index if anchor_index is not None and region[anchor_index] != number else None
+            if outside is None:
+                outside = regions[0][0] if number != 1 else regions[1][0]
+            if cell[outside] in markable:
+                clause.append((cell[outside], True))
+        cuts.append(clause)
+    return cuts
+
+
+def connectivity_rule(rows: int, cols: int, markable: Container[Cell], anchor: Cell | None = None,
+                      isolated: bool = True) -> LazyRule:
+    """:func:`connectivity_cuts` as an artefact's lazy rule (``Artifact.lazy``)."""
+    markable = frozenset(markable)  # cells only: the rule must not hold solver objects
+    return lambda marked: connectivity_cuts(rows, cols, marked, markable, anchor, isolated)
+
+
+def root_cell(puzzle: Any) -> Cell | None:
+    """The clue nearest the centre of the board (ties: row-major first), or None without clues;
+    ``puzzle`` has ``rows``, ``cols`` and ``clue_cells``."""
+    cells = sorted(puzzle.clue_cells)
+    if not cells:
+        return None
+    mid_r, mid_c = (puzzle.rows - 1) / 2, (puzzle.cols - 1) / 2
+    return min(cells, key=lambda c: (abs(c[0] - mid_r) + abs(c[1] - mid_c), c))
 
 
 # -- connectivity reasoning on partial assignments ------------------------------------------------

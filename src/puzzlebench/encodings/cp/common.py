@@ -16,10 +16,8 @@ from ortools.sat.python import cp_model
 from ...model import Cell
 from ..base import Artifact, Option
 
-#: A cut returned by a lazy check: a clause (list of literals) every answer must satisfy.
+#: A clause: a list of literals, at least one true.
 Clause = list[cp_model.IntVar]
-#: Lazy check: given the marked decision cells of a candidate, the clauses it violates ([] = accept).
-LazyCheck = Callable[[frozenset[Cell]], list[Clause]]
 
 
 @dataclass
@@ -30,14 +28,13 @@ class CpModelArtifact(Artifact):
     ``parameters`` are CP-SAT ``SatParameters`` fields the encoding asks for (e.g. a fixed search).
     ``functional`` says every variable is determined by the decision Booleans, so that a
     solution callback's answers are exactly the distinct decision assignments.
-    ``lazy`` (optional) rejects candidates and returns clauses to add before searching again:
-    rules too large to state up front (e.g. connectivity cuts).
+    ``lazy`` (optional, see :class:`~puzzlebench.encodings.base.Artifact`): rules too large to
+    state up front (e.g. connectivity cuts), checked on candidates by the harness.
     """
 
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     parameters: dict[str, Any] = field(default_factory=dict)
     functional: bool = False
-    lazy: LazyCheck | None = None
 
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:

@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
-from ..regions import split_cuts
+from ..regions import connectivity_rule, root_cell
 from .common import Clause, CpModelArtifact, new_bools
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
@@ -74,7 +74,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
         _connect_by_flow(model, puzzle, black)
     elif connectivity == "lazy":
         _no_isolated_white(model, puzzle, black)
-        art.lazy = _split_cuts(puzzle, black)
+        art.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
     return art
 
 
@@ -116,15 +116,6 @@ def _distance(model: cp_model.CpModel, black: Black, ray: Sequence[Cell]) -> tup
 
 
 # -- connectivity -----------------------------------------------------------------------------
-
-def root_cell(puzzle: Kuromasu) -> Cell | None:
-    """The clue nearest the centre of the board (ties: row-major first), or None without clues."""
-    clues = sorted(puzzle.clue_cells)
-    if not clues:
-        return None
-    mid_r, mid_c = (puzzle.rows - 1) / 2, (puzzle.cols - 1) / 2
-    return min(clues, key=lambda c: (abs(c[0] - mid_r) + abs(c[1] - mid_c), c))
-
 
 def _white(black: Black, cell: Cell) -> Any:
     """The literal "cell is white" (True for a clue cell)."""
@@ -214,27 +205,6 @@ def _no_isolated_white(model: cp_model.CpModel, puzzle: Kuromasu, black: Black) 
         if len(way_out) < len(puzzle.grid.neighbours4(cell)):
             continue  # a clue neighbour is always white
         model.add_bool_or(way_out + ([black[cell]] if cell in black else []))
-
-
-def _split_cuts(puzzle: Kuromasu, black: Black):
-    """The lazy rule: cuts that exclude each stray white region of a candidate."""
-    grid = puzzle.grid
-    anchor = root_cell(puzzle)
-
-    def check(marked: frozenset[Cell]) -> list[Clause]:
-        # Keep the region of the root clue (else the largest); cut every other one.
-        main, cuts = split_cuts(grid.rows, grid.cols, marked, anchor)
-        witness = anchor if anchor is not None else min(main, default=None)
-        clauses = []
-        for cut in cuts:
-            clause = [~black[b] for b in cut.border]  # a border cell turns white,
-            clause += [black[c] for c in cut.cells if c in black]  # or a region cell turns black,
-            if witness in black:  # or the white witness outside turns black
-                clause.append(black[witness])
-            clauses.append(clause)
-        return clauses
-
-    return check
 
 
 ENCODINGS: list[EncodingSpec] = [

@@ -51,16 +51,13 @@ def card_option(default: str, what: str) -> Option:
 class CnfModel(Artifact):
     """A CNF over an ``IDPool`` keyed by meaningful tuples, e.g. ``("bulb", r, c)``.
 
-    ``decision`` maps each markable cell to its variable (true = marked). ``refine``, when set,
-    receives the marked cells of a candidate model and returns clauses cutting it off (empty when
-    the candidate is accepted): the backend re-solves until no cut is returned. ``propagator``,
+    ``decision`` maps each markable cell to its variable (true = marked). ``propagator``,
     when set, builds an IPASIR-UP engine (:class:`pysat.engines.Propagator`) for CaDiCaL 1.9.5,
     together with the variables it observes.
     """
 
     pool: "IDPool" = None  # type: ignore[assignment]
     clauses: list[Clause] = field(default_factory=list)
-    refine: Callable[[frozenset[Cell]], list[Clause]] | None = None
     propagator: Callable[[], tuple["Propagator", Sequence[int]]] | None = None
 
     def var(self, *key: Any) -> int:

@@ -23,6 +23,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
 from ..base import EncodingSpec, Option, check_deadline
+from ..regions import connectivity_rule
 from .common import CARD_CHOICES, Clause, CnfModel, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator
 
@@ -80,7 +81,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     # All white cells form one orthogonally connected region.
     mode = options["connectivity"]
     if mode == "lazy":
-        cnf.refine = _lazy_cuts(puzzle, var)
+        cnf.lazy = connectivity_rule(rows, cols, decision)
     elif mode in ("rank", "propagator"):
         graph = BoardGraph.of(puzzle, decision)
         if mode == "rank":
@@ -143,49 +144,6 @@ def _pairs(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
             clauses.append((see, *between))
             lits.append(see)
     return lits, always
-
-
-def _lazy_cuts(puzzle: Kuromasu, var: list[int]):
-    """Refinement for the lazy mode: flood-fill the candidate's white cells over the flat grid;
-    when they form several regions, return one cut per region (see :mod:`.connectivity`):
-    some cell of the region turns black, or some black cell bounding it turns white."""
-    rows, cols = puzzle.rows, puzzle.cols
-    size = rows * cols
-
-    def refine(marked: frozenset[Cell]) -> list[Clause]:
-        black = bytearray(size)
-        for r, c in marked:
-            black[r * cols + c] = 1
-        region = [0] * size  # region number + 1 of each white cell, 0 while unvisited
-        cuts: list[list[int]] = []
-        regions: list[list[int]] = []
-        for start in range(size):
-            if black[start] or region[start]:
-                continue
-            regions.append([start])
-            members, stack = regions[-1], [start]
-            region[start] = len(regions)
-            while stack:
-                i = stack.pop()
-                c = i % cols
-                for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
-                    if 0 <= j < size and not black[j] and not region[j]:
-                        region[j] = len(regions)
-                        members.append(j)
-                        stack.append(j)
-        if len(regions) <= 1:
-            return []
-        for members in regions:
-            boundary = set()
-            for i in members:
-                c = i % cols
-                for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
-                    if 0 <= j < size and black[j]:
-                        boundary.add(j)
-            cuts.append([var[i] for i in members if var[i]] + [-var[j] for j in boundary])
-        return cuts
-
-    return refine
 
 
 def _reach_levels(cnf: CnfModel, puzzle: Kuromasu, graph: BoardGraph) -> None:

@@ -55,15 +55,12 @@ class SmtModel(Artifact):
     """z3 assertions in one context, plus the decision Booleans of the puzzle's cells.
 
     ``decision`` maps each markable cell to the BoolRef "this cell is marked"; enumeration blocks
-    on these only. ``refine``, when set, receives the marked cells of a candidate model and
-    returns assertions cutting it off (empty when the candidate is accepted): the backend adds
-    them and re-solves. Variables made through :meth:`bool`/:meth:`int` are named after their
+    on these only. Variables made through :meth:`bool`/:meth:`int` are named after their
     key, e.g. ``bulb_3_4``, and counted by sort for the size figures.
     """
 
     ctx: z3.Context = field(default_factory=z3.Context)
     assertions: list[z3.BoolRef] = field(default_factory=list)
-    refine: Callable[[frozenset[Cell]], list[z3.BoolRef]] | None = None
     bools: dict[Hashable, z3.BoolRef] = field(default_factory=dict)
     ints: dict[Hashable, z3.ArithRef] = field(default_factory=dict)
     #: The z3 logic this encoding is best solved in (``logic=auto``); None: the backend's default.

@@ -11,9 +11,9 @@ Rules and the blocks that enforce them:
   and counts the true ones (``card`` option: PbEq or a sum of If terms). Either way a ray is cut
   after n cells: seeing n cells one way already exceeds the number;
 * all white cells form one orthogonally connected region (``connectivity`` option):
-  ``lazy`` — a candidate whose white cells are split is rejected by the ``refine`` hook, which
-  returns, for every white region C except the root's, the cut "a boundary cell of C turns white
-  or a cell of C turns black"; the one-cell cuts (no white cell walled in alone) are asserted up
+  ``lazy`` — a candidate whose white cells are split is rejected by the lazy rule
+  (``regions.connectivity_cuts``), which returns, for every white region C, the cut "a boundary
+  cell of C turns white or a cell of C turns black"; the one-cell cuts (no white cell walled in alone) are asserted up
   front where sound. ``rank`` — every white cell other than the root has a white neighbour of
   smaller rank (an integer bounded below by the Manhattan distance to the root); the root is the
   clue nearest the centre, or on a clueless board the first white cell in row-major order.
@@ -33,7 +33,7 @@ import z3
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
-from ..regions import split_cuts
+from ..regions import connectivity_rule, root_cell
 from .common import SmtModel, card_option
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
@@ -72,7 +72,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
         model.logic = "QF_LIA"
     elif mode == "lazy":
         _no_walled_in_cell(model, puzzle, black, white)
-        model.refine = _split_cuts(model, puzzle, black, white)
+        model.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
     model.notes.update(connectivity=mode, visibility=options["visibility"])
     return model
 
@@ -127,15 +127,6 @@ def _count_by_rays(
 
 # -- connectivity -----------------------------------------------------------------------------
 
-def root_cell(puzzle: Kuromasu) -> Cell | None:
-    """The clue nearest the centre of the board (ties: row-major first), or None without clues."""
-    clues = sorted(puzzle.clue_cells)
-    if not clues:
-        return None
-    mid_r, mid_c = (puzzle.rows - 1) / 2, (puzzle.cols - 1) / 2
-    return min(clues, key=lambda c: (abs(c[0] - mid_r) + abs(c[1] - mid_c), c))
-
-
 def _connect_by_rank(model: SmtModel, puzzle: Kuromasu, black: Black, white: White) -> None:
     """Ranks: every white non-root cell has a white neighbour of smaller rank, so a chain of
     ever smaller ranks leads from it to the root."""
@@ -175,21 +166,6 @@ def _no_walled_in_cell(model: SmtModel, puzzle: Kuromasu, black: Black, white: W
         if len(around) + 1 >= grid.size or any(nb not in black for nb in around):
             continue  # covers the board, or a clue neighbour is always white
         model.add(model.any([white[nb] for nb in around] + ([black[cell]] if cell in black else [])))
-
-
-def _split_cuts(model: SmtModel, puzzle: Kuromasu, black: Black, white: White):
-    """The lazy rule: on a split candidate, one cut per white region other than the root's."""
-    grid = puzzle.grid
-    anchor = root_cell(puzzle)
-
-    def refine(marked: frozenset[Cell]) -> list[z3.BoolRef]:
-        # The root's region is kept: the one holding the root clue, else the largest; for every
-        # other one, a border cell turns white or a cell of the region turns black.
-        _, cuts = split_cuts(grid.rows, grid.cols, marked, anchor)
-        return [model.any([white[b] for b in cut.border if b in black] + [black[c] for c in cut.cells if c in black])
-                for cut in cuts]
-
-    return refine
 
 
 SPECS: list[EncodingSpec] = [
