@@ -9,6 +9,12 @@ from typing import Any, Mapping
 from .model import Family, Solution, Violation
 
 
+#: Error texts that mean an allocation failed (Python, C++ and the solvers' own wording).
+MEMORY_ERROR_MARKS: tuple[str, ...] = (
+    "MemoryError", "bad_alloc", "out of memory", "Out of memory", "memory exhausted", "annot allocate memory",
+)
+
+
 class Status(str, Enum):
     """Outcome of one solver run.
 
@@ -66,6 +72,9 @@ class Result:
     search: Mapping[str, float] = field(default_factory=dict)
     backend: str = ""
     backend_version: str = ""
+    solver: str = ""
+    solver_version: str = ""
+    encoding_hash: str = ""
     violations: tuple[tuple[Violation, ...], ...] = ()
     error: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -100,9 +109,58 @@ class Result:
         }
         out.update({f"size_{k}": v for k, v in self.size.items()})
         out.update({f"search_{k}": v for k, v in self.search.items()})
+        out["solver"] = self.solver
+        out["solver_version"] = self.solver_version
         out["backend"] = self.backend
         out["backend_version"] = self.backend_version
+        out["encoding_hash"] = self.encoding_hash
         return out
+
+    def to_record(self) -> dict[str, Any]:
+        """The one flat run record (JSON-ready, timings unrounded) that ``bench``, ``crosscheck``,
+        ``analysis`` and ``benchmarks/`` store and read; ``puzzlebench.results.load`` makes rows
+        of it. ``verdict`` is the verifier's: ``valid`` / ``invalid`` / ``none`` (no answer)."""
+        digests = [s.digest() for s in self.solutions]
+        if not self.solutions:
+            verdict = "none"
+        elif self.verified:
+            verdict = "valid"
+        else:
+            verdict = "invalid"
+        t = self.timings
+        status = self.status
+        # Rule: an allocation failure inside the harness is a memout, not a generic error
+        if status is Status.ERROR and self.error and any(mark in self.error for mark in MEMORY_ERROR_MARKS):
+            status = Status.MEMOUT
+        record: dict[str, Any] = {
+            "family": self.family.value,
+            "paradigm": self.paradigm,
+            "encoding": self.encoding,
+            "encoding_hash": self.encoding_hash,
+            "solver": self.solver,
+            "solver_version": self.solver_version,
+            "status": status.value,
+            "verdict": verdict,
+            "count": len(self.solutions),
+            "exhausted": bool(self.exhausted),
+            "complete": bool(self.complete),
+            # the answer when there is one; the sorted set of answers when several
+            "solution_hash": digests[0] if len(digests) == 1 else (",".join(sorted(digests)) or None),
+            "solution_hashes": digests,
+            "time_build": t.build,
+            "time_solve": t.solve,
+            "time_first": t.first,
+            "time_total": t.total,
+            "time_cpu": t.cpu,
+            "resolved_options": dict(self.options),
+            "backend": self.backend,
+            "backend_version": self.backend_version,
+            "error": self.error,
+            "extra": dict(self.extra),
+        }
+        record.update({f"size_{k}": v for k, v in self.size.items()})
+        record.update({f"search_{k}": v for k, v in self.search.items()})
+        return record
 
     def to_json(self, rows: int | None = None, cols: int | None = None) -> dict[str, Any]:
         """The JSON object of ``puzzlebench solve --json``."""

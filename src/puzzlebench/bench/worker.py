@@ -25,11 +25,7 @@ import sys
 import traceback
 from typing import Any, Mapping
 
-#: Error texts that mean an allocation failed (Python, C++ and the solvers' own wording).
-MEMORY_ERROR_MARKS: tuple[str, ...] = (
-    "MemoryError", "bad_alloc", "out of memory", "Out of memory", "memory exhausted", "annot allocate memory",
-)
-
+from ..result import MEMORY_ERROR_MARKS
 
 def is_memory_error(text: str | None) -> bool:
     return bool(text) and any(mark in text for mark in MEMORY_ERROR_MARKS)
@@ -47,44 +43,8 @@ def limit_memory(memory_mb: int | None) -> None:
 
 
 def result_fields(result: Any, count: int) -> dict[str, Any]:
-    """The record fields a :class:`puzzlebench.Result` determines (timings unrounded)."""
-    from ..result import Status
-
-    violations = list(result.violations)
-    if not result.solutions:
-        verdict = "none"
-    elif all(not v for v in violations):
-        verdict = "valid"
-    else:
-        verdict = "invalid"
-    digests = [s.digest() for s in result.solutions]
-    t = result.timings
-    fields: dict[str, Any] = {
-        "status": result.status.value,
-        "verdict": verdict,
-        "count": len(result.solutions),
-        "exhausted": bool(result.exhausted),
-        "complete": bool(result.complete),
-        # the answer when there is one; the sorted set of answers when several
-        "solution_hash": digests[0] if len(digests) == 1 else (",".join(sorted(digests)) or None),
-        "solution_hashes": digests,
-        "time_build": t.build,
-        "time_solve": t.solve,
-        "time_first": t.first,
-        "time_total": t.total,
-        "time_cpu": t.cpu,
-        "resolved_options": dict(result.options),
-        "backend": result.backend,
-        "backend_version": result.backend_version,
-        "error": result.error,
-        "extra": dict(result.extra),
-    }
-    fields.update({f"size_{k}": v for k, v in result.size.items()})
-    fields.update({f"search_{k}": v for k, v in result.search.items()})
-    # Rule: an allocation failure inside the harness is a memout, not a generic error
-    if result.status is Status.ERROR and is_memory_error(result.error):
-        fields["status"] = Status.MEMOUT.value
-    return fields
+    """The record fields a :class:`puzzlebench.Result` determines (its one record schema)."""
+    return result.to_record()
 
 
 def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:

@@ -7,6 +7,8 @@ encoding, never copies: ``connectivity=rank`` and ``connectivity=lazy`` are the 
 
 from __future__ import annotations
 
+import hashlib
+import sys
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -64,10 +66,18 @@ class EncodingSpec:
     reference: str = ""
     options: tuple[Option, ...] = ()
     complete: bool = True  # False when the encoding drops a rule whatever its options
+    #: Content hash of the encoding's source, when known up front (file encodings).
+    source_hash: str | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.family.value, self.paradigm, self.name)
+
+    def content_hash(self) -> str:
+        """A short hash of what this encoding runs: its file's content, or the source of the
+        module that defines its builder (the builder's code when it has no file, e.g. in a
+        notebook cell). Records carry it, and resuming never reuses a result of another one."""
+        return self.source_hash or source_hash(self.build)
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -110,6 +120,37 @@ class EncodingSpec:
                 for opt in self.options
             },
         }
+
+
+def source_hash(fn: Callable[..., Any]) -> str:
+    """sha256 (16 hex digits) of the file defining ``fn``'s module, else of its code object."""
+    fn = getattr(fn, "__wrapped__", fn)
+    module = sys.modules.get(getattr(fn, "__module__", "") or "")
+    path = getattr(module, "__file__", None)
+    digest = hashlib.sha256()
+    if path and module.__name__ != "__main__":
+        try:
+            with open(path, "rb") as fh:
+                digest.update(fh.read())
+            return digest.hexdigest()[:16]
+        except OSError:
+            pass
+    _hash_code(getattr(fn, "__code__", None), digest)
+    if getattr(fn, "__code__", None) is None:
+        digest.update(repr(fn).encode())
+    return digest.hexdigest()[:16]
+
+
+def _hash_code(code: Any, digest: Any) -> None:
+    if code is None:
+        return
+    digest.update(code.co_code)
+    digest.update(repr(code.co_names).encode())
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            _hash_code(const, digest)
+        else:
+            digest.update(repr(const).encode())
 
 
 def encoding(family: Family, paradigm: str, name: str, description: str, **kw: Any) -> Callable:

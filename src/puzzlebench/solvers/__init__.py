@@ -1,24 +1,29 @@
-"""Running an encoding on a backend: the one harness, the one clock.
+"""Running an encoding on a solver: the one harness, the one clock, the one enumeration loop.
 
-:func:`solve` builds the encoding's artefact, hands it to the paradigm's backend, enumerates
-answers, checks each with the independent verifier, and returns a :class:`Result` whose timings
-come from ``time.perf_counter`` (wall) and ``time.process_time`` (CPU) for every paradigm alike.
+:func:`solve` builds the encoding's artefact, hands it to the chosen solver's backend, and owns
+everything that is the same for every paradigm: the deadline (one watchdog interrupts any solver
+call still running at it), the enumeration loop (ask, read the answer on the puzzle's cells,
+block exactly that assignment of the decision cells, ask again), the lazy rules' cuts (a
+candidate the encoding's ``lazy`` rule rejects is not an answer: its cuts are added and the
+solver asked again), and the independent verifier on every answer. Timings come from
+``time.perf_counter`` (wall) and ``time.process_time`` (CPU) for every paradigm alike.
 """
 
 from __future__ import annotations
 
 import time
 import traceback
-from typing import Any
+from typing import Any, Iterator
 
 from .. import registry
-from ..encodings.base import BUILD_DEADLINE, BuildTimeout
+from ..encodings.base import BUILD_DEADLINE, Artifact, BuildTimeout
 from ..errors import EncodingError, SolverUnavailable, VerificationError
-from ..model import Puzzle
+from ..model import Cell, Puzzle
 from ..result import Result, Status, Timings
 from .base import Backend
+from .watchdog import armed
 
-__all__ = ["Backend", "solve", "split_options"]
+__all__ = ["Backend", "answers", "solve", "split_options"]
 
 
 def split_options(spec, backend_cls: type[Backend], options: dict[str, Any]) -> tuple[dict, dict]:
@@ -30,6 +35,55 @@ def split_options(spec, backend_cls: type[Backend], options: dict[str, Any]) -> 
     return enc, back
 
 
+def answers(backend: Backend, artifact: Artifact, limit: int, deadline: float | None,
+            tally: dict[str, int]) -> Iterator[frozenset[Cell]]:
+    """The one enumeration loop: up to ``limit`` answers (0 = all) as sets of marked cells.
+
+    Blocking clauses range over the decision cells only, so auxiliary variables never multiply
+    counts. Sets ``backend.exhausted`` when the search space is explored and
+    ``backend.timed_out`` when the deadline stopped it; counts lazy rounds, cuts and blocking
+    clauses in ``tally``.
+    """
+    if backend.native_enumeration():
+        with armed(deadline, backend.interrupt) as alarm:
+            yield from backend.enumerate(limit, deadline)
+        if alarm.fired:
+            backend.timed_out, backend.exhausted = True, False
+        return
+    decision = list(artifact.decision)
+    lazy = artifact.lazy
+    found = 0
+    while not limit or found < limit:
+        if deadline is not None and time.perf_counter() >= deadline:
+            backend.timed_out = True
+            return
+        with armed(deadline, backend.interrupt) as alarm:
+            outcome = backend.check(deadline)
+        if alarm.fired or outcome is None:  # an interrupted call's answer is not trusted
+            backend.timed_out = True
+            return
+        if not outcome:
+            backend.exhausted = True
+            return
+        cells = backend.marked()
+        if lazy is not None:
+            cuts = lazy(cells)
+            if cuts:  # the candidate breaks a rule the solver was not told: cut it off, ask again
+                tally["lazy_rounds"] = tally.get("lazy_rounds", 0) + 1
+                tally["lazy_cuts"] = tally.get("lazy_cuts", 0) + len(cuts)
+                for clause in cuts:
+                    backend.add_clause(clause)
+                continue
+        found += 1
+        yield cells
+        if not decision:  # nothing to choose: the one answer was the only one
+            backend.exhausted = True
+            return
+        # Block this answer on the decision cells only: some cell must differ.
+        backend.add_clause([(cell, cell not in cells) for cell in decision])
+        tally["blocking_clauses"] = tally.get("blocking_clauses", 0) + 1
+
+
 def solve(
     puzzle: Puzzle,
     paradigm: str = "sat",
@@ -37,35 +91,41 @@ def solve(
     count: int = 1,
     timeout: float | None = None,
     *,
+    solver: str | None = None,
     strict: bool = True,
     **options: Any,
 ) -> Result:
-    """Solve ``puzzle`` with one paradigm's encoding.
+    """Solve ``puzzle`` with one paradigm's encoding on one of its solvers.
 
     ``count=1`` finds an answer, ``count=2`` proves uniqueness, ``count=0`` enumerates all.
-    ``options`` are the encoding's named options (see ``puzzlebench encodings``) and the
-    backend's (e.g. ``solver="glucose4"`` for SAT, ``num_workers`` for CP).
+    ``encoding`` is a registered name or the path of an encoding file (``.lp``, ``.mzn``).
+    ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
+    paradigm's own, e.g. ``cadical195`` for SAT). ``options`` are the encoding's named options
+    (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
     :class:`VerificationError` (``strict=True``) or yields status ``wrong``.
-    Unknown encodings or options raise :class:`EncodingError`; a missing backend
-    :class:`SolverUnavailable`.
+    Unknown encodings, solvers or options raise :class:`EncodingError`; a solver that is not
+    installed :class:`SolverUnavailable`.
     """
     if count < 0:
         raise EncodingError(f"count must be >= 0, got {count}")
     spec = registry.get(puzzle.family, paradigm, encoding)
-    backend_cls = registry.backend(paradigm)
-    if not backend_cls.supported():
-        raise SolverUnavailable(backend_cls.unavailable_reason() or f"{paradigm} backend unavailable")
+    solver_spec = registry.solver(paradigm, solver)
+    reason = solver_spec.unavailable_reason()
+    if reason:
+        raise SolverUnavailable(reason)
+    backend_cls = solver_spec.backend_class()
     enc_opts, back_opts = split_options(spec, backend_cls, options)
     complete = spec.is_complete(enc_opts)
     backend_cls.load()
 
     t0, c0 = time.perf_counter(), time.process_time()
     deadline = None if timeout is None else t0 + timeout
-    backend = backend_cls(back_opts)
-    answers: list = []
+    backend = backend_cls(back_opts, solver_spec.settings)
+    found: list = []
     violations: list = []
+    tally: dict[str, int] = {}
     t_build = t_first = None
     status = Status.ERROR
     error = None
@@ -78,15 +138,15 @@ def solve(
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:
-            for cells in backend.solutions(count, deadline):
+            for cells in answers(backend, artifact, count, deadline, tally):
                 if t_first is None:
                     t_first = time.perf_counter() - t_build
                 answer = puzzle.solution(cells)
-                answers.append(answer)
+                found.append(answer)
                 violations.append(tuple(puzzle.verify(answer)))
-                if count and len(answers) >= count:
+                if count and len(found) >= count:
                     break
-        if answers:
+        if found:
             status = Status.SAT
         elif backend.timed_out:
             status = Status.TIMEOUT
@@ -105,14 +165,15 @@ def solve(
     if t_build is None:
         t_build = t_end
     size, search, extra = _safe(backend.size), _safe(backend.search), _safe(backend.extra)
+    extra.update(tally)
     backend.close()
 
     rejected = [i for i, v in enumerate(violations) if v]
     if complete and rejected and status is Status.SAT:
         first = violations[rejected[0]]
         message = (
-            f"{paradigm}/{encoding} returned an answer the verifier rejects on {puzzle.name or 'puzzle'}: "
-            + "; ".join(str(v) for v in first[:3])
+            f"{paradigm}/{encoding} on {solver_spec.name} returned an answer the verifier rejects on "
+            f"{puzzle.name or 'puzzle'}: " + "; ".join(str(v) for v in first[:3])
         )
         if strict:
             raise VerificationError(message)
@@ -121,9 +182,9 @@ def solve(
     return Result(
         family=puzzle.family,
         paradigm=paradigm,
-        encoding=encoding,
+        encoding=spec.name,
         status=status,
-        solutions=tuple(answers),
+        solutions=tuple(found),
         exhausted=backend.exhausted and status in (Status.SAT, Status.UNSAT),
         complete=complete,
         options={**enc_opts, **back_opts},
@@ -138,6 +199,9 @@ def solve(
         search=search,
         backend=backend_cls.name,
         backend_version=_safe_version(backend_cls),
+        solver=solver_spec.name,
+        solver_version=solver_spec.version(),
+        encoding_hash=spec.content_hash(),
         violations=tuple(violations),
         error=error,
         extra=extra,

@@ -2,22 +2,21 @@
 
 One ``Control`` per puzzle. Rules and facts are added as one text and grounded once (grounding
 cannot be interrupted from inside: the deadline is checked before and after it, and the
-benchmark runner enforces the hard limit). Answers are enumerated with clasp's projective
-enumeration on the shown atoms (``--project=show``; every program shows only its decision
-predicate), so auxiliary atoms never multiply the count.
+benchmark runner enforces the hard limit). Answers are enumerated natively, with clasp's
+projective enumeration on the shown atoms (``--project=show``; every program shows only its
+decision predicate), so auxiliary atoms never multiply the count; the harness's watchdog
+interrupts the search at the deadline. clasp's preset configurations are registered as solvers
+of their own (``clingo-crafty``, ...), which set the ``configuration`` option.
 """
 
 from __future__ import annotations
 
-import heapq
 import importlib.util
-import itertools
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generator, Iterator
 
 from ..encodings.base import Option
+from ..errors import EncodingError
 from ..model import Cell
 from .base import Backend
 
@@ -41,8 +40,8 @@ class ClingoBackend(Backend):
         Option("seed", 0, description="clasp's random seed (--seed)"),
     )
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
         self._ctl: clingo.Control | None = None
         self._artifact: AspProgram | None = None
         self._stats: dict[str, Any] = {}
@@ -63,8 +62,23 @@ class ClingoBackend(Backend):
 
         return clingo.__version__
 
+    def _configuration(self) -> str:
+        asked, fixed = self.options.get("configuration", "auto"), self.settings.get("configuration")
+        if fixed and asked not in ("auto", fixed):
+            raise EncodingError(f"solver clingo-{fixed} runs --configuration={fixed}; got configuration={asked}")
+        return fixed or asked
+
+    @classmethod
+    def solver_version(cls, settings) -> str:
+        config = settings.get("configuration")
+        return cls.version() + (f" --configuration={config}" if config else "")
+
+    @classmethod
+    def load(cls) -> None:
+        import clingo  # noqa: F401
+
     def _arguments(self, artifact: "AspProgram") -> list[str]:
-        args = ["--project=show", "--parallel-mode=1", f"--configuration={self.options.get('configuration', 'auto')}"]
+        args = ["--project=show", "--parallel-mode=1", f"--configuration={self._configuration()}"]
         heuristic = self.options.get("heuristic", "auto")
         if heuristic != "auto":
             args.append(f"--heuristic={heuristic}")
@@ -93,7 +107,10 @@ class ClingoBackend(Backend):
         if deadline is not None and time.perf_counter() >= deadline:
             self.timed_out = True
 
-    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def native_enumeration(self) -> bool:
+        return True
+
+    def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
         # kept so that statistics can first close a search the caller stopped early
         self._search = self._enumerate(limit, deadline)
         return self._search
@@ -109,19 +126,23 @@ class ClingoBackend(Backend):
             return frozenset(to_cell(s) for s in model.symbols(shown=True) if s.match(predicate, arity))
 
         t0 = time.perf_counter()
-        # a shared watchdog thread interrupts the search at the deadline (no thread per solve)
-        token = _WATCHDOG.arm(ctl, deadline) if deadline is not None else None
+        seen: set[frozenset[Cell]] = set()
         try:
             with ctl.solve(yield_=True) as handle:
                 for model in handle:
-                    yield cells(model)
+                    answer = cells(model)
+                    if answer in seen:  # projection is on the shown atoms: more than the answer is shown
+                        raise EncodingError(
+                            f"the program reports the same {predicate}/{arity} answer twice: it must #show "
+                            f"{predicate}/{arity} only (the harness projects on the shown atoms)"
+                        )
+                    seen.add(answer)
+                    yield answer
                 result = handle.get()
             # stopped by the watchdog or by interrupt(): the search space was not explored
             self.timed_out = bool(result.interrupted)
             self.exhausted = bool(result.exhausted) and not result.interrupted
         finally:
-            if token is not None:
-                _WATCHDOG.disarm(token)
             self._times["solve_calls"] = time.perf_counter() - t0
 
     def _statistics(self) -> dict[str, Any]:
@@ -168,62 +189,3 @@ class ClingoBackend(Backend):
 
 def _quiet(code: "clingo.MessageCode", message: str) -> None:
     """Drop clingo's informational warnings (e.g. atoms that never occur in a head)."""
-
-
-@dataclass(order=True)
-class _Alarm:
-    deadline: float
-    order: int
-    ctl: Any = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
-
-
-class _Watchdog:
-    """One daemon thread that calls ``Control.interrupt()`` on searches past their deadline.
-
-    Arming costs a lock and a notify, so timed solves need no thread of their own.
-    """
-
-    def __init__(self) -> None:
-        self._alarms: list[_Alarm] = []
-        self._cond = threading.Condition()
-        self._order = itertools.count()
-        self._thread: threading.Thread | None = None
-
-    def arm(self, ctl: Any, deadline: float) -> _Alarm:
-        alarm = _Alarm(deadline, next(self._order), ctl)
-        with self._cond:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="clingo-watchdog", daemon=True)
-                self._thread.start()
-            # The thread sleeps until the earliest alarm (cancelled ones too, dropped when it
-            # wakes): only a new earliest deadline needs to wake it, not every solve call.
-            wake = not self._alarms or alarm < self._alarms[0]
-            heapq.heappush(self._alarms, alarm)
-            if wake:
-                self._cond.notify()
-        return alarm
-
-    def disarm(self, alarm: _Alarm) -> None:
-        with self._cond:
-            alarm.cancelled = True
-            alarm.ctl = None
-
-    def _run(self) -> None:
-        with self._cond:
-            while True:
-                while self._alarms and self._alarms[0].cancelled:
-                    heapq.heappop(self._alarms)
-                if not self._alarms:
-                    self._cond.wait()
-                    continue
-                alarm = self._alarms[0]
-                left = alarm.deadline - time.perf_counter()
-                if left > 0:
-                    self._cond.wait(left)
-                    continue
-                heapq.heappop(self._alarms)
-                alarm.ctl.interrupt()
-
-
-_WATCHDOG = _Watchdog()

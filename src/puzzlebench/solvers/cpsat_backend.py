@@ -10,9 +10,9 @@ Enumeration blocks on the decision Booleans only, in one of two ways (backend op
   sound when every variable is determined by the decisions (the artefact's ``functional``);
   otherwise auxiliary variables would multiply the count, so it is refused.
 
-``auto`` picks ``callback`` for functional encodings without lazy checks, else ``resolve``.
-An artefact's ``lazy`` check (e.g. connectivity cuts) is applied in ``resolve`` mode: a
-candidate it rejects is not reported; its clauses are added and the search resumes.
+``auto`` picks ``callback`` for functional encodings without lazy rules, else ``resolve``.
+In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts come back here as
+cell literals); ``callback`` is this backend's native enumeration.
 
 CP-SAT runs single-threaded unless ``num_workers`` says otherwise (comparable measurements);
 the harness's deadline becomes ``max_time_in_seconds`` of each search.
@@ -26,7 +26,7 @@ import threading
 from functools import lru_cache
 from typing import Any, ClassVar, Iterator
 
-from ..encodings.base import Option
+from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
 from ..model import Cell
 from .base import Backend
@@ -53,8 +53,8 @@ class CpSatBackend(Backend):
         ),
     )
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
         self._artifact: Any = None
         self._solver: Any = None
         self._cells: list[Cell] = []
@@ -62,7 +62,7 @@ class CpSatBackend(Backend):
         self._indices: list[int] = []
         self._size: dict[str, int] = {}
         self._search: dict[str, float] = {"choices": 0, "conflicts": 0, "propagations": 0, "restarts": 0}
-        self._extra: dict[str, Any] = {"wall_time": 0.0, "solves": 0, "cuts": 0}
+        self._extra: dict[str, Any] = {"wall_time": 0.0, "solves": 0}
         self._stop = threading.Event()
 
     # -- availability -------------------------------------------------------------------------
@@ -112,14 +112,14 @@ class CpSatBackend(Backend):
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
 
-    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
-        assert self._solver is not None, "build() first"
+    @classmethod
+    def load(cls) -> None:
+        from ortools.sat.python import cp_model  # noqa: F401
+
+    def native_enumeration(self) -> bool:
         mode = self._mode()
         self._extra["enumeration"] = mode
-        if mode == "callback":
-            yield from self._enumerate_in_one_search(limit, deadline)
-        else:
-            yield from self._enumerate_by_resolving(limit, deadline)
+        return mode == "callback"
 
     def interrupt(self) -> None:
         self._stop.set()
@@ -138,44 +138,35 @@ class CpSatBackend(Backend):
             return "callback" if functional and self._artifact.lazy is None else "resolve"
         return asked
 
-    # -- resolve: block each answer's decision assignment and search again ---------------------
-    def _enumerate_by_resolving(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    # -- resolve: the harness's loop; each check is a fresh CP-SAT search ---------------------
+    def check(self, deadline: float | None) -> bool | None:
         from ortools.sat.python import cp_model
 
-        model, solver, lazy = self._artifact.model, self._solver, self._artifact.lazy
-        found = 0
-        while limit == 0 or found < limit:
-            left = self.remaining(deadline)
-            if left == 0.0 or self._stop.is_set():
-                self.timed_out = True
-                return
-            solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
-            status = solver.solve(model)
-            self._record(solver)
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                values = solver.response_proto.solution
-                cells = frozenset(cell for cell, i in zip(self._cells, self._indices) if values[i])
-                cuts = lazy(cells) if lazy is not None else []
-                if cuts:  # a lazy rule rejects this candidate: add its cuts, search again
-                    for clause in cuts:
-                        model.add_bool_or(clause)
-                    self._extra["cuts"] += len(cuts)
-                    continue
-                found += 1
-                yield cells
-                # Enumeration: exclude this decision assignment, and only it.
-                model.add_bool_or([~v if c in cells else v for c, v in zip(self._cells, self._vars)])
-            elif status == cp_model.INFEASIBLE:
-                self.exhausted = True
-                return
-            elif status == cp_model.UNKNOWN:
-                self.timed_out = True
-                return
-            else:
-                raise RuntimeError(f"CP-SAT returned {solver.status_name(status)}: {solver.solution_info()}")
+        solver = self._solver
+        left = self.remaining(deadline)
+        if left == 0.0 or self._stop.is_set():
+            return None
+        solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
+        status = solver.solve(self._artifact.model)
+        self._record(solver)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return True
+        if status == cp_model.INFEASIBLE:
+            return False
+        if status == cp_model.UNKNOWN:
+            return None
+        raise RuntimeError(f"CP-SAT returned {solver.status_name(status)}: {solver.solution_info()}")
+
+    def marked(self) -> frozenset[Cell]:
+        values = self._solver.response_proto.solution
+        return frozenset(cell for cell, i in zip(self._cells, self._indices) if values[i])
+
+    def add_clause(self, clause: CellClause) -> None:
+        var = self._artifact.decision
+        self._artifact.model.add_bool_or([var[cell] if positive else ~var[cell] for cell, positive in clause])
 
     # -- callback: one search enumerating every solution (functional encodings only) -----------
-    def _enumerate_in_one_search(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
         from ortools.sat.python import cp_model
 
         solver = self._solver

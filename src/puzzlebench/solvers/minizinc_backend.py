@@ -46,16 +46,18 @@ def _solvers_listing() -> str:
 
 
 class MiniZincBackend(Backend):
-    """``minizinc --solver gecode`` on a model and its data, answers read from the JSON stream."""
+    """``minizinc --solver NAME`` on a model and its data, answers read from the JSON stream.
+
+    The registry names MiniZinc's solvers (``gecode``, ``chuffed``, ...); the solver's name
+    comes in the settings.
+    """
 
     paradigm: ClassVar[str] = "minizinc"
-    name: ClassVar[str] = "minizinc-gecode"
-    OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("solver", "gecode", description="MiniZinc solver configuration to run the model with"),
-    )
+    name: ClassVar[str] = "minizinc"
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
+        self.solver_name: str = self.settings.get("solver", "gecode")
         self._artifact: MiniZincArtifact | None = None
         self._tmp: tempfile.TemporaryDirectory | None = None
         self._proc: subprocess.Popen | None = None
@@ -78,6 +80,21 @@ class MiniZincBackend(Backend):
         if not cls.supported():
             return "minizinc is installed but lists no Gecode solver (`minizinc --solvers`)"
         return None
+
+    @classmethod
+    def unavailable_reason_for(cls, settings) -> str | None:
+        name = settings.get("solver", "gecode")
+        if shutil.which("minizinc") is None:
+            return "the minizinc binary is not on PATH (Debian/Ubuntu: apt-get install minizinc)"
+        if not re.search(rf"\b{re.escape(name)}\b", _solvers_listing(), re.IGNORECASE):
+            return f"minizinc is installed but lists no solver {name!r} (`minizinc --solvers`)"
+        return None
+
+    @classmethod
+    def solver_version(cls, settings) -> str:
+        name = settings.get("solver", "gecode")
+        found = re.search(rf"^\s*{re.escape(name)}\s+(\S+)", _solvers_listing(), re.IGNORECASE | re.MULTILINE)
+        return f"{cls.version().split(',')[0]}, {name} {found.group(1) if found else '?'}"
 
     @classmethod
     def version(cls) -> str:
@@ -105,7 +122,7 @@ class MiniZincBackend(Backend):
         exe = shutil.which("minizinc") or "minizinc"
         # One answer per solution on the JSON stream; -n N stops after N, -a enumerates all.
         count = ["-a"] if limit == 0 else ["-n", str(limit)]
-        cmd = [exe, "--solver", self.options.get("solver", "gecode"), *count, "--statistics",
+        cmd = [exe, "--solver", self.solver_name, *count, "--statistics",
                "--output-mode", "json", "--json-stream", str(tmp / "model.mzn"), str(tmp / "data.dzn")]
         self._proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp
@@ -147,7 +164,10 @@ class MiniZincBackend(Backend):
             except json.JSONDecodeError:
                 raise RuntimeError(self._failure(f"minizinc wrote a line that is not JSON: {line[:200]!r}")) from None
 
-    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def native_enumeration(self) -> bool:
+        return True
+
+    def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
         assert self._artifact is not None, "build() first"
         self._deadline = deadline
         self._start(limit)

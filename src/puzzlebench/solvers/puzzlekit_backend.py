@@ -36,8 +36,8 @@ class PuzzlekitBackend(Backend):
         Option("num_workers", 1, description="CP-SAT search workers (1 = single-threaded, comparable)"),
     )
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
         self._artifact: PuzzlekitArtifact | None = None
         self._solver: Any = None  # puzzlekit's PuzzleSolver instance
         self._outcome: dict[str, Any] = {}
@@ -75,7 +75,10 @@ class PuzzlekitBackend(Backend):
         solver_class = get_solver_class(artifact.puzzle_type)
         self._solver = solver_class(num_rows=artifact.rows, num_cols=artifact.cols, grid=artifact.grid)
 
-    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def native_enumeration(self) -> bool:
+        return True
+
+    def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
         assert self._artifact is not None and self._solver is not None, "build() first"
         left = self.remaining(deadline)
         options = {

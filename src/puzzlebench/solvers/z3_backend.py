@@ -4,21 +4,18 @@ The ``logic`` option picks the solver: ``auto`` (default) takes the logic the en
 (``SmtModel.logic``; QF_FD when it names none), ``default`` is z3's own strategy selection,
 ``QF_FD`` / ``QF_LIA`` force a solver for that logic.
 
-z3's own timeout is soft (checked between steps), so the search gets both the ``timeout``
-parameter (the milliseconds left) and a :class:`threading.Timer` that interrupts the context at
-the deadline; an ``unknown`` answer then means the deadline was reached. Enumeration adds one
-blocking clause over the decision Booleans after each answer, and stops with ``exhausted`` when
-the solver answers ``unsat``. Encodings with a ``refine`` hook (lazy rules) are solved in a loop:
-a candidate the hook cuts off is not an answer; its cuts are added and the solver runs again.
+z3's own timeout is soft (checked between steps), so each check gets the ``timeout``
+parameter (the milliseconds left) and the harness's watchdog interrupts the context at the
+deadline; an ``unknown`` answer means the deadline was reached. The harness owns enumeration and
+lazy cuts; this adapter turns cell literals into disjunctions of the decision Booleans.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import threading
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
-from ..encodings.base import Option
+from ..encodings.base import CellClause, Option
 from ..model import Cell
 from .base import Backend
 
@@ -54,12 +51,12 @@ class Z3Backend(Backend):
         Option("seed", 0, description="z3 random seed (smt.random_seed and sat.random_seed)"),
     )
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
         self._artifact: Any = None
         self._solver: Any = None
         self._checks = 0
-        self._cuts = 0
+        self._model: Any = None
         self._logic: str | None = None
         self._assertions = 0
 
@@ -105,74 +102,35 @@ class Z3Backend(Backend):
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
 
-    def solutions(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
-        import z3
-
-        assert self._solver is not None, "build() first"
-        solver, decision = self._solver, self._artifact.decision
-        refine = getattr(self._artifact, "refine", None)
-        found = 0
-        while not limit or found < limit:
-            outcome = self._check(deadline)
-            if outcome == z3.unsat:
-                self.exhausted = True
-                return
-            if outcome != z3.sat:
-                self.timed_out = True
-                return
-            model = solver.model()
-            marked = frozenset(
-                cell for cell, var in decision.items() if z3.is_true(model.eval(var, model_completion=True))
-            )
-            if refine is not None:
-                cuts = refine(marked)
-                if cuts:
-                    # Lazy rule: the candidate breaks it; add the cuts and search again.
-                    self._cuts += len(cuts)
-                    solver.add(cuts)
-                    continue
-            found += 1
-            yield marked
-            # Block this answer on the decision cells only, so auxiliaries never multiply counts.
-            block = [z3.Not(var) if cell in marked else var for cell, var in decision.items()]
-            solver.add(z3.Or(block) if block else z3.BoolVal(False, self._artifact.ctx))
-
-    def _check(self, deadline: float | None) -> Any:
-        """One ``check()`` bounded by the deadline: z3's soft timeout plus a hard interrupt.
-
-        An interrupt leaves the context cancelled (later calls in it may fail), so once the timer
-        has fired the outcome is ``unknown`` whatever ``check()`` returned; a lock keeps the timer
-        from firing after the check has been declared over.
-        """
+    def check(self, deadline: float | None) -> bool | None:
         import z3
 
         self._checks += 1
         left = self.remaining(deadline)
-        if left is None:
-            return self._solver.check()
-        if left <= 0:
-            return z3.unknown
-        self._solver.set("timeout", max(1, int(left * 1000)))
-        lock = threading.Lock()
-        state = {"over": False, "fired": False}
+        if left is not None:
+            if left <= 0:
+                return None
+            self._solver.set("timeout", max(1, int(left * 1000)))
+        outcome = self._solver.check()
+        if outcome == z3.sat:
+            self._model = self._solver.model()
+            return True
+        return False if outcome == z3.unsat else None
 
-        def ring() -> None:
-            with lock:
-                if state["over"]:
-                    return
-                state["fired"] = True
-                self.interrupt()
+    def marked(self) -> frozenset[Cell]:
+        import z3
 
-        timer = threading.Timer(left, ring)
-        timer.daemon = True
-        timer.start()
-        try:
-            outcome = self._solver.check()
-        finally:
-            with lock:
-                state["over"] = True
-            timer.cancel()
-        return z3.unknown if state["fired"] else outcome
+        model = self._model
+        return frozenset(
+            cell for cell, var in self._artifact.decision.items() if z3.is_true(model.eval(var, model_completion=True))
+        )
+
+    def add_clause(self, clause: CellClause) -> None:
+        import z3
+
+        var = self._artifact.decision
+        lits = [var[cell] if positive else z3.Not(var[cell]) for cell, positive in clause]
+        self._solver.add(z3.Or(lits) if lits else z3.BoolVal(False, self._artifact.ctx))
 
     def interrupt(self) -> None:
         if self._artifact is not None:
@@ -207,14 +165,10 @@ class Z3Backend(Backend):
     def extra(self) -> dict[str, Any]:
         rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
         rest["checks"] = self._checks
-        rest["refinement_cuts"] = self._cuts
         rest["logic"] = self._logic or self.options.get("logic", "auto")
         return rest
 
     def close(self) -> None:
-        # A lazy rule's refine hook closes over the model that holds it: break that cycle, or
-        # every z3 term of the model waits for a full collection (billed to a later run).
-        if getattr(self._artifact, "refine", None) is not None:
-            self._artifact.refine = None
+        self._model = None
         self._solver = None
         self._artifact = None

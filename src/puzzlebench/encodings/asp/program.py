@@ -35,7 +35,8 @@ def cell_of_1based(symbol: "clingo.Symbol") -> Cell:
 class AspProgram(Artifact):
     """An ASP encoding of one puzzle.
 
-    ``files`` are ``.lp`` resources of this package (the rules); ``facts`` the puzzle as ground
+    ``files`` are ``.lp`` resources of this package (the rules), ``text`` more rules (a
+    researcher's own file, read by :mod:`puzzlebench.encodings.files`); ``facts`` the puzzle as ground
     facts; answers are read from the atoms ``predicate/arity`` (the only ``#show``-n atoms),
     which ``to_cell`` maps back to 0-based cells. Enumeration projects on those atoms, so
     auxiliary atoms never multiply the count. ``args`` are extra clingo command-line options
@@ -47,6 +48,7 @@ class AspProgram(Artifact):
     """
 
     files: tuple[str, ...] = ()
+    text: str = ""
     facts: str = ""
     predicate: str = ""
     arity: int = 2
@@ -56,7 +58,7 @@ class AspProgram(Artifact):
 
     def program(self) -> str:
         """The rules of all files followed by the facts, as one text."""
-        return "\n".join([*(load(name) for name in self.files), self.facts])
+        return "\n".join([*(load(name) for name in self.files), self.text, self.facts])
 
 
 @lru_cache(maxsize=None)
