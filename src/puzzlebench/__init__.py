@@ -3,7 +3,9 @@
 >>> import puzzlebench as pb
 >>> puzzle = pb.load("puzzles/seed001/lightup1.txt")          # any supported format
 >>> result = pb.solve(puzzle, "sat", count=2)                 # count=2 proves uniqueness
->>> report = pb.crosscheck(puzzle)                            # all four paradigms agree?
+>>> report = pb.crosscheck(puzzle)                            # every paradigm agrees?
+>>> pb.solve(puzzle, "sat", solver="glucose4")                 # another solver of the paradigm
+>>> pb.solve(puzzle, "asp", encoding="my_lightup.lp")          # a researcher's own encoding file
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .model import (
 )
 from .result import Result, Status, Timings
 from .crosscheck import crosscheck  # noqa: E402  (binds the function over the submodule name)
+from .encodings.base import Option
+from .registry import register_encoding, register_paradigm, register_solver
 
 __version__ = "0.1.0"
 
@@ -36,16 +40,25 @@ def load(source, format: str | None = None):
     return _load(source, format)
 
 
-def solve(puzzle, paradigm: str = "sat", encoding: str = "default", count: int = 1, timeout=None, **options) -> Result:
-    """Solve ``puzzle`` in one paradigm; see :func:`puzzlebench.solvers.solve`."""
+def solve(puzzle, paradigm: str = "sat", encoding: str = "default", count: int = 1, timeout=None, *,
+          solver: str | None = None, **options) -> Result:
+    """Solve ``puzzle`` in one paradigm on one of its solvers; see :func:`puzzlebench.solvers.solve`."""
     from .solvers import solve as _solve
 
-    return _solve(puzzle, paradigm, encoding, count, timeout, **options)
+    return _solve(puzzle, paradigm, encoding, count, timeout, solver=solver, **options)
+
+
+def load_plugin(name: str) -> None:
+    """Import a plugin module (see :mod:`puzzlebench.plugins`); isolated workers load it too."""
+    from .plugins import load as _load
+
+    _load(name)
 
 
 __all__ = [
     "EncodingError", "Family", "Kuromasu", "KuromasuSolution", "LightBulbs", "LightBulbsSolution",
-    "LightUp", "LightUpSolution", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
+    "LightUp", "LightUpSolution", "Option", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
     "Solution", "SolverUnavailable", "Status", "Timings", "VerificationError", "Violation",
-    "crosscheck", "load", "solve", "verify",
+    "crosscheck", "load", "load_plugin", "register_encoding", "register_paradigm", "register_solver", "solve",
+    "verify",
 ]

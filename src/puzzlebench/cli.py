@@ -50,14 +50,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     puzzle = load(args.source, args.format)
     result = solve(
         puzzle, args.paradigm, args.encoding, count=args.count, timeout=args.timeout,
-        strict=False, **parse_options(args.option),
+        solver=args.solver, strict=False, **parse_options(args.option),
     )
     if args.json:
         print(json.dumps(result.to_json(puzzle.rows, puzzle.cols), default=str))
     else:
         print(render_text(puzzle))
         print()
-        label = f"{result.paradigm}/{result.encoding}"
+        label = f"{result.paradigm}/{result.encoding} on {result.solver} ({result.solver_version})"
         shown = "exhausted" if result.exhausted else "not exhausted"
         print(f"{label}: {result.status}, {result.count} solution(s), {shown}, "
               f"{result.timings.total * 1000:.1f} ms (build {result.timings.build * 1000:.1f} ms)")
@@ -78,7 +78,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         puzzle = load(source, args.format)
         reports.append(crosscheck(
             puzzle, paradigms=args.paradigm or None, count=args.count, timeout=args.timeout,
-            encoding=args.encoding, options=parse_options(args.option), source=source,
+            encoding=args.encoding, options=parse_options(args.option), source=source, solvers=args.solver,
         ))
     if args.json:
         print(json.dumps([r.to_json() for r in reports], default=str))
@@ -90,6 +90,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_encodings(args: argparse.Namespace) -> int:
     from . import registry
 
+    if args.schema:
+        from .encodings.files import schema
+
+        family, paradigm = args.schema
+        registry.paradigm(paradigm)
+        print(schema(family, paradigm))
+        return 0
     specs = registry.encodings(args.family, args.paradigm)
     if args.json:
         print(json.dumps([s.describe() for s in specs], default=str, indent=1))
@@ -104,13 +111,47 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .registry import PARADIGMS, PEERS
+def _cmd_solvers(args: argparse.Namespace) -> int:
+    from . import registry
 
+    rows = []
+    for spec in registry.solvers(args.paradigm):
+        reason = spec.unavailable_reason()
+        default = spec.name == registry.paradigm(spec.paradigm).default_solver
+        rows.append({
+            "paradigm": spec.paradigm, "solver": spec.name, "default": default, "installed": reason is None,
+            "version": spec.version() if reason is None else None, "description": spec.description,
+            "unavailable": reason,
+        })
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    for row in rows:
+        mark = "*" if row["default"] else " "
+        state = row["version"] if row["installed"] else f"not available: {row['unavailable']}"
+        print(f"{row['paradigm']:<10}{mark}{row['solver']:<16} {state}")
+    print("\n* the paradigm's default; --solver NAME picks another (solve, check, bench)")
+    return 0
+
+
+def _add_plugin_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plugin", action="append", default=[], metavar="MODULE",
+        help="import a module that registers encodings/solvers (repeatable; also $PUZZLEBENCH_PLUGINS "
+             "and the 'puzzlebench.plugins' entry-point group)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import registry
+
+    paradigms = registry.paradigms()
     parser = argparse.ArgumentParser(
         prog="puzzlebench",
-        description="Compare ASP, SMT, SAT and CP encodings of Light Up, Kuromasu and LightBulbs.",
+        description="Compare ASP, SMT, SAT, CP and MIP encodings and solvers on Light Up, Kuromasu and "
+                    "LightBulbs: verified, cross-checked, benchmarked.",
     )
+    _add_plugin_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("convert", help="convert a puzzle between formats")
@@ -125,8 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solve", help="solve a puzzle in one paradigm")
     p.add_argument("source")
-    p.add_argument("--paradigm", default="sat", choices=PARADIGMS + PEERS)
-    p.add_argument("--encoding", default="default")
+    p.add_argument("--paradigm", default="sat", choices=paradigms)
+    p.add_argument("--solver", help="one of the paradigm's solvers (see 'puzzlebench solvers'; default: its own)")
+    p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="encoding or backend option (repeatable)")
     p.add_argument("--count", type=int, default=1, help="answers wanted: 1, 2 proves uniqueness, 0 all")
     p.add_argument("--timeout", type=float, default=None, help="seconds")
@@ -136,8 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="cross-check a puzzle across every available paradigm")
     p.add_argument("sources", nargs="+")
-    p.add_argument("--paradigm", action="append", choices=PARADIGMS + PEERS, help="restrict (repeatable)")
-    p.add_argument("--encoding", default="default")
+    p.add_argument("--paradigm", action="append", choices=paradigms, help="restrict (repeatable)")
+    p.add_argument("--solver", action="append", metavar="NAME",
+                   help="run these solvers instead of each paradigm's default (repeatable; 'all' = every installed one)")
+    p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--count", type=int, default=2, help="answers wanted per paradigm (2 proves uniqueness, 0 all)")
     p.add_argument("--timeout", type=float, default=60.0)
@@ -147,9 +191,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("encodings", help="list the encoding registry")
     p.add_argument("--family", choices=("lightup", "kuromasu", "lightbulbs"))
-    p.add_argument("--paradigm", choices=PARADIGMS + PEERS)
+    p.add_argument("--paradigm", choices=paradigms)
+    p.add_argument("--schema", nargs=2, metavar=("FAMILY", "PARADIGM"),
+                   help="print the instance interface an encoding of FAMILY in PARADIGM is written against")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_encodings)
+
+    p = sub.add_parser("solvers", help="list the solvers of every paradigm, installed or not")
+    p.add_argument("--paradigm", choices=paradigms)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_solvers)
 
     for name in _PLUGINS:
         try:
@@ -159,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    for command in sub.choices.values():  # --plugin is read before parsing; accepted after any command too
+        _add_plugin_option(command)
     return parser
 
 
@@ -170,7 +223,19 @@ def _print_formats() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Plugins first: they may add paradigms and solvers the parser offers as choices.
+    early = argparse.ArgumentParser(add_help=False)
+    _add_plugin_option(early)
+    try:
+        from . import plugins
+
+        for name in early.parse_known_args(argv)[0].plugin:
+            plugins.load(name)
+        parser = build_parser()
+    except PuzzleError as exc:
+        print(f"puzzlebench: error: {exc}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

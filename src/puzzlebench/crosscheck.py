@@ -34,11 +34,13 @@ class Config:
     paradigm: str
     encoding: str = "default"
     options: Mapping[str, Any] = field(default_factory=dict)
+    solver: str | None = None  # the paradigm's default solver when None
 
     @property
     def label(self) -> str:
-        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        return f"{self.paradigm}/{self.encoding}" + (f"[{opts}]" if opts else "")
+        from .bench.spec import make_label
+
+        return make_label(self.paradigm, self.encoding, self.options, self.solver or "")
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ class CrossCheck:
                 {
                     "label": o.label,
                     "paradigm": o.config.paradigm,
+                    "solver": o.result.solver if o.result else o.config.solver,
+                    "solver_version": o.result.solver_version if o.result else None,
                     "encoding": o.config.encoding,
                     "status": o.status,
                     "count": o.count_text,
@@ -130,15 +134,28 @@ class CrossCheck:
 
 
 def default_configs(puzzle: Puzzle, paradigms: Sequence[str] | None = None, encoding: str = "default",
-                    options: Mapping[str, Any] | None = None) -> list[Config]:
-    """One configuration per available paradigm that has ``encoding`` for this family."""
+                    options: Mapping[str, Any] | None = None, solvers: Sequence[str] | None = None) -> list[Config]:
+    """One configuration per available paradigm that has ``encoding`` for this family, on its
+    default solver; ``solvers`` names solvers instead (each in its own paradigm; ``"all"``:
+    every installed solver of the chosen paradigms)."""
     chosen = list(paradigms) if paradigms else registry.available()
     out = []
     for p in chosen:
-        if not registry.encodings(puzzle.family, p):
+        if not registry.encodings(puzzle.family, p) and not _is_file(encoding):
             continue
-        out.append(Config(p, encoding, dict(options or {})))
+        names = [s.name for s in registry.solvers(p)
+                 if (solvers and ("all" in solvers and s.supported() or s.name in solvers))]
+        if solvers and not names and not paradigms:
+            continue  # solvers were named, none of them in this paradigm
+        for name in names or [None]:
+            out.append(Config(p, encoding, dict(options or {}), name))
     return out
+
+
+def _is_file(encoding: str) -> bool:
+    from .encodings.files import is_encoding_file
+
+    return is_encoding_file(encoding)
 
 
 def crosscheck(
@@ -150,20 +167,23 @@ def crosscheck(
     options: Mapping[str, Any] | None = None,
     configs: Iterable[Config] | None = None,
     source: str | None = None,
+    solvers: Sequence[str] | None = None,
 ) -> CrossCheck:
     """Solve ``puzzle`` with each configuration and compare what they found.
 
     By default every available paradigm runs its ``encoding`` with ``count=2`` (uniqueness);
     pass ``count=0`` to compare full enumerations (e.g. LightBulbs solution counts), or
-    ``configs`` to compare encodings or options within one paradigm.
+    ``configs`` to compare encodings, options or solvers within one paradigm, or ``solvers``
+    to run named solvers (``["z3", "cvc5"]``, ``["all"]``).
     """
     from .solvers import solve
 
-    configs = list(configs) if configs is not None else default_configs(puzzle, paradigms, encoding, options)
+    configs = list(configs) if configs is not None else default_configs(puzzle, paradigms, encoding, options, solvers)
     outcomes = []
     for cfg in configs:
         try:
-            result = solve(puzzle, cfg.paradigm, cfg.encoding, count=count, timeout=timeout, strict=False, **dict(cfg.options))
+            result = solve(puzzle, cfg.paradigm, cfg.encoding, count=count, timeout=timeout, solver=cfg.solver,
+                           strict=False, **dict(cfg.options))
             outcomes.append(Outcome(cfg, result))
         except (EncodingError, SolverUnavailable) as exc:
             outcomes.append(Outcome(cfg, None, str(exc)))

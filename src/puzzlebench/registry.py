@@ -145,7 +145,7 @@ _PYSAT_SOLVERS = (
 )
 for _name, _description in _PYSAT_SOLVERS:
     register_solver(_name, "sat", "puzzlebench.solvers.pysat_backend:PysatBackend", _description,
-                    {"solver": _name}, aliases=())
+                    {"solver": {"minisatgh": "minisat-gh"}.get(_name, _name)})
 # CP: CP-SAT (MiniZinc's solvers run MiniZinc models, under the minizinc paradigm).
 register_solver("cpsat", "cp", "puzzlebench.solvers.cpsat_backend:CpSatBackend", "OR-Tools CP-SAT, one worker by default")
 # MIP: HiGHS.
@@ -359,6 +359,48 @@ def unregister_encoding(family: Family | str, paradigm: str, name: str) -> None:
 def user_encodings() -> list[EncodingSpec]:
     """The encodings registered at run time (plugins, notebook cells), for isolated workers."""
     return list(_USER_ENCODINGS.values())
+
+
+_BUILTIN_SOLVERS = {(s.paradigm, s.name) for table in _SOLVERS.values() for s in table.values()}
+
+
+def shipped(family: Family | str, paradigm_name: str, encoding: str, solver_name: str) -> list[str]:
+    """What a worker process needs to run this configuration that it cannot import by itself:
+    the run-time registered encoding and solver (e.g. defined in a notebook cell), pickled by
+    value with cloudpickle and base64-encoded. Empty for built-ins and file encodings."""
+    items: list[Any] = []
+    spec = _USER_ENCODINGS.get((Family(family).value, paradigm_name, encoding))
+    if spec is not None:
+        items.append(spec)
+    table = _SOLVERS.get(paradigm_name, {})
+    if solver_name in table and (paradigm_name, solver_name) not in _BUILTIN_SOLVERS:
+        items.append(table[solver_name])
+    if paradigm_name in _PARADIGMS and paradigm_name not in {p[0] for p in _BUILTIN_PARADIGMS}:
+        items.insert(0, _PARADIGMS[paradigm_name])
+    if not items:
+        return []
+    import base64
+
+    import cloudpickle
+
+    return [base64.b64encode(cloudpickle.dumps(item)).decode("ascii") for item in items]
+
+
+def receive(payloads: Iterable[str]) -> None:
+    """Register what :func:`shipped` packed (in a worker process)."""
+    import base64
+    import pickle
+
+    for payload in payloads:
+        item = pickle.loads(base64.b64decode(payload))
+        if isinstance(item, ParadigmSpec):
+            if item.name not in _PARADIGMS:
+                register_paradigm(item.name, item.description, item.default_solver, item.encodings_module,
+                                  peer=item.peer)
+        elif isinstance(item, SolverSpec):
+            _SOLVERS.setdefault(item.paradigm, {})[item.name] = item
+        elif isinstance(item, EncodingSpec):
+            _USER_ENCODINGS[item.key] = item
 
 
 #: Kept for code that reads the paradigm tuples directly (the compared ones, and the peers).

@@ -79,7 +79,8 @@ def sweep_from_args(args: argparse.Namespace) -> tuple[Sweep, dict[str, Any]]:
     """The sweep of ``puzzlebench bench``: the TOML file's keys, overridden by flags given."""
     conf: dict[str, Any] = read_toml(args.sweep_file) if args.sweep_file else {}
     given = {
-        "suites": args.suite, "paradigms": args.paradigm, "encodings": args.encoding, "families": args.family,
+        "suites": args.suite, "paradigms": args.paradigm, "solvers": args.solver, "encodings": args.encoding,
+        "families": args.family,
         "options": _parse_option_lists(args.option) or None, "count": args.count, "repeat": args.repeat,
         "timeout": args.timeout, "memory": args.memory, "limit": args.limit, "out": args.out, "jobs": args.jobs,
         "scheduler": args.scheduler, "dask_local": args.dask_local,
@@ -91,7 +92,7 @@ def sweep_from_args(args: argparse.Namespace) -> tuple[Sweep, dict[str, Any]]:
     run_keys = {k: conf.pop(k) for k in ("jobs", "scheduler", "dask_local", "resume", "quiet") if k in conf}
     if "memory" in conf:
         conf["memory_mb"] = conf.pop("memory")
-    for key in ("suites", "paradigms", "encodings", "families"):
+    for key in ("suites", "paradigms", "solvers", "encodings", "families"):
         if key in conf and isinstance(conf[key], str):
             conf[key] = [conf[key]]
     return Sweep(**conf), run_keys
@@ -247,7 +248,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("sweep_file", nargs="?", help="TOML sweep definition (flags given override its keys)")
     p.add_argument("--suite", action="append", metavar="NAME|PATH", help="bundled suite, folder, manifest or corpus file (repeatable)")
     p.add_argument("--paradigm", action="append", help="paradigm (repeatable; default: all installed)")
-    p.add_argument("--encoding", action="append", help="encoding name (repeatable; default: default)")
+    p.add_argument("--solver", action="append", metavar="NAME",
+                   help="solver (repeatable; each applies to its own paradigm; 'all' = every installed one; "
+                        "default: each paradigm's own)")
+    p.add_argument("--encoding", action="append", help="encoding name or file (.lp, .mzn) (repeatable; default: default)")
     p.add_argument("--family", action="append", choices=("lightup", "kuromasu", "lightbulbs"), help="restrict to these families")
     p.add_argument("--option", action="append", metavar="KEY=V1,V2", help="option values; the sweep takes the cartesian product")
     p.add_argument("--count", type=int, help="answers wanted per run (2 proves uniqueness, 0 all; default 2)")

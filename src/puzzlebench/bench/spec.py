@@ -32,7 +32,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import registry
-from ..errors import EncodingError, PuzzleError
+from ..errors import EncodingError, PuzzleError, SolverUnavailable
 from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
 
 _PUZZLE_TYPES: dict[str, type[Puzzle]] = {cls.family.value: cls for cls in (LightUp, Kuromasu, LightBulbs)}
@@ -137,9 +137,23 @@ class Run:
     timeout: float = 60.0
     memory_mb: int | None = None
     task: str | None = None
+    solver: str = ""  # the paradigm's default solver when empty
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(sorted(self.options.items()))))
+        if not self.solver and not self.task:
+            try:
+                object.__setattr__(self, "solver", registry.solver(self.paradigm).name)
+            except EncodingError:
+                pass
+
+    @property
+    def encoding_hash(self) -> str:
+        """The content hash of the encoding this run executes ('' when it is not registered)."""
+        try:
+            return registry.get(self.puzzle.family, self.paradigm, self.encoding).content_hash()
+        except EncodingError:
+            return ""
 
     @property
     def puzzle(self) -> Puzzle:
@@ -147,29 +161,37 @@ class Run:
 
     @property
     def key(self) -> str:
-        """Hash of what makes the run: puzzle id + content, family, configuration, count, repetition."""
+        """Hash of what makes the run: puzzle id + content, family, configuration (solver and the
+        encoding's content hash included), count, repetition."""
         ident = [
             self.item.id, self.puzzle.content_hash(), self.puzzle.family.value, self.paradigm, self.encoding,
             sorted((k, str(v)) for k, v in self.options.items()), self.count, self.repeat, self.task,
+            self.solver, self.encoding_hash,
         ]
         return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:20]
 
     @property
     def label(self) -> str:
-        return make_label(self.paradigm, self.encoding, self.options)
+        return make_label(self.paradigm, self.encoding, self.options, self.solver)
 
     def describe(self) -> dict[str, Any]:
-        """The run description the worker reads on stdin."""
+        """The run description the worker reads on stdin (plugins and run-time registrations
+        travel with it, so the worker knows every encoding and solver the parent knows)."""
+        from .. import plugins
+
         return {
             "key": self.key,
             "puzzle": puzzle_to_json(self.puzzle),
             "paradigm": self.paradigm,
             "encoding": self.encoding,
+            "solver": self.solver,
             "options": dict(self.options),
             "count": self.count,
             "timeout": self.timeout,
             "memory_mb": self.memory_mb,
             "task": self.task,
+            "plugins": plugins.explicit(),
+            "registrations": registry.shipped(self.puzzle.family, self.paradigm, self.encoding, self.solver),
         }
 
     @property
@@ -188,20 +210,27 @@ class Run:
         return {
             "key": self.key, "puzzle_id": self.item.id, "puzzle_hash": p.content_hash(), "suite": self.item.suite,
             "family": p.family.value, "rows": p.rows, "cols": p.cols, "paradigm": self.paradigm,
-            "encoding": self.encoding, "options": dict(self.options), "label": self.label, "complete": self.complete,
+            "solver": self.solver, "encoding": self.encoding, "options": dict(self.options), "label": self.label, "complete": self.complete,
             "repeat": self.repeat,
             "expected_count": self.item.expected_count, "count_limit": self.count, "timeout": self.timeout,
             "memory_mb": self.memory_mb,
         }
 
 
-def make_label(paradigm: str, encoding: str, options: Mapping[str, Any]) -> str:
-    """``paradigm/encoding`` plus ``[k=v,...]`` for non-default options."""
+def make_label(paradigm: str, encoding: str, options: Mapping[str, Any], solver: str = "") -> str:
+    """``paradigm/encoding`` plus ``[k=v,...]`` for non-default options, and ``@solver`` when the
+    solver is not the paradigm's default."""
     opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
-    return f"{paradigm}/{encoding}" + (f"[{opts}]" if opts else "")
+    label = f"{paradigm}/{encoding}" + (f"[{opts}]" if opts else "")
+    try:
+        default = registry.paradigm(paradigm).default_solver
+    except EncodingError:
+        default = solver
+    return label + (f"@{solver}" if solver and solver != default else "")
 
 
-def normalise_options(family: Family, paradigm: str, encoding: str, given: Mapping[str, Any]) -> dict[str, Any] | None:
+def normalise_options(family: Family, paradigm: str, encoding: str, given: Mapping[str, Any],
+                      solver: str | None = None) -> dict[str, Any] | None:
     """The options this configuration knows, parsed, minus those equal to their default.
 
     Options another encoding or backend declares are dropped (a sweep over several families
@@ -210,8 +239,8 @@ def normalise_options(family: Family, paradigm: str, encoding: str, given: Mappi
     """
     try:
         spec = registry.get(family, paradigm, encoding)
-        backend_opts = registry.backend(paradigm).OPTIONS
-    except EncodingError:
+        backend_opts = registry.solver(paradigm, solver).backend_class().OPTIONS
+    except (EncodingError, SolverUnavailable):
         return None
     known = {opt.name: opt for opt in (*spec.options, *backend_opts)}
     out: dict[str, Any] = {}
@@ -231,6 +260,7 @@ class Sweep:
 
     suites: Sequence[str] = ()
     paradigms: Sequence[str] = ()
+    solvers: Sequence[str] = ()  # solver names (each applies to its paradigm), "all"; default: each paradigm's own
     encodings: Sequence[str] = ("default",)
     options: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     families: Sequence[str] = ()
@@ -243,7 +273,7 @@ class Sweep:
     items: Sequence[SuiteItem] = ()  # puzzles given directly (Python API)
     task: str | None = None
 
-    KEYS = ("suites", "paradigms", "encodings", "options", "families", "count", "repeat", "timeout", "memory",
+    KEYS = ("suites", "paradigms", "solvers", "encodings", "options", "families", "count", "repeat", "timeout", "memory",
             "limit", "out", "jobs", "scheduler", "dask_local", "resume", "quiet")
 
     def __post_init__(self) -> None:
@@ -258,10 +288,21 @@ class Sweep:
         for fam in self.families:
             if fam not in _PUZZLE_TYPES:
                 raise PuzzleError(f"unknown family {fam!r} (choose from {', '.join(_PUZZLE_TYPES)})")
-        known = registry.PARADIGMS + registry.PEERS
+        known = registry.paradigms()
         for paradigm in self.paradigms:
             if paradigm not in known:
                 raise PuzzleError(f"unknown paradigm {paradigm!r} (choose from {', '.join(known)})")
+        names = {s.name for s in registry.solvers()} | {"all"}
+        for name in self.solvers:
+            if name not in names:
+                raise PuzzleError(f"unknown solver {name!r} (see `puzzlebench solvers`)")
+
+    def solvers_of(self, paradigm: str) -> list[str]:
+        """The solvers this sweep runs in ``paradigm``: those named for it, else its default."""
+        if "all" in self.solvers:
+            return [s.name for s in registry.solvers(paradigm) if s.supported()]
+        named = [s.name for s in registry.solvers(paradigm) if s.name in self.solvers]
+        return named or [registry.paradigm(paradigm).default_solver]
 
     def puzzles(self) -> list[SuiteItem]:
         items = list(self.items)
@@ -276,6 +317,9 @@ class Sweep:
         """Every run of the sweep, in order; unregistered configurations are skipped with a note."""
         notes = notes if notes is not None else []
         paradigms = list(self.paradigms) or registry.available()
+        if self.solvers and not self.paradigms:  # the paradigms of the named solvers
+            paradigms = list(dict.fromkeys(s.paradigm for s in registry.solvers()
+                                           if s.name in self.solvers or "all" in self.solvers))
         names = sorted(self.options)
         combos = [dict(zip(names, values)) for values in itertools.product(*(self.options[n] for n in names))]
         runs: list[Run] = []
@@ -283,15 +327,23 @@ class Sweep:
         skipped: set[tuple[str, str, str]] = set()
         for item in self.puzzles():
             family = item.puzzle.family
-            for paradigm, encoding, combo in itertools.product(paradigms, self.encodings, combos):
-                options = normalise_options(family, paradigm, encoding, combo)
+            configurations = [
+                (paradigm, solver, encoding, combo)
+                for paradigm in paradigms
+                for solver in (self.solvers_of(paradigm) if not self.task else [""])
+                for encoding in self.encodings
+                for combo in combos
+            ]
+            for paradigm, solver, encoding, combo in configurations:
+                options = normalise_options(family, paradigm, encoding, combo, solver or None)
                 if options is None:
                     if (family.value, paradigm, encoding) not in skipped:
                         skipped.add((family.value, paradigm, encoding))
                         notes.append(f"skipped {family.value} {paradigm}/{encoding}: not registered")
                     continue
                 for rep in range(self.repeat):
-                    run = Run(item, paradigm, encoding, options, self.count, rep, self.timeout, self.memory_mb, self.task)
+                    run = Run(item, paradigm, encoding, options, self.count, rep, self.timeout, self.memory_mb,
+                              self.task, solver)
                     if run.key not in seen:  # options another config ignores collapse to one run
                         seen.add(run.key)
                         runs.append(run)

@@ -56,6 +56,11 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
     """Solve (or call the test task) and describe the outcome as record fields."""
     from .spec import puzzle_from_json
 
+    from .. import plugins, registry
+
+    for name in desc.get("plugins", ()):
+        plugins.load(name)
+    registry.receive(desc.get("registrations", ()))
     puzzle = puzzle_from_json(desc["puzzle"])
     if desc.get("task"):
         outcome = _call_task(desc["task"], puzzle, desc)
@@ -64,7 +69,7 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
 
         outcome = solve(
             puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
-            strict=False, **desc["options"],
+            solver=desc.get("solver") or None, strict=False, **desc["options"],
         )
     return outcome if isinstance(outcome, dict) else result_fields(outcome, desc["count"])
 

@@ -77,7 +77,7 @@ class PysatBackend(Backend):
         from pysat.solvers import SolverNames
 
         name = settings.get("solver", DEFAULT_SOLVER)
-        if not any(name in aliases for key, aliases in vars(SolverNames).items() if not key.startswith("_")):
+        if not any(name == key or name in aliases for key, aliases in vars(SolverNames).items() if not key.startswith("_")):
             return f"python-sat {cls.version()} has no solver {name!r}"
         return None
 

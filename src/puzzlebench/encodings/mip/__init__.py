@@ -1,0 +1,11 @@
+"""MIP encodings for HiGHS: one module per family, shared model-building helpers in ``common``."""
+
+from __future__ import annotations
+
+from ..base import EncodingSpec
+from . import kuromasu, lightbulbs, lightup
+from .common import MipModel
+
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS]
+
+__all__ = ["ENCODINGS", "MipModel"]

@@ -1,0 +1,264 @@
+"""HiGHS behind the backend interface (paradigm ``mip``), through its Python bindings ``highspy``.
+
+The encoding's :class:`~puzzlebench.encodings.mip.common.MipModel` is loaded in bulk (one
+``addVars``, one ``changeColsIntegrality``, one ``addRows``). Every question the harness asks is
+one ``run()`` of HiGHS's branch-and-cut on a zero objective: the first feasible point closes
+the gap, so "optimal" means "an answer". Blocking clauses and lazy cuts become rows
+``sum_{pos} x + sum_{neg} (1 - x) >= 1`` over the decision binaries (a no-good cut); HiGHS has
+no incremental MIP, so the next ``run()`` starts the search again on the larger model.
+
+Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
+(the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
+loops, ``kCallback*Interrupt``) turn into ``user_interrupt``: the run ends with model status
+``kInterrupt``.
+
+HiGHS runs single-threaded unless ``threads`` says otherwise. Its thread pool is global to the
+process and fixed by the first run; a run asking for another size fails (``kError``), so the
+backend then resets the global scheduler and runs again (not safe while another HiGHS instance
+solves in a thread of the same process; the harness runs one solve per process or in turn).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import threading
+from typing import Any, ClassVar
+
+from ..encodings.base import CellClause, Option
+from ..errors import EncodingError
+from ..model import Cell
+from .base import Backend
+
+_PRESOLVE = ("choose", "on", "off")
+
+
+def _new_highs() -> Any:
+    """A HiGHS instance that logs nothing.
+
+    ``highspy.Highs()`` prints HiGHS's banner while it is being constructed (it installs its
+    callback dispatcher, a logging call, before any option can be set; ERGO-Code/HiGHS#2749).
+    Its base class, the plain binding, is used instead when present: it logs nothing until
+    called, and ``output_flag`` is switched off first.
+    """
+    import highspy
+
+    base = next((cls for cls in highspy.Highs.__mro__ if cls.__name__ == "_Highs"), highspy.Highs)
+    highs = base()
+    highs.setOptionValue("output_flag", False)
+    return highs
+
+
+class HighsBackend(Backend):
+    """HiGHS (``highspy``) solving a :class:`MipModel`."""
+
+    paradigm: ClassVar[str] = "mip"
+    name: ClassVar[str] = "highs"
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option("threads", 1, description="HiGHS threads (1 = single-threaded, comparable across paradigms; "
+               "0 = HiGHS's choice)"),
+        Option("seed", 0, description="HiGHS random_seed"),
+        Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
+    )
+
+    def __init__(self, options, settings=None):
+        super().__init__(options, settings)
+        self._highs: Any = None
+        self._cells: list[Cell] = []
+        self._column: dict[Cell, int] = {}
+        self._columns: Any = None  # numpy index array of the decision columns, in _cells order
+        #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
+        self._contradiction: str | None = None
+        self._stop = threading.Event()
+        self._size: dict[str, int] = {}
+        self._search: dict[str, float] = {"nodes": 0, "lp_iterations": 0}
+        self._extra: dict[str, Any] = {"runs": 0, "rows_added": 0, "highs_time": 0.0}
+
+    # -- availability -------------------------------------------------------------------------
+    @classmethod
+    def supported(cls) -> bool:
+        return importlib.util.find_spec("highspy") is not None
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return None if cls.supported() else "highspy is not installed (pip install highspy)"
+
+    @classmethod
+    def version(cls) -> str:
+        import highspy
+
+        try:
+            return f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+        except AttributeError:  # older bindings: the package's version
+            from importlib.metadata import version
+
+            return version("highspy")
+
+    @classmethod
+    def load(cls) -> None:
+        import highspy  # noqa: F401
+
+    # -- the work -----------------------------------------------------------------------------
+    def build(self, artifact: Any, deadline: float | None) -> None:
+        """Load the model in bulk and configure HiGHS (silent, threads, seed, presolve)."""
+        import highspy
+        import numpy as np
+
+        from ..encodings.mip.common import MipModel
+
+        if not isinstance(artifact, MipModel):
+            raise EncodingError(f"the mip backend needs a MipModel, got {type(artifact).__name__}")
+        threads = int(self.options.get("threads", 1))
+        if threads < 0:
+            raise EncodingError(f"threads must be >= 1 (or 0 to let HiGHS choose), got {threads}")
+        self._cells = list(artifact.decision)
+        self._column = dict(artifact.decision)
+        self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int64, count=len(self._cells))
+        self._contradiction = artifact.contradiction
+        self._size = {
+            "variables": artifact.num_cols,
+            "integers": sum(artifact.integer),
+            "constraints": artifact.num_rows,
+            "nonzeros": artifact.num_nonzeros,
+        }
+
+        highs = _new_highs()
+        highs.setOptionValue("threads", threads)
+        highs.setOptionValue("random_seed", int(self.options.get("seed", 0)))
+        highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
+        n = artifact.num_cols
+        if n:
+            highs.addVars(n, np.asarray(artifact.col_lower, dtype=np.float64), np.asarray(artifact.col_upper, dtype=np.float64))
+            integer = np.flatnonzero(np.asarray(artifact.integer, dtype=bool)).astype(np.int32)
+            if len(integer):
+                kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
+                highs.changeColsIntegrality(len(integer), integer, kind)
+        if artifact.num_rows:
+            highs.addRows(
+                artifact.num_rows,
+                np.asarray(artifact.row_lower, dtype=np.float64),
+                np.asarray(artifact.row_upper, dtype=np.float64),
+                artifact.num_nonzeros,
+                np.asarray(artifact.starts[:-1], dtype=np.int32),
+                np.asarray(artifact.index, dtype=np.int32),
+                np.asarray(artifact.value, dtype=np.float64),
+            )
+        self._install_interrupt(highs)
+        self._highs = highs
+        self._extra["threads"] = threads
+        if self.remaining(deadline) == 0.0:
+            self.timed_out = True
+
+    def _install_interrupt(self, highs: Any) -> None:
+        """Route :meth:`interrupt` to HiGHS: its interrupt callbacks poll the stop flag."""
+        from highspy import cb
+
+        stop = self._stop  # the closure holds the flag, not the backend (no reference cycle)
+
+        def on_callback(kind: Any, message: str, data_out: Any, data_in: Any, user_data: Any) -> None:
+            if data_in is not None and stop.is_set():
+                data_in.user_interrupt = True
+
+        highs.setCallback(on_callback, None)
+        for kind in ("kCallbackMipInterrupt", "kCallbackSimplexInterrupt", "kCallbackIpmInterrupt"):
+            highs.startCallback(getattr(cb.HighsCallbackType, kind))
+
+    def check(self, deadline: float | None) -> bool | None:
+        """One ``run()``: True (a feasible point), False (infeasible), None (time limit, interrupt)."""
+        import highspy
+
+        assert self._highs is not None, "build() first"
+        if self._contradiction is not None:
+            return False
+        left = self.remaining(deadline)
+        if left == 0.0:
+            self.timed_out = True
+            return None
+        self._stop.clear()  # an interrupt belongs to the run it was aimed at
+        highs = self._highs
+        highs.setOptionValue("time_limit", math.inf if left is None else left)
+        status = highs.run()
+        if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+            # The process's thread pool was started with another size: restart it, run again.
+            highs.resetGlobalScheduler(True)
+            status = highs.run()
+        self._record(highs)
+        outcome = highs.getModelStatus()
+        ms = highspy.HighsModelStatus
+        if outcome in (ms.kOptimal, ms.kModelEmpty):  # zero objective: feasible is optimal
+            return True
+        if outcome in (ms.kInfeasible, ms.kUnboundedOrInfeasible):  # every column is bounded
+            return False
+        if outcome in (ms.kTimeLimit, ms.kInterrupt) or self._stop.is_set():
+            self.timed_out = True
+            return None
+        if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
+            return None
+        raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+
+    def marked(self) -> frozenset[Cell]:
+        """The decision cells whose binary is 1 in the current solution (value > 0.5)."""
+        import numpy as np
+
+        values = np.asarray(self._highs.getSolution().col_value, dtype=np.float64)
+        if not len(self._cells):
+            return frozenset()
+        on = values[self._columns] > 0.5
+        return frozenset(cell for cell, flag in zip(self._cells, on.tolist()) if flag)
+
+    def add_clause(self, clause: CellClause) -> None:
+        """The row sum_{pos} x + sum_{neg} (1 - x) >= 1, i.e. >= 1 - (number of negative literals).
+
+        A cell without a decision binary is never marked: its positive literal is dropped, its
+        negative literal satisfies the clause."""
+        import highspy
+        import numpy as np
+
+        coef: dict[int, float] = {}
+        lower = 1.0
+        for cell, positive in clause:
+            col = self._column.get(cell)
+            if col is None:
+                if positive:
+                    continue
+                return  # "cell is unmarked" always holds
+            coef[col] = coef.get(col, 0.0) + (1.0 if positive else -1.0)
+            if not positive:
+                lower -= 1.0
+        entries = [(col, value) for col, value in coef.items() if value]
+        if not entries:  # x and not x cancel, or nothing left: true when lower <= 0
+            if lower > 0 and self._contradiction is None:
+                self._contradiction = "an empty clause was added"
+            return
+        index = np.array([col for col, _ in entries], dtype=np.int32)
+        value = np.array([v for _, v in entries], dtype=np.float64)
+        self._highs.addRow(lower, highspy.kHighsInf, len(entries), index, value)
+        self._extra["rows_added"] += 1
+
+    def interrupt(self) -> None:
+        self._stop.set()
+
+    # -- statistics ---------------------------------------------------------------------------
+    def _record(self, highs: Any) -> None:
+        info = highs.getInfo()
+        self._search["nodes"] += max(0, info.mip_node_count)
+        self._search["lp_iterations"] += max(0, info.simplex_iteration_count)
+        self._extra["runs"] += 1
+        self._extra["highs_time"] = highs.getRunTime()  # HiGHS's run clock, cumulative over runs
+        self._extra["model_status"] = highs.modelStatusToString(highs.getModelStatus())
+
+    def size(self) -> dict[str, int]:
+        return dict(self._size)
+
+    def search(self) -> dict[str, float]:
+        return dict(self._search)
+
+    def extra(self) -> dict[str, Any]:
+        return dict(self._extra)
+
+    def close(self) -> None:
+        if self._highs is not None:
+            try:
+                self._highs.setCallback(None, None)
+            finally:
+                self._highs = None
