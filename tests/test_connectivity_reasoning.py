@@ -205,15 +205,22 @@ def test_sat_propagator_reports_articulations_too(janko_dir) -> None:
     assert sum(r.extra["propagator_articulations"] for r in results) > 0
 
 
-def test_split_cuts_keep_the_anchor_region_and_fence_the_others():
-    from puzzlebench.encodings.regions import split_cuts
+def test_connectivity_cuts_fence_every_region_of_a_split_candidate():
+    from puzzlebench.encodings.regions import connectivity_cuts
 
     # 3x3 with a black wall down the middle column: two white regions of three cells each
     wall = frozenset({(0, 1), (1, 1), (2, 1)})
-    main, cuts = split_cuts(3, 3, wall, anchor=(2, 2))
-    assert sorted(main) == [(0, 2), (1, 2), (2, 2)]
-    assert cuts == [((([(0, 0), (1, 0), (2, 0)])), [(0, 1), (1, 1), (2, 1)])]
-    # without an anchor the larger region is kept; a connected board has nothing to cut
-    main, cuts = split_cuts(3, 3, frozenset({(0, 1), (1, 1), (2, 1), (0, 0)}), anchor=None)
-    assert sorted(main) == [(0, 2), (1, 2), (2, 2)] and cuts[0].border == [(0, 0), (1, 1), (2, 1)]
-    assert split_cuts(3, 3, frozenset({(1, 1)}), anchor=(0, 0))[1] == []
+    everything = {(r, c) for r in range(3) for c in range(3)}
+    cuts = connectivity_cuts(3, 3, wall, everything)
+    fence = [((0, 1), False), ((1, 1), False), ((2, 1), False)]
+    assert cuts == [fence + [((0, 0), True), ((1, 0), True), ((2, 0), True)],
+                    fence + [((0, 2), True), ((1, 2), True), ((2, 2), True)]]
+    # without isolated marks each cut also names a white witness outside its region (the anchor
+    # when it lies outside); cells that can never be marked drop out
+    general = connectivity_cuts(3, 3, wall, everything, anchor=(2, 2), isolated=False)
+    assert general[0] == cuts[0] + [((2, 2), True)]
+    assert general[1] == cuts[1] + [((0, 0), True)]
+    clue = connectivity_cuts(3, 3, wall, everything - {(2, 2)}, anchor=(2, 2), isolated=False)
+    assert clue[0] == cuts[0]  # the anchor is a clue: never marked, so it drops out
+    # a connected board has nothing to cut
+    assert connectivity_cuts(3, 3, frozenset({(1, 1)}), everything) == []

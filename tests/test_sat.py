@@ -230,7 +230,7 @@ def test_size_and_search_figures_are_reported():
 def test_lazy_cuts_are_counted_in_extra():
     puzzle = Kuromasu(2, 2, numbers={(0, 0): 1})
     res = puzzlebench.solve(puzzle, "sat", count=1, connectivity="lazy")
-    assert res.status is Status.UNSAT and res.extra["refinements"] >= 1
+    assert res.status is Status.UNSAT and res.extra["lazy_rounds"] >= 1 and res.extra["lazy_cuts"] >= 1
 
 
 # -- the janko corpus (skipped when absent) -------------------------------------------------------

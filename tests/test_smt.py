@@ -156,28 +156,26 @@ def test_relaxed_kuromasu_accepts_a_split_board_the_rules_reject() -> None:
 
 
 def test_lazy_cuts_exclude_the_split_candidate_and_keep_every_true_answer() -> None:
-    import z3
+    from puzzlebench.encodings.regions import connectivity_cuts
+
+    def holds(cells, cut):  # a cut is a clause over cell literals: (cell, marked?)
+        return any((cell in cells) == marked for cell, marked in cut)
 
     for puzzle in KUROMASU:
         model = smt_kuromasu.build_default(puzzle, {"connectivity": "lazy", "visibility": "rays", "card": "pb"})
-        black = model.decision
         true_answers = truth(puzzle)
         # Every colouring without adjacent blacks whose white cells are split.
         for marked in _colourings(puzzle):
-            cuts = model.refine(marked)
             regions = white_regions(puzzle.rows, puzzle.cols, marked)
-            assert bool(cuts) == (len(regions) > 1)
-            if not cuts:
-                continue
-            assert len(cuts) == len(regions) - 1  # one per region but the root's
-
-            def holds(cells, cut):
-                values = [(black[c], z3.BoolVal(c in cells, model.ctx)) for c in black]
-                return z3.is_true(z3.simplify(z3.substitute(cut, *values)))
-
-            for cut in cuts:
-                assert not holds(marked, cut)  # the candidate is cut off
-                assert all(holds(ans, cut) for ans in true_answers)  # no true answer is
+            general = connectivity_cuts(puzzle.rows, puzzle.cols, marked, model.decision, isolated=False)
+            for cuts in (model.lazy(marked), general):
+                assert bool(cuts) == (len(regions) > 1)
+                if cuts:
+                    assert len(cuts) == len(regions)  # one per region
+                for cut in cuts:
+                    assert all(cell in model.decision for cell, _ in cut)  # clue cells never appear
+                    assert not holds(marked, cut)  # the candidate is cut off
+                    assert all(holds(ans, cut) for ans in true_answers)  # no true answer is
 
 
 def _colourings(puzzle: Kuromasu):
@@ -328,7 +326,10 @@ def test_result_records_sizes_logic_and_refinements() -> None:
     assert rank.extra["logic"] == "QF_LIA"
     assert pb.solve(puzzle, "smt", connectivity="rank", logic="QF_FD").extra["logic"] == "QF_FD"
     assert rank.size["int_vars"] >= puzzle.rows * puzzle.cols
-    assert lazy.extra["refinement_cuts"] >= 0 and lazy.extra["checks"] >= 2
+    assert lazy.extra["checks"] >= 2
+    split = Kuromasu(4, 4, numbers={(0, 3): 2, (2, 0): 5})  # its enumeration meets a split candidate
+    cut = pb.solve(split, "smt", count=0)
+    assert answers(cut) == truth(split) and cut.extra["lazy_rounds"] >= 1 and cut.extra["lazy_cuts"] >= 1
 
 
 def test_a_lazy_solve_leaves_no_cyclic_garbage_of_z3_terms():
