@@ -348,6 +348,9 @@ def test_logic_option_and_unknown_logic() -> None:
     assert found == truth(puzzle) and backend.extra()["logic"] == "ALL"
     with pytest.raises(EncodingError, match="logic"):
         run(puzzle, logic="QF_BV")
+    # A formula without integers is solved as QF_UF: one open cell, its bulb is the answer.
+    found, _, backend = run(LightUp(1, 1))
+    assert found == {frozenset({(0, 0)})} and backend.extra()["logic"] == "QF_UF"
 
 
 # -- through the harness --------------------------------------------------------------------------

@@ -124,9 +124,9 @@ register_solver("clingo", "asp", "puzzlebench.solvers.clingo_backend:ClingoBacke
 for _config in ("frumpy", "jumpy", "tweety", "trendy", "crafty", "handy"):
     register_solver(f"clingo-{_config}", "asp", "puzzlebench.solvers.clingo_backend:ClingoBackend",
                     f"clingo with --configuration={_config}", {"configuration": _config})
-# SMT: z3 through its API; cvc5 on the same assertions (as SMT-LIB2).
+# SMT: z3 through its API; cvc5 on the same assertions (z3's terms translated to cvc5's).
 register_solver("z3", "smt", "puzzlebench.solvers.z3_backend:Z3Backend", "z3 through its Python API")
-register_solver("cvc5", "smt", "puzzlebench.solvers.cvc5_backend:Cvc5Backend", "cvc5 (PyPI cvc5) on the encodings' SMT-LIB2")
+register_solver("cvc5", "smt", "puzzlebench.solvers.cvc5_backend:Cvc5Backend", "cvc5 (PyPI cvc5) on the encodings' z3 terms, translated")
 # SAT: every python-sat solver, by its canonical name (its aliases accepted too).
 _PYSAT_SOLVERS = (
     ("cadical195", "CaDiCaL 1.9.5 (IPASIR-UP external propagators)"),

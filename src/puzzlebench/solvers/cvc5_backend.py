@@ -17,8 +17,8 @@ translator against cvc5's own SMT-LIB2 parser on z3's printout of the ``card=sum
 (pure SMT-LIB): both give the same answers.
 
 What changes on the way: each pseudo-Boolean atom becomes the linear constraint it denotes,
-``sum(ite(b_i, c_i, 0)) <rel> k`` (cvc5 has no pseudo-Boolean atoms; ``card=pb`` and
-``card=sum`` thus differ in cvc5 only by the If terms z3 keeps), and a one-argument ``and`` /
+``sum(ite(b_i, c_i, 0)) <rel> k`` (cvc5 has no pseudo-Boolean atoms, so ``card=pb`` and
+``card=sum`` reach cvc5 as the very same formula), and a one-argument ``and`` /
 ``or`` / ``+`` is its argument (cvc5 wants two). Nothing else is rewritten; an operator outside
 the encodings' repertoire (Boolean connectives, ``=``, ``distinct``, ``ite``, integer ``+ - *``
 and comparisons, pseudo-Boolean atoms, Bool/Int constants) raises :class:`EncodingError`.
@@ -38,6 +38,7 @@ board may overrun it by its preprocessing time (about 1 s on a 30x30 Kuromasu).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import math
 import time
@@ -222,6 +223,14 @@ def _make_solver() -> tuple[Any, Any]:
     return solver, solver
 
 
+@functools.lru_cache(maxsize=1)
+def _version() -> str:
+    """cvc5's own version string (asked once: it takes a solver instance)."""
+    _, solver = _make_solver()
+    version = solver.getVersion()
+    return version.decode() if isinstance(version, bytes) else str(version)
+
+
 class Cvc5Backend(Backend):
     """cvc5 behind the common interface: check, block (or cut), check again, on z3's formula."""
 
@@ -261,9 +270,7 @@ class Cvc5Backend(Backend):
 
     @classmethod
     def version(cls) -> str:
-        _, solver = _make_solver()
-        version = solver.getVersion()
-        return version.decode() if isinstance(version, bytes) else str(version)
+        return _version()
 
     @classmethod
     def load(cls) -> None:

@@ -107,6 +107,8 @@ class PysatBackend(Backend):
         self._artifact = artifact
         self._solver = Solver(name=self.solver_name)
         _append(self._solver, artifact.clauses)
+        if not artifact.clauses:  # MapleSAT's binding crashes solving a formula with no variable
+            self._solver.add_clause([artifact.pool.top + 1, -(artifact.pool.top + 1)])
         if artifact.propagator is not None:
             engine, observed = artifact.propagator()
             self._solver.connect_propagator(engine)

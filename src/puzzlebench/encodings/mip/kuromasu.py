@@ -127,9 +127,10 @@ def _connect_by_flow(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
     sources: dict[Cell, Linear | int] = {}
     if fixed is not None:  # the fixed root supplies every white cell, itself included
         sources[fixed] = whites
-    else:  # a clueless board: exactly one white root r_c, whose source is at most N r_c
+    else:  # a clueless board: at most one white root r_c, whose source is at most N r_c (the
+        # sources supply every white cell, so there is a root unless all cells are black)
         roots = model.binaries(grid.all_cells)
-        model.add_eq(total(roots.values()), 1)
+        model.add_le(total(roots.values()), 1)
         for cell, r in roots.items():
             model.add_le(r + black[cell], 1)
             source = model.continuous(0, n)
