@@ -17,7 +17,8 @@ pytest.importorskip("nbclient")
 
 from puzzlebench.notebooks import NOTEBOOK_DIR, execute, execute_all, notebooks  # noqa: E402
 
-EXPECTED = ["01_tour", "02_cross_validation", "03_connectivity_ablation", "04_scaling", "05_lightbulbs"]
+EXPECTED = ["01_tour", "02_cross_validation", "03_connectivity_ablation", "04_scaling", "05_lightbulbs",
+            "06_your_encoding"]
 
 #: Small parameters per notebook (each run well under a minute on one core).
 SMALL: dict[str, dict] = {
@@ -27,6 +28,8 @@ SMALL: dict[str, dict] = {
     # isolated child runs: exercises the benchmark runner path as well
     "04_scaling": {"SIZES": [5], "PER_SIZE": 1, "ISOLATED": True, "TIMEOUT": 10.0},
     "05_lightbulbs": {"SIZES": [4, 5, 6], "PER_SIZE": 1, "STRATEGY_SIZE": 6, "STRATEGY_BOARDS": 1},
+    # isolated child runs of encodings defined in the notebook (a .lp file, a CNF builder in a cell)
+    "06_your_encoding": {},
 }
 
 
@@ -59,7 +62,7 @@ def _run(name: str, tmp_path: Path):
     return nb, _summary(nb), figures
 
 
-def test_the_five_notebooks_are_there_in_order():
+def test_the_notebooks_are_there_in_order():
     assert [p.stem for p in notebooks()] == EXPECTED
 
 
@@ -122,6 +125,27 @@ def test_lightbulbs(tmp_path):
     assert s["strategy_counts_agree"] and s["strategy_runs"] > 10
     assert {"cp/default:search", "asp/default:heuristic", "sat/default:solver"} <= set(s["strategy_spread"])
     assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png"))) == 3
+
+
+def test_your_encoding(tmp_path):
+    nb, s, figures = _run("06_your_encoding", tmp_path)
+    mine = {"asp/kuromasu.lp", "sat/rays"}
+    # both user encodings agree with the built-ins, and run in isolated workers beside them
+    assert {"asp/kuromasu.lp", "sat/rays", "sat/rays@minisat22", "sat/default"} <= set(s["configurations"])
+    assert s["crosscheck_agree"] == s["crosschecked"] == 4
+    assert mine | {"asp/default", "sat/default", "cp/default"} == set(s["labels"])
+    assert s["runs"] == s["solved"] == 5 * s["boards"] and s["mine_solved"] == 2 * s["boards"]
+    # the edited .lp takes effect in the same kernel: new hash, wrong answers, disagreement, rerun
+    assert s["edited_hash_differs"] and s["restored_hash_same"] and s["file_hashes"] == 2
+    assert (s["edited_status_cut_corner"], s["builtin_status_cut_corner"]) == ("wrong", "unsat")
+    assert s["edited_disagree"] >= 1 and s["edited_wrong_runs"] >= 1
+    assert s["rerun_stored"] == s["boards"] and s["rerun_skipped"] == s["runs"]
+    assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png"))) == 2
+    svgs = sum(1 for o in _outputs(nb) if "image/svg+xml" in o.get("data", {}))
+    assert svgs == 2  # the first answer, and the edited file's answer with the verifier's complaint
+    # the plot shows the user's configurations beside the built-ins
+    html = (tmp_path / "06_your_encoding.html").read_text()
+    assert "Conclusions" in html and "sat/rays" in html
 
 
 def test_execute_all_writes_html_and_reports_failures(tmp_path):

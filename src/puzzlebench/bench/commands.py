@@ -29,6 +29,11 @@ MAIN_REPEAT = 1
 #: uniqueness; MiniZinc/Gecode (seed 001) can, but its all-pairs visibility relation grows with
 #: the fourth power of the side and times out from 70x70 on.
 MAIN_PEERS: dict[str, tuple[int, int | None]] = {"puzzlekit": (1, None), "minizinc": (2, 50)}
+#: Second solvers beside each paradigm's default (where installed), on the default encodings and
+#: the boards of the ablations: the same statement read by another program.
+MAIN_SOLVERS: dict[str, tuple[str, ...]] = {
+    "asp": ("clingo-crafty", "clingo-trendy"), "smt": ("cvc5",), "sat": ("glucose4", "maplechrono"),
+}
 #: Ablations: per family, options of each paradigm's default encoding run at every value.
 MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",)}
 #: The ``--smoke`` settings: a taste of everything in seconds.
@@ -170,6 +175,10 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                     if opt.name in names and opt.choices:
                         runs += Sweep(items=small, paradigms=[paradigm], families=[family],
                                       options={opt.name: list(opt.choices)}, **settings).expand(notes)
+    for paradigm in paradigms:
+        others = [name for name in MAIN_SOLVERS.get(paradigm, ()) if registry.solver(paradigm, name).supported()]
+        if others:
+            runs += Sweep(items=small, paradigms=[paradigm], solvers=others, **settings).expand(notes)
     for peer in registry.available(tuple(MAIN_PEERS)):
         count, side = MAIN_PEERS[peer]
         mine = [i for i in items if side is None or max(i.puzzle.rows, i.puzzle.cols) <= side]
