@@ -47,7 +47,6 @@ import puzzlebench as pb
 from puzzlebench import registry
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
 from puzzlebench.bench.spec import make_label
-from puzzlebench.bench.worker import result_fields
 from puzzlebench.errors import EncodingError, SolverUnavailable
 from puzzlebench.formats import iter_janko
 from puzzlebench.formats.janko import JankoEntry
@@ -195,7 +194,7 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
         record["matches_published"] = False
         record["correct"] = False
         return record
-    record.update(result_fields(result, count))
+    record.update(result.to_record())
     record["time_wall"] = result.timings.total  # in-process: the harness's wall clock
     # The published answer must be among the answers, and (when asked) proved the only one.
     record["matches_published"] = entry.solution is not None and entry.solution in result.solutions

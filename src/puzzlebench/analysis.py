@@ -153,13 +153,18 @@ def option_configs(family: str | Family, option: str, paradigms: Sequence[str] |
     """One configuration per value of ``option`` (an encoding or backend option) per paradigm.
 
     Values come from the registry (the option's choices) unless ``values[paradigm]`` names them.
-    Paradigms without the encoding or the option are left out.
+    Paradigms without the encoding or the option are left out. ``option="solver"`` varies the
+    solver instead (every installed one of the paradigm, or those named).
     """
     out: list[Config] = []
     for paradigm in paradigms or registry.available():
         try:
             spec = registry.get(family, paradigm, encoding)
         except EncodingError:
+            continue
+        if option == "solver":
+            names = (values or {}).get(paradigm) or [s.name for s in registry.solvers(paradigm) if s.supported()]
+            out.extend(Config(paradigm, encoding, {}, name) for name in names)
             continue
         known = {o.name: o for o in (*spec.options, *registry.backend(paradigm).OPTIONS)}
         if option not in known:
@@ -228,9 +233,7 @@ def frame(records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 def record(run_: Run, result: Any) -> dict[str, Any]:
     """One run's record, as the benchmark worker writes it (without the machine metadata)."""
-    from .bench.worker import result_fields
-
-    return {**run_.fields(), **result_fields(result, run_.count)}
+    return {**run_.fields(), **result.to_record()}
 
 
 def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeout: float = 10.0,
@@ -243,7 +246,8 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
     records appended to ``out`` (a JSON-lines file, resumed if it exists; a temporary one if None).
     """
     items = _items(puzzles)
-    runs = [Run(item, c.paradigm, c.encoding, dict(c.options), count, rep, float(timeout), memory_mb)
+    runs = [Run(item, c.paradigm, c.encoding, dict(c.options), count, rep, float(timeout), memory_mb,
+                solver=c.solver or "")
             for item in items for c in configs if _registered(item, c) for rep in range(repeat)]
     if isolated:
         return _run_isolated(runs, out, progress)
@@ -252,7 +256,8 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
     records = []
     for r in _progress(runs, desc, disable=not progress):
         try:
-            result = solve(r.puzzle, r.paradigm, r.encoding, count=r.count, timeout=r.timeout, strict=False, **r.options)
+            result = solve(r.puzzle, r.paradigm, r.encoding, count=r.count, timeout=r.timeout, solver=r.solver or None,
+                           strict=False, **r.options)
         except EncodingError as exc:  # e.g. a board this encoding cannot state: a recorded error, not an abort
             records.append({**r.fields(), "status": "error", "error": str(exc)})
             continue
@@ -293,7 +298,8 @@ def crosscheck_runs(entries: Iterable[Any], count: int = 2, timeout: float | Non
         expected = getattr(entry, "solution", None)
         for outcome in report.outcomes:
             cfg = outcome.config
-            run_ = Run(item, cfg.paradigm, cfg.encoding, dict(cfg.options), count, 0, float(timeout or 0) or 1e9)
+            run_ = Run(item, cfg.paradigm, cfg.encoding, dict(cfg.options), count, 0, float(timeout or 0) or 1e9,
+                       solver=cfg.solver or "")
             if outcome.result is None:
                 rec = {**run_.fields(), "status": "error", "error": outcome.error}
             else:
