@@ -129,3 +129,23 @@ def test_crosscheck_agrees_on_small_puzzles(family: Family) -> None:
     for puzzle in SMALL[family][:6]:
         report = pb.crosscheck(puzzle, count=0, timeout=60)
         assert report.agree, report.differences
+
+
+@pytest.mark.parametrize("paradigm, solver", SOLVERS)
+def test_every_complete_encoding_counts_equal_brute_force_on_every_solver(paradigm: str, solver: str) -> None:
+    # Each named encoding at its default options: an encoding runs on every solver of its paradigm.
+    reason = registry.solver(paradigm, solver).unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    checked = 0
+    for family in FAMILIES:
+        for spec in registry.encodings(family, paradigm):
+            if not spec.is_complete(spec.resolve({})):
+                continue
+            for puzzle in SMALL[family][:5]:
+                expected = all_solutions(puzzle)
+                result = pb.solve(puzzle, paradigm, spec.name, count=0, timeout=60, solver=solver)
+                assert result.exhausted, f"{spec.name} on {puzzle.name}: {result.status}"
+                assert {s.cells for s in result.solutions} == expected, f"{spec.name} on {puzzle.name}"
+                checked += 1
+    assert checked, f"no complete encoding of {paradigm} ran"

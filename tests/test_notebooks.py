@@ -130,7 +130,8 @@ def test_lightbulbs(tmp_path):
 def test_your_encoding(tmp_path):
     nb, s, figures = _run("06_your_encoding", tmp_path)
     mine = {"asp/kuromasu.lp", "sat/rays"}
-    # both user encodings agree with the built-ins, and run in isolated workers beside them
+    # both user encodings agree with the built-ins, and run in isolated workers beside them (the
+    # labels of the plotted records: the user's configurations and the built-ins)
     assert {"asp/kuromasu.lp", "sat/rays", "sat/rays@minisat22", "sat/default"} <= set(s["configurations"])
     assert s["crosscheck_agree"] == s["crosschecked"] == 4
     assert mine | {"asp/default", "sat/default", "cp/default"} == set(s["labels"])
@@ -143,7 +144,6 @@ def test_your_encoding(tmp_path):
     assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png"))) == 2
     svgs = sum(1 for o in _outputs(nb) if "image/svg+xml" in o.get("data", {}))
     assert svgs == 2  # the first answer, and the edited file's answer with the verifier's complaint
-    # the plot shows the user's configurations beside the built-ins
     html = (tmp_path / "06_your_encoding.html").read_text()
     assert "Conclusions" in html and "sat/rays" in html
 

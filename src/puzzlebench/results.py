@@ -25,8 +25,8 @@ from .bench.store import read_records
 
 #: Leading columns, in the shared record's order; any others follow.
 COLUMNS: tuple[str, ...] = (
-    "key", "puzzle_id", "puzzle_hash", "suite", "family", "rows", "cols", "paradigm", "encoding", "options",
-    "label", "complete", "repeat", "status", "verdict", "count", "count_limit", "exhausted", "solved", "par2",
+    "key", "puzzle_id", "puzzle_hash", "suite", "family", "rows", "cols", "paradigm", "solver", "solver_version",
+    "encoding", "encoding_hash", "options", "label", "complete", "repeat", "status", "verdict", "count", "count_limit", "exhausted", "solved", "par2",
     "solution_hash", "expected_count", "time_build", "time_solve", "time_first", "time_total", "time_cpu",
     "time_wall", "peak_rss_mb", "backend", "backend_version", "timeout", "memory_mb", "jobs", "versions",
     "git_commit", "python", "machine", "timestamp", "error",
@@ -85,6 +85,9 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     for col in COLUMNS:  # records of failed runs lack measurements; the columns are still there
         if col not in df.columns:
             df[col] = None
+    # records written before solvers were named: the backend was the paradigm's one solver
+    df["solver"] = df["solver"].where(df["solver"].notna(), df["backend"])
+    df["solver_version"] = df["solver_version"].where(df["solver_version"].notna(), df["backend_version"])
     df["solved"] = [is_solved(r) for r in df.to_dict("records")]
     timeout = pd.to_numeric(df.get("timeout"), errors="coerce")
     df["par2"] = pd.to_numeric(df["time_total"], errors="coerce").where(df["solved"], 2 * timeout)

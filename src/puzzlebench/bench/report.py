@@ -21,12 +21,26 @@ INSTANCE = ["family", "suite", "puzzle_id", "puzzle_hash"]
 def instances(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, configuration): repetitions folded."""
     keys = INSTANCE + ["label"]
+    df = df.assign(solver_text=_solver_text(df))
     return (
         df.groupby(keys, dropna=False, sort=True)
         .agg(solved=("solved", "all"), par2=("par2", "median"), time=("time_total", "median"),
-             complete=("complete", "first"), paradigm=("paradigm", "first"), encoding=("encoding", "first"))
+             complete=("complete", "first"), paradigm=("paradigm", "first"), encoding=("encoding", "first"),
+             solver=("solver_text", "first"))
         .reset_index()
     )
+
+
+def _solver_text(df: pd.DataFrame) -> pd.Series:
+    """``name version`` of each run's solver ('' when the records do not say)."""
+    if "solver" not in df.columns:
+        return pd.Series([""] * len(df), index=df.index)
+    version = df["solver_version"] if "solver_version" in df.columns else pd.Series([None] * len(df), index=df.index)
+    return [
+        (f"{name}" + (f" {ver}" if isinstance(ver, str) and ver and not ver.startswith(str(name)) else "")
+         if isinstance(name, str) else "")
+        for name, ver in zip(df["solver"], version)
+    ]
 
 
 def solved_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -35,7 +49,7 @@ def solved_table(df: pd.DataFrame) -> pd.DataFrame:
     table = (
         inst.groupby(["label", "family"], sort=True)
         .agg(puzzles=("solved", "size"), solved=("solved", "sum"), par2=("par2", "mean"),
-             complete=("complete", "first"))
+             complete=("complete", "first"), solver=("solver", "first"))
         .reset_index()
     )
     table["solved"] = table["solved"].astype(int)

@@ -42,11 +42,6 @@ def limit_memory(memory_mb: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
-def result_fields(result: Any, count: int) -> dict[str, Any]:
-    """The record fields a :class:`puzzlebench.Result` determines (its one record schema)."""
-    return result.to_record()
-
-
 def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(module), name)(puzzle, desc)
@@ -71,7 +66,7 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
             puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
             solver=desc.get("solver") or None, strict=False, **desc["options"],
         )
-    return outcome if isinstance(outcome, dict) else result_fields(outcome, desc["count"])
+    return outcome if isinstance(outcome, dict) else outcome.to_record()
 
 
 def main(argv: list[str] | None = None) -> int:
