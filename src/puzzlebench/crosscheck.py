@@ -99,34 +99,32 @@ class CrossCheck:
             "cols": self.puzzle.cols,
             "verdict": self.verdict.value,
             "differences": list(self.differences),
-            "runs": [
-                {
-                    "label": o.label,
-                    "paradigm": o.config.paradigm,
-                    "solver": o.result.solver if o.result else o.config.solver,
-                    "solver_version": o.result.solver_version if o.result else None,
-                    "encoding": o.config.encoding,
-                    "status": o.status,
-                    "count": o.count_text,
-                    "complete": o.result.complete if o.result else None,
-                    "verified": o.result.verified if o.result else None,
-                    "time_s": o.result.timings.total if o.result else None,
-                    "solutions": [s.sorted() for s in o.result.solutions] if o.result else [],
-                    "error": o.error or (o.result.error if o.result else None),
-                }
-                for o in self.outcomes
-            ],
+            "runs": [self._run_json(o) for o in self.outcomes],
         }
 
+    @staticmethod
+    def _run_json(o: Outcome) -> dict[str, Any]:
+        """One run: its record (``Result.to_record``, the one schema), the label, what the count
+        says (``unique``, ``2+``, ...), and the answers' cells."""
+        base = {"label": o.label, "paradigm": o.config.paradigm, "encoding": o.config.encoding,
+                "solver": o.config.solver, "status": o.status, "error": o.error}
+        if o.result is not None:
+            base.update(o.result.to_record())
+        base.update(count_text=o.count_text, verified=o.result.verified if o.result else None,
+                    solutions=[s.sorted() for s in o.result.solutions] if o.result else [])
+        return base
+
     def _repr_html_(self) -> str:
+        from html import escape
+
         rows = "".join(
-            f"<tr><td>{o.label}</td><td>{o.status}</td><td>{o.count_text}</td>"
+            f"<tr><td>{escape(o.label)}</td><td>{o.status}</td><td>{o.count_text}</td>"
             f"<td>{'' if o.result is None else f'{o.result.timings.total * 1000:.1f}'}</td></tr>"
             for o in self.outcomes
         )
-        diffs = "".join(f"<li>{d}</li>" for d in self.differences)
+        diffs = "".join(f"<li>{escape(d)}</li>" for d in self.differences)
         return (
-            f"<p><b>{self.puzzle.name or self.puzzle.family.value}</b> "
+            f"<p><b>{escape(self.puzzle.name or self.puzzle.family.value)}</b> "
             f"({self.puzzle.rows}x{self.puzzle.cols}): <b>{self.verdict.value}</b></p>"
             f"<table><tr><th>run</th><th>status</th><th>count</th><th>ms</th></tr>{rows}</table>"
             + (f"<ul>{diffs}</ul>" if diffs else "")
