@@ -108,10 +108,10 @@ def test_minizinc_count_two_stops_at_two_without_claiming_exhaustion():
 def test_minizinc_timeout_kills_the_process_group():
     # Seed 001's visibility relation is quartic in the side: a 40x40 board cannot flatten in 0.3 s.
     spec = next(s for s in registry.encodings("lightup", "minizinc") if s.name == "seed001")
-    backend = MiniZincBackend({"solver": "gecode"})
+    backend = MiniZincBackend({}, {"solver": "gecode"})
     start = time.perf_counter()
     backend.build(spec.build(LightUp(40, 40), {}), None)
-    answers = list(backend.solutions(1, start + 0.3))
+    answers = list(backend.enumerate(1, start + 0.3))
     assert answers == [] and backend.timed_out and not backend.exhausted
     proc = backend._proc
     assert proc is not None and proc.returncode is not None
