@@ -111,7 +111,7 @@ def measure(args: argparse.Namespace) -> Path:
                                            else result.solution.cells == published.cells)
                     sink.write(json.dumps(record, default=str) + "\n")
                     sink.flush()
-                    gc.collect()  # this run's cyclic garbage, off the next run's clock
+                gc.collect()  # this puzzle's cyclic garbage, off the next puzzle's clock
     return rows_path
 
 

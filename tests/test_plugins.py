@@ -6,10 +6,14 @@
   minimal ``.dist-info`` (METADATA + entry_points.txt, read from its pyproject.toml), and goes on
   ``PYTHONPATH`` of the child processes only. ``importlib.metadata`` finds the entry point there
   in the CLI, its isolated workers and its Dask workers alike.
+  ``--plugin MODULE``, ``--plugin FILE.py`` and ``PUZZLEBENCH_PLUGINS`` load a module on
+  request; a broken plugin is one line on stderr and exit status 2.
 * Registrations made in this process (``pb.register_encoding`` on a nested function,
-  ``pb.register_solver`` on a nested Backend class) travel to isolated workers by cloudpickle.
+  ``pb.register_solver`` on a nested Backend class, ``pb.register_paradigm``) travel to isolated
+  workers by cloudpickle, as from a notebook's ``__main__``.
 * Wrong and relaxed user encodings are caught by the verifier and the cross-check.
-* Encoding files are read on every solve; their content hash keys the records.
+* Encoding files are read on every solve; their content hash keys the records, so ``--resume``
+  never reuses a record of an older version.
 
 Everything registered in this process is unregistered again, so other test modules see the
 built-in registry only.
@@ -30,7 +34,7 @@ import pytest
 
 import puzzlebench as pb
 from puzzlebench import registry
-from puzzlebench.bench import Sweep, ThreadExecutor, run_sweep
+from puzzlebench.bench import Sweep, ThreadExecutor, load_items, run_sweep
 from puzzlebench.bench import read_records as _read_records
 from puzzlebench.crosscheck import Config, Verdict
 from puzzlebench.errors import EncodingError, VerificationError
@@ -89,9 +93,9 @@ def plugin_site(tmp_path_factory) -> Path:
 
 
 def _env(*paths: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PUZZLEBENCH_PLUGINS", "PYTHONPATH")}
-    if paths:
-        env["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths)
+    """This process's environment for a child: ``paths`` first on PYTHONPATH, no plugin list."""
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_PLUGINS"}
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, paths), *filter(None, [os.environ.get("PYTHONPATH")])])
     env["MPLBACKEND"] = "Agg"
     env.update(extra)
     return env
@@ -171,6 +175,37 @@ def test_bench_runs_the_plugin_encoding_and_solver(plugin_env, plugin_site, tmp_
     assert len(by_puzzle) == 2 and all(len(hashes) == 1 for hashes in by_puzzle.values())
 
 
+PROBE = """
+from importlib.metadata import entry_points
+
+from puzzlebench import plugins, registry
+
+
+def probe(puzzle, desc):
+    return {"status": "sat", "extra": {
+        "entry_points": sorted(ep.value for ep in entry_points(group="puzzlebench.plugins")),
+        "sat_solvers": [s.name for s in registry.solvers("sat")],
+        "lightup_sat": [s.name for s in registry.encodings("lightup", "sat")],
+        "explicit": plugins.explicit(), "shipped": len(desc["registrations"]),
+    }}
+"""
+
+
+def test_a_worker_process_finds_the_entry_point_itself(plugin_site, tmp_path, monkeypatch):
+    # this process never sees the plugin; its isolated worker gets the folder on PYTHONPATH only
+    (tmp_path / "pb_probe.py").write_text(PROBE)
+    monkeypatch.setenv("PYTHONPATH", _env(plugin_site, tmp_path)["PYTHONPATH"])
+    monkeypatch.delenv("PUZZLEBENCH_PLUGINS", raising=False)
+    sweep = Sweep(items=load_items("gen-lightup")[:1], paradigms=["sat"], task="pb_probe:probe",
+                  out=str(tmp_path / "r.jsonl"))
+    run_sweep(sweep.expand(), sweep.out, quiet=True)
+    (record,) = read_records(sweep.out)
+    extra = record["extra"]
+    assert extra["entry_points"] == ["pb_demo_plugin"] and extra["explicit"] == [] and extra["shipped"] == 0
+    assert "demo-minisat" in extra["sat_solvers"] and "demo" in extra["lightup_sat"]
+    assert "pb_demo_plugin" not in sys.modules and "demo-minisat" not in {s.name for s in registry.solvers("sat")}
+
+
 def _bench_demo_asp(*plugin_args: str, env: dict[str, str], out: Path) -> subprocess.CompletedProcess:
     return cli(*plugin_args, "bench", "--suite", "gen-kuromasu", "--limit", "2", "--paradigm", "asp",
                "--encoding", "demo-asp", "--timeout", "30", "--out", str(out), "--quiet", env=env)
@@ -242,8 +277,6 @@ def registered():
 
 
 def _kuromasu_items(n: int):
-    from puzzlebench.bench import load_items
-
     return load_items("gen-kuromasu")[:n]
 
 
@@ -339,8 +372,66 @@ print(json.dumps([(r["status"], r["verdict"], r["count"]) for r in read_records(
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["sat", "valid", 1]] * 2
 
 
-@pytest.mark.xfail(strict=False, reason="package bug: a builder pickled by value is hashed from its code object in the worker "
-                          "but from its module's file in the parent (encodings/base.py source_hash)")
+def test_a_paradigm_registered_in_process_runs_in_isolated_workers(tmp_path):
+    import itertools
+    from dataclasses import dataclass
+
+    from puzzlebench.bench.spec import items_from
+    from puzzlebench.encodings.base import Artifact
+    from puzzlebench.solvers.base import Backend
+
+    @dataclass
+    class Candidates(Artifact):
+        puzzle: object = None
+
+    class BruteBackend(Backend):  # native enumeration: generate and test through the verifier
+        paradigm, name = "test-brute", "test-brute"
+
+        @classmethod
+        def supported(cls):
+            return True
+
+        @classmethod
+        def version(cls):
+            return "1.0"
+
+        def build(self, artifact, deadline):
+            self.art = artifact
+
+        def native_enumeration(self):
+            return True
+
+        def enumerate(self, limit, deadline):
+            cells, found, p = sorted(self.art.decision), 0, self.art.puzzle
+            for k in range(len(cells) + 1):
+                for marked in itertools.combinations(cells, k):
+                    if not p.verify(p.solution(marked)):
+                        yield frozenset(marked)
+                        found += 1
+                        if found == limit:
+                            return
+            self.exhausted = True
+
+    pb.register_paradigm("test-brute", "generate and test", "test-brute")
+    try:
+        pb.register_solver("test-brute", "test-brute", BruteBackend)
+        pb.register_encoding("lightup", "test-brute", "default",
+                             lambda puzzle, options: Candidates({c: c for c in puzzle.open_cells}, puzzle=puzzle))
+        tiny = pb.LightUp(3, 3, walls={(1, 1)}, numbers={(1, 1): 2}, name="tiny")
+        sweep = Sweep(items=items_from([tiny], "tiny"), paradigms=["test-brute", "sat"], count=0,
+                      out=str(tmp_path / "r.jsonl"))
+        run_sweep(sweep.expand(), sweep.out, quiet=True)
+        records = {r["paradigm"]: r for r in read_records(sweep.out)}
+        assert set(records) == {"test-brute", "sat"}
+        for r in records.values():
+            assert (r["status"], r["verdict"], r["count"], r["exhausted"]) == ("sat", "valid", 4, True), r
+        assert records["test-brute"]["solution_hash"] == records["sat"]["solution_hash"]
+    finally:
+        registry.unregister_encoding("lightup", "test-brute", "default")
+        for table in (registry._PARADIGMS, registry._SOLVERS, registry._DECLARED):  # no unregister_paradigm
+            table.pop("test-brute", None)
+
+
 def test_a_shipped_builder_keeps_its_parent_hash(registered, tmp_path):
     spec = registered.encoding("kuromasu", "sat", "test-hash", _kuromasu_builder())
     sweep = Sweep(items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-hash"], out=str(tmp_path / "r.jsonl"))
@@ -350,14 +441,13 @@ def test_a_shipped_builder_keeps_its_parent_hash(registered, tmp_path):
     assert record["status"] == "sat" and record["encoding_hash"] == spec.content_hash() == run.encoding_hash
 
 
-@pytest.mark.xfail(strict=False, reason="package limitation: workers do not get the parent's sys.path, so a builder from a module "
-                          "imported through it (sys.path.insert in a notebook) is pickled by reference and fails")
 def test_a_builder_from_a_module_on_the_parents_sys_path_runs_in_workers(registered, tmp_path, monkeypatch):
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "pb_test_mine.py").write_text("from puzzlebench import registry\n\n"
                                             "def build(puzzle, options):\n"
-                                            "    return registry.get('kuromasu', 'sat').build(puzzle, options)\n")
+                                            "    spec = registry.get('kuromasu', 'sat')\n"
+                                            "    return spec.build(puzzle, spec.resolve({}))\n")
     monkeypatch.syspath_prepend(str(folder))
     import pb_test_mine
 

@@ -17,7 +17,7 @@ main process and in every isolated worker alike (:mod:`puzzlebench.plugins`).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .encodings.base import EncodingSpec, Option
@@ -370,8 +370,8 @@ def shipped(family: Family | str, paradigm_name: str, encoding: str, solver_name
     value with cloudpickle and base64-encoded. Empty for built-ins and file encodings."""
     items: list[Any] = []
     spec = _USER_ENCODINGS.get((Family(family).value, paradigm_name, encoding))
-    if spec is not None:
-        items.append(spec)
+    if spec is not None:  # with the parent's content hash: the worker may not see the builder's file
+        items.append(replace(spec, source_hash=spec.content_hash()))
     table = _SOLVERS.get(paradigm_name, {})
     if solver_name in table and (paradigm_name, solver_name) not in _BUILTIN_SOLVERS:
         items.append(table[solver_name])

@@ -191,6 +191,8 @@ class Run:
             "memory_mb": self.memory_mb,
             "task": self.task,
             "plugins": plugins.explicit(),
+            # a builder pickled by reference must be importable in the worker as it is here
+            "sys_path": [p for p in sys.path if p],
             "registrations": registry.shipped(self.puzzle.family, self.paradigm, self.encoding, self.solver),
         }
 

@@ -53,6 +53,7 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
 
     from .. import plugins, registry
 
+    sys.path.extend(p for p in desc.get("sys_path", ()) if p not in sys.path)
     for name in desc.get("plugins", ()):
         plugins.load(name)
     registry.receive(desc.get("registrations", ()))
