@@ -18,14 +18,16 @@ def candidates(puzzle: Puzzle) -> list[tuple[int, int]]:
     return cells
 
 
+#: Answers by ``Puzzle.content_hash()`` (family and board, not name or metadata).
 _KNOWN: dict[str, frozenset[frozenset]] = {}
 
 
 def all_solutions(puzzle: Puzzle, max_cells: int = 16) -> set[frozenset]:
     """Every valid answer, by exhaustive search (refuses boards with too many candidates).
 
-    Answers are remembered per puzzle content, since several tests ask about the same boards."""
-    key = puzzle.content_hash
+    Answers are remembered per puzzle content, since several tests ask about the same boards
+    (two equal puzzles built separately share one search)."""
+    key = puzzle.content_hash()
     if key not in _KNOWN:
         _KNOWN[key] = frozenset(_search(puzzle, max_cells))
     return set(_KNOWN[key])

@@ -5,7 +5,7 @@ ablation axes one at a time). On the bundled seed samples and on janko puzzles o
 class, a complete configuration must prove the published answer unique (``count=2``) and return
 exactly its cells; relaxed values (``connectivity=none``) are left out, since they may accept
 more. LightBulbs has no corpus: there, every complete configuration must count the same answers
-as every other on small boards (``count=0``).
+as every other, and as brute force, on small boards (``count=0``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family
 from puzzlebench.suites import load_suite
 
-from bruteforce import random_lightbulbs
+from bruteforce import all_solutions, random_lightbulbs
 
 PARADIGMS = registry.available()
 
@@ -92,9 +92,22 @@ def _bundled(family: Family) -> list[tuple[str, Any, Any]]:
 
 
 @pytest.mark.parametrize("family", [Family.LIGHTUP, Family.KUROMASU], ids=str)
-def test_every_complete_configuration_proves_the_published_answer(family: Family, janko_dir) -> None:
-    cases = _bundled(family) + _janko_samples(janko_dir, family)
+def test_every_complete_configuration_proves_the_bundled_published_answers(family: Family) -> None:
+    # The bundled seed samples ship with the package: this half runs with or without the corpus.
+    cases = _bundled(family)
+    assert cases, f"no bundled {family} puzzle with a published answer"
+    _prove_published_answers(family, cases)
+
+
+@pytest.mark.parametrize("family", [Family.LIGHTUP, Family.KUROMASU], ids=str)
+def test_every_complete_configuration_proves_the_janko_published_answers(family: Family, janko_dir) -> None:
+    cases = _janko_samples(janko_dir, family)
     assert {"small", "medium", "large"} <= {name for name, _, _ in cases}
+    _prove_published_answers(family, cases)
+
+
+def _prove_published_answers(family: Family, cases: list[tuple[str, Any, Any]]) -> None:
+    """Every complete configuration proves each published answer unique and returns its cells."""
     failures = []
     ran = 0
     for spec, options in configurations(family):
@@ -125,6 +138,8 @@ def test_every_complete_configuration_proves_the_published_answer(family: Family
 def test_lightbulbs_configurations_count_alike() -> None:
     rng = random.Random(3)
     boards = [random_lightbulbs(rng, r, c) for r, c in ((3, 3), (3, 4), (4, 4), (4, 4))]
+    # Brute force reaches every one of these (at most 16 cells): the counts are held to it as well.
+    truth = [len(all_solutions(board, max_cells=16)) for board in boards]
     counts: dict[str, list[int]] = {}
     for spec, options in configurations(Family.LIGHTBULBS):
         if not spec.is_complete(spec.resolve(options)):
@@ -144,6 +159,8 @@ def test_lightbulbs_configurations_count_alike() -> None:
     assert len(counts) >= 2
     reference = next(iter(counts.values()))
     assert all(row == reference for row in counts.values()), counts
+    wrong = {config: row for config, row in counts.items() if row != truth}
+    assert not wrong, f"brute force counts {truth}; differing configurations: {wrong}"
 
 
 def relaxed_configurations() -> Iterator[tuple[EncodingSpec, dict[str, Any]]]:

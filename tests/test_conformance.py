@@ -60,6 +60,22 @@ def _skip_unless(family: Family, paradigm: str, solver: str | None = None) -> No
         pytest.skip(f"no default {paradigm} encoding for {family}")
 
 
+def test_brute_force_oracle_caches_by_content_not_by_object(monkeypatch) -> None:
+    import bruteforce
+
+    searched = []
+    real = bruteforce._search
+    monkeypatch.setattr(bruteforce, "_search", lambda puzzle, most: searched.append(puzzle) or real(puzzle, most))
+    monkeypatch.setattr(bruteforce, "_KNOWN", {})
+    first = LightUp(2, 3, numbers={(0, 1): 1}, name="first")
+    second = LightUp(2, 3, numbers={(0, 1): 1}, name="second")  # built apart, another name
+    assert first is not second and first == second
+    assert all_solutions(first) == all_solutions(second) == all_solutions(first)
+    assert len(searched) == 1
+    all_solutions(LightUp(2, 3, numbers={(0, 1): 2}))  # other content: searched again
+    assert len(searched) == 2
+
+
 @pytest.mark.parametrize("paradigm, solver", SOLVERS)
 @pytest.mark.parametrize("family", FAMILIES, ids=str)
 def test_enumeration_counts_equal_brute_force(paradigm: str, solver: str, family: Family) -> None:
@@ -116,7 +132,16 @@ def test_results_carry_comparable_statistics(paradigm: str, solver: str) -> None
     t = result.timings
     assert 0 <= t.build <= t.total and 0 <= t.solve <= t.total
     assert t.first is not None and t.first <= t.solve
-    assert result.size and all(v >= 0 for v in result.size.values())
+    # Sizes are counts, and every encoding decides each of the board's 8 open cells, so its largest
+    # figure (variables, atoms, assertions, ...) is at least 8: an empty or unread model fails here.
+    assert result.size and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                               for v in result.size.values()), result.size
+    open_cells = puzzle.rows * puzzle.cols - len(puzzle.walls)
+    assert max(result.size.values()) >= open_cells, result.size
+    # Search figures are present and are finite non-negative numbers (choices, conflicts, nodes, ...).
+    assert result.search, f"{solver} reported no search figures"
+    assert all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")
+               for v in result.search.values()), result.search
     assert result.backend and result.backend_version
     assert result.solver == solver and result.solver_version and result.encoding_hash
     record = result.to_record()

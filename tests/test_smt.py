@@ -1,7 +1,7 @@
 """SMT paradigm (z3): answers checked by the verifier, published solutions and other paradigms.
 
 Every option value of every SMT encoding is held to the brute-force oracle or the published
-answer; LightBulbs counts are compared with another paradigm's; the relaxing
+answer; LightBulbs counts up to 4x4 are compared with brute force and another paradigm's; the relaxing
 ``connectivity=none`` must keep every true answer and may accept a split board.
 """
 
@@ -218,11 +218,11 @@ def test_lightbulbs_answers_equal_brute_force(encoding: str, options: dict) -> N
         assert result.exhausted
 
 
-def _other_paradigm() -> str:
+def _other_paradigm() -> str | None:
     for paradigm in ("sat", "cp", "asp"):
         if paradigm in registry.available():
             return paradigm
-    pytest.skip("no other paradigm is installed to compare LightBulbs counts with")
+    return None
 
 
 @pytest.mark.parametrize("encoding", ["default", "seed003"])
@@ -233,10 +233,14 @@ def test_lightbulbs_counts_equal_another_paradigms_on_3x3_and_4x4(encoding: str)
     boards.append(LightBulbs.from_rows([[2, 3, 2], [3, 4, 3], [2, 3, 2]]))
     for puzzle in boards:
         mine = pb.solve(puzzle, "smt", encoding, count=0)
-        theirs = pb.solve(puzzle, other, count=0)
-        assert mine.exhausted and theirs.exhausted
-        assert answers(mine) == answers(theirs), (puzzle.numbers, other)
+        assert mine.exhausted
+        # Brute force reaches 4x4 (16 cells): the answers are held to it, not only to another paradigm.
+        assert answers(mine) == all_solutions(puzzle, max_cells=16), puzzle.numbers
         assert all(puzzle.verify(s) == [] for s in mine.solutions)
+        if other is not None:
+            theirs = pb.solve(puzzle, other, count=0)
+            assert theirs.exhausted
+            assert answers(mine) == answers(theirs), (puzzle.numbers, other)
 
 
 # -- bundled seed puzzles and the janko corpus --------------------------------------------------------

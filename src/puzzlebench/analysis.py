@@ -345,13 +345,20 @@ def disagreements(reports: Sequence[CrossCheck], runs: pd.DataFrame | None = Non
 def par2_table(df: pd.DataFrame, by: str | Sequence[str] = "label") -> pd.DataFrame:
     """Per configuration: runs, solved, PAR-2 score (sum and mean, s) and median solved time."""
     keys = [by] if isinstance(by, str) else list(by)
-    g = df.groupby(keys)
+    columns = ["runs", "solved", "par2_sum_s", "par2_mean_s", "median_solved_s"]
+    if df.empty or any(k not in df.columns for k in keys):  # no runs (yet): an empty table, same shape
+        index = (pd.Index([], name=keys[0]) if len(keys) == 1
+                 else pd.MultiIndex.from_arrays([[] for _ in keys], names=keys))
+        return pd.DataFrame({c: pd.Series(dtype=int if c in ("runs", "solved") else float) for c in columns},
+                            index=index)
+    solved = df["solved"].eq(True)
+    g = df.assign(solved=solved).groupby(keys)
     table = pd.DataFrame({
         "runs": g.size(),
         "solved": g["solved"].sum().astype(int),
         "par2_sum_s": g["par2"].sum(),
         "par2_mean_s": g["par2"].mean(),
-        "median_solved_s": df[df["solved"]].groupby(keys)["time_total"].median(),
+        "median_solved_s": df.loc[solved].groupby(keys)["time_total"].median(),
     })
     return table.sort_values(["solved", "par2_sum_s"], ascending=[False, True])
 
@@ -472,7 +479,14 @@ def time_distribution(df: pd.DataFrame, by: str = "label", time: str = "time_tot
     """Box plot of run times per configuration (log scale, seconds); solved runs only."""
     import matplotlib.pyplot as plt
 
-    data = df[df["solved"]] if "solved" in df else df
+    # (a boolean mask on an empty object column would select columns, not rows: hence .loc)
+    data = df.loc[df["solved"].eq(True)] if "solved" in df else df
+    if data.empty or by not in data or time not in data:  # no (solved) runs: an empty figure that says so
+        fig, ax = plt.subplots(figsize=(5, 4.2))
+        ax.text(0.5, 0.5, "no solved runs", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        ax.set_title(title or "Time distribution per configuration")
+        return fig
     labels = sorted(data[by].dropna().unique(), key=str)
     fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(labels) + 2), 4.2))
     series = [data.loc[data[by] == lab, time].dropna().to_numpy(float) for lab in labels]
@@ -534,13 +548,17 @@ def show(fig, name: str, folder: str | os.PathLike | None = None) -> None:
 
 # -- search strategies --------------------------------------------------------------------------
 def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Median time and search effort per strategy (the one option each run set), and each
-    strategy's time relative to the fastest of the same paradigm and encoding (1.0 = fastest)."""
-    def first(options: Any) -> tuple[str, str]:
+    """Median time and search effort per strategy (the one option each run set, or the solver
+    when it set none), and each strategy's time relative to the fastest of the same paradigm and
+    encoding (1.0 = fastest)."""
+    def first(options: Any, solver: Any) -> tuple[str, str]:
         items = sorted((options or {}).items()) if isinstance(options, Mapping) else []
-        return (str(items[0][0]), str(items[0][1])) if items else ("-", "default")
+        if items:
+            return (str(items[0][0]), str(items[0][1]))
+        return ("solver", str(solver)) if isinstance(solver, str) and solver else ("-", "default")
 
-    picked = [first(o) for o in df["options"]]
+    solvers = df["solver"] if "solver" in df.columns else [None] * len(df)
+    picked = [first(o, s) for o, s in zip(df["options"], solvers)]
     data = df.assign(option=[k for k, _ in picked], value=[v for _, v in picked])
     keys = ["paradigm", "encoding", "option", "value"]
     g = data.groupby(keys)

@@ -10,12 +10,45 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import sys
-from typing import Sequence
+import warnings
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from . import errors
 from .errors import PuzzleError, SolverUnavailable
 
+if TYPE_CHECKING:
+    from .model import Puzzle
+    from .result import Result
+
 _PLUGINS = ("puzzlebench.bench.commands", "puzzlebench.generate.commands")
+#: Memory limit (MB) of the isolated child that ``solve``/``check --timeout`` run in.
+DEFAULT_MEMORY_MB = 4096
+#: ``check`` without ``--timeout``: this many seconds per run, soft, in this process (as before).
+CHECK_SOFT_TIMEOUT = 60.0
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def positive_megabytes(text: str) -> int:
+    """argparse type: a positive whole number of MB."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number of MB, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number of MB, got {text!r}")
+    return value
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -35,11 +68,111 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     puzzle = load(args.source, args.format)
     text = dump(puzzle, args.to)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text if text.endswith("\n") else text + "\n")
+        except OSError as exc:
+            raise PuzzleError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         print(text)
     return 0
+
+
+# -- hard limits: one solve in an isolated child (the benchmark runner's machinery) ---------------
+def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
+    """What the worker child runs for ``solve``/``check --timeout`` (``task="puzzlebench.cli:isolated_task"``):
+    one solve, returned whole (answers included) so the parent prints it as if it had run here."""
+    import dataclasses
+
+    from .solvers import solve
+
+    try:
+        result = solve(
+            puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
+            solver=desc.get("solver") or None, strict=False, **desc["options"],
+        )
+    except (PuzzleError, SolverUnavailable) as exc:  # re-raised in the parent, as in-process solving would
+        return {"status": "error", "error": str(exc), "raise": type(exc).__name__}
+    return {
+        "status": result.status.value,
+        "error": result.error,
+        "result": {
+            "encoding": result.encoding, "status": result.status.value,
+            "solutions": [s.sorted() for s in result.solutions], "exhausted": result.exhausted,
+            "complete": result.complete, "options": dict(result.options),
+            "timings": dataclasses.asdict(result.timings), "size": dict(result.size),
+            "search": dict(result.search), "backend": result.backend, "backend_version": result.backend_version,
+            "solver": result.solver, "solver_version": result.solver_version,
+            "encoding_hash": result.encoding_hash, "error": result.error, "extra": dict(result.extra),
+        },
+    }
+
+
+def solve_isolated(puzzle: "Puzzle", paradigm: str, encoding: str = "default", count: int = 1,
+                   timeout: float = 60.0, memory_mb: int | None = DEFAULT_MEMORY_MB, solver: str | None = None,
+                   options: Mapping[str, Any] | None = None) -> "Result":
+    """:func:`puzzlebench.solve` in a child process under a hard wall-clock limit (``timeout`` plus
+    the runner's grace, then SIGKILL to the child's process group) and a memory limit.
+
+    A child that was killed, ran out of memory or died comes back as a Result with status
+    ``timeout``, ``memout`` or ``crash``; unknown encodings, options or solvers raise here as
+    they would in process.
+    """
+    from . import registry
+    from .bench.runner import execute
+    from .bench.spec import Run, SuiteItem
+    from .result import Result, Status, Timings
+
+    run = Run(SuiteItem(puzzle, puzzle.name or "puzzle", "cli"), paradigm, encoding, dict(options or {}), count,
+              0, timeout, memory_mb, task=f"{__name__}:isolated_task", solver=solver or "")
+    fields = execute(run.describe())
+    raised = fields.get("raise")
+    if raised:
+        cls = getattr(errors, raised, None)
+        message = fields.get("error") or raised
+        if not (isinstance(cls, type) and issubclass(cls, (PuzzleError, SolverUnavailable))) or cls is errors.ParseError:
+            cls = PuzzleError
+        raise cls(message)
+    data = fields.get("result")
+    if isinstance(data, dict):
+        solutions = tuple(puzzle.solution(tuple(cell) for cell in cells) for cells in data["solutions"])
+        return Result(
+            family=puzzle.family, paradigm=paradigm, encoding=data["encoding"], status=Status(data["status"]),
+            solutions=solutions, exhausted=data["exhausted"], complete=data["complete"], options=data["options"],
+            timings=Timings(**data["timings"]), size=data["size"], search=data["search"],
+            backend=data["backend"], backend_version=data["backend_version"], solver=data["solver"],
+            solver_version=data["solver_version"], encoding_hash=data["encoding_hash"],
+            violations=tuple(tuple(puzzle.verify(s)) for s in solutions), error=data["error"], extra=data["extra"],
+        )
+    # The child did not report a result: killed at the limit, out of memory, crashed.
+    try:
+        status = Status(fields.get("status", "crash"))
+    except ValueError:
+        status = Status.CRASH
+    solver_name, version, encoding_name = solver or "", "", encoding
+    try:
+        spec = registry.solver(paradigm, solver)
+        solver_name, version = spec.name, spec.version()
+    except Exception:  # noqa: BLE001 - names for the report only
+        pass
+    try:
+        encoding_name = registry.get(puzzle.family, paradigm, encoding).name
+    except Exception:  # noqa: BLE001
+        pass
+    wall = float(fields.get("time_wall") or 0.0)
+    return Result(
+        family=puzzle.family, paradigm=paradigm, encoding=encoding_name, status=status,
+        complete=bool(run.complete) if run.complete is not None else True, options=dict(options or {}),
+        timings=Timings(total=wall, build=wall), solver=solver_name, solver_version=version,
+        error=fields.get("error"), extra={"peak_rss_mb": fields.get("peak_rss_mb")},
+    )
+
+
+def _limits(args: argparse.Namespace) -> tuple[float | None, int]:
+    """(hard timeout or None for in-process solving, memory MB) from ``--timeout``/``--memory``."""
+    if args.timeout is None and args.memory is not None:
+        raise PuzzleError("--memory limits the isolated run that --timeout starts; give --timeout too")
+    return args.timeout, args.memory or DEFAULT_MEMORY_MB
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -48,10 +181,17 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .solvers import solve
 
     puzzle = load(args.source, args.format)
-    result = solve(
-        puzzle, args.paradigm, args.encoding, count=args.count, timeout=args.timeout,
-        solver=args.solver, strict=False, **parse_options(args.option),
-    )
+    timeout, memory = _limits(args)
+    if args.count < 0:
+        raise PuzzleError(f"--count must be >= 0, got {args.count}")
+    if timeout is None:
+        result = solve(
+            puzzle, args.paradigm, args.encoding, count=args.count, timeout=None,
+            solver=args.solver, strict=False, **parse_options(args.option),
+        )
+    else:
+        result = solve_isolated(puzzle, args.paradigm, args.encoding, count=args.count, timeout=timeout,
+                                memory_mb=memory, solver=args.solver, options=parse_options(args.option))
     if args.json:
         print(json.dumps(result.to_json(puzzle.rows, puzzle.cols), default=str))
     else:
@@ -73,18 +213,44 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .crosscheck import crosscheck, format_reports
     from .formats import load
 
+    timeout, memory = _limits(args)
+    if args.count < 0:
+        raise PuzzleError(f"--count must be >= 0, got {args.count}")
+    options = parse_options(args.option)
     reports = []
     for source in args.sources:
         puzzle = load(source, args.format)
-        reports.append(crosscheck(
-            puzzle, paradigms=args.paradigm or None, count=args.count, timeout=args.timeout,
-            encoding=args.encoding, options=parse_options(args.option), source=source, solvers=args.solver,
-        ))
+        if timeout is None:
+            reports.append(crosscheck(
+                puzzle, paradigms=args.paradigm or None, count=args.count, timeout=CHECK_SOFT_TIMEOUT,
+                encoding=args.encoding, options=options, source=source, solvers=args.solver,
+            ))
+        else:
+            reports.append(_crosscheck_isolated(puzzle, args, options, source, timeout, memory))
     if args.json:
         print(json.dumps([r.to_json() for r in reports], default=str))
     else:
         print(format_reports(reports))
     return 0 if all(r.agree for r in reports) else 1
+
+
+def _crosscheck_isolated(puzzle: "Puzzle", args: argparse.Namespace, options: Mapping[str, Any], source: str,
+                         timeout: float, memory: int):
+    """:func:`puzzlebench.crosscheck.crosscheck`, each configuration solved by :func:`solve_isolated`."""
+    from .crosscheck import CrossCheck, Outcome, default_configs, judge
+    from .errors import EncodingError
+
+    configs = default_configs(puzzle, args.paradigm or None, args.encoding, options, args.solver)
+    outcomes = []
+    for cfg in configs:
+        try:
+            result = solve_isolated(puzzle, cfg.paradigm, cfg.encoding, count=args.count, timeout=timeout,
+                                    memory_mb=memory, solver=cfg.solver, options=cfg.options)
+            outcomes.append(Outcome(cfg, result))
+        except (EncodingError, SolverUnavailable) as exc:
+            outcomes.append(Outcome(cfg, None, str(exc)))
+    verdict, differences = judge(outcomes, args.count)
+    return CrossCheck(puzzle, tuple(outcomes), verdict, tuple(differences), source)
 
 
 def _cmd_encodings(args: argparse.Namespace) -> int:
@@ -171,7 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="encoding or backend option (repeatable)")
     p.add_argument("--count", type=int, default=1, help="answers wanted: 1, 2 proves uniqueness, 0 all")
-    p.add_argument("--timeout", type=float, default=None, help="seconds")
+    p.add_argument("--timeout", type=positive_seconds, default=None,
+                   help="seconds, a hard limit: the solve runs in an isolated child process, killed at the limit "
+                        "(default: no limit, solved in this process)")
+    p.add_argument("--memory", type=positive_megabytes, default=None, metavar="MB",
+                   help=f"memory limit of that child (with --timeout; default {DEFAULT_MEMORY_MB})")
     p.add_argument("--format", help="input format (auto-detected when omitted)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_solve)
@@ -184,7 +354,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--count", type=int, default=2, help="answers wanted per paradigm (2 proves uniqueness, 0 all)")
-    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--timeout", type=positive_seconds, default=None,
+                   help="seconds per run, a hard limit: each run in an isolated child process, killed at the limit "
+                        f"(default: {CHECK_SOFT_TIMEOUT:g} s, soft, in this process)")
+    p.add_argument("--memory", type=positive_megabytes, default=None, metavar="MB",
+                   help=f"memory limit of each child (with --timeout; default {DEFAULT_MEMORY_MB})")
     p.add_argument("--format")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_check)
@@ -238,15 +412,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(args.func(args) or 0)
     except (PuzzleError, SolverUnavailable) as exc:
         print(f"puzzlebench: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # an output that cannot be written: /dev/full, read-only, a parent that is a file
+        print(f"puzzlebench: error: {_os_error(exc, args)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _os_error(exc: OSError, args: argparse.Namespace) -> str:
+    """``cannot write PATH: reason`` (the command's output path when the error names no file)."""
+    outputs = [str(v) for v in (getattr(args, "output", None), getattr(args, "out", None)) if v]
+    path = exc.filename if exc.filename is not None else (outputs[0] if outputs else None)
+    reason = exc.strerror or _one_line(exc)
+    if path is None:
+        return f"cannot write: {reason}"
+    path = str(path)
+    writing = exc.filename is None or any(path.startswith(o) or o.startswith(path) for o in outputs)
+    return f"{'cannot write' if writing else 'cannot access'} {path}: {reason}"
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """puzzlebench's own warnings as one line (``puzzlebench: warning: ...``); others as usual."""
+    if getattr(category, "__module__", "").startswith("puzzlebench"):
+        print(f"puzzlebench: warning: {message}", file=file or sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 if __name__ == "__main__":  # pragma: no cover

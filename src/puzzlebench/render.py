@@ -81,8 +81,11 @@ def render_svg(puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None
     w, h = puzzle.cols * s, puzzle.rows * s
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" '
            f'viewBox="-1 -1 {w + 2} {h + 2}" font-family="sans-serif">']
-    if puzzle.name:
-        out.append(f"<title>{escape(puzzle.name)}</title>")
+    from .formats.base import safe_name
+
+    name = safe_name(puzzle.name)  # control characters are not even allowed in XML
+    if name:
+        out.append(f"<title>{escape(name)}</title>")
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             cell, x, y = (r, c), c * s, r * s

@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -279,14 +280,19 @@ class Sweep:
             "limit", "out", "jobs", "scheduler", "dask_local", "resume", "quiet")
 
     def __post_init__(self) -> None:
-        if self.count < 0:
-            raise PuzzleError(f"count must be >= 0, got {self.count}")
-        if self.repeat < 1:
-            raise PuzzleError(f"repeat must be >= 1, got {self.repeat}")
-        if not self.timeout or self.timeout <= 0:
-            raise PuzzleError(f"timeout must be a positive number of seconds, got {self.timeout}")
-        if self.memory_mb is not None and self.memory_mb <= 0:
-            raise PuzzleError(f"memory must be a positive number of MB, got {self.memory_mb}")
+        # Types and ranges first, each error naming its key (the TOML key / CLI flag: memory, not memory_mb).
+        for key in ("suites", "paradigms", "solvers", "encodings", "families"):
+            setattr(self, key, check_setting(key, getattr(self, key)))
+        self.count = check_setting("count", self.count)
+        self.repeat = check_setting("repeat", self.repeat)
+        self.timeout = check_setting("timeout", self.timeout)
+        self.memory_mb = check_setting("memory", self.memory_mb)
+        self.limit = check_setting("limit", self.limit)
+        self.out = check_setting("out", self.out)
+        if self.task is not None and not isinstance(self.task, str):
+            raise PuzzleError(f"task must be 'module:function', got {self.task!r}")
+        if not isinstance(self.options, Mapping):
+            raise PuzzleError(f"options must be a table of option lists, got {_shown(self.options)}")
         for fam in self.families:
             if fam not in _PUZZLE_TYPES:
                 raise PuzzleError(f"unknown family {fam!r} (choose from {', '.join(_PUZZLE_TYPES)})")
@@ -352,6 +358,53 @@ class Sweep:
         return runs
 
 
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: The sweep settings' rules: (test, what the value must be). ``None`` passes where allowed.
+_SETTINGS: dict[str, tuple[Any, str, bool]] = {
+    "count": (lambda v: _whole(v) and v >= 0, "a whole number >= 0 (0 = all answers)", False),
+    "repeat": (lambda v: _whole(v) and v >= 1, "a whole number >= 1", False),
+    "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
+                "a positive, finite number of seconds", False),
+    "memory": (lambda v: _whole(v) and v >= 1, "a positive whole number of MB", True),
+    "limit": (lambda v: _whole(v) and v >= 1, "a positive whole number of puzzles", True),
+    "out": (lambda v: isinstance(v, (str, os.PathLike)) and str(v).strip() != "", "a file path (a string)", False),
+    "jobs": (lambda v: _whole(v) and v >= 1, "a positive whole number of runs", True),
+    "dask_local": (lambda v: _whole(v) and v >= 1, "a positive whole number of workers", True),
+    "scheduler": (lambda v: isinstance(v, str) and v.strip() != "", "a scheduler address (a string)", True),
+    "resume": (lambda v: isinstance(v, bool), "true or false", True),
+    "quiet": (lambda v: isinstance(v, bool), "true or false", True),
+}
+_LISTS = ("suites", "paradigms", "solvers", "encodings", "families")
+
+
+def check_setting(key: str, value: Any) -> Any:
+    """``value`` checked against the rule for sweep setting ``key`` (a one-line PuzzleError naming
+    the key otherwise); list settings may be one string, returned as a one-item list."""
+    if key in _LISTS:
+        if isinstance(value, str):
+            value = [value]
+        if (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value)):
+            raise PuzzleError(f"{key} must be a list of names (strings), got {_shown(value)}")
+        return list(value)
+    rule = _SETTINGS.get(key)
+    if rule is None:
+        return value
+    test, what, optional = rule
+    if value is None and optional:
+        return value
+    if not test(value):
+        raise PuzzleError(f"{key} must be {what}, got {_shown(value)}")
+    return value
+
+
 def read_toml(path: str | os.PathLike) -> dict[str, Any]:
     """A sweep file's keys (see the module docstring); unknown keys are an error."""
     if sys.version_info >= (3, 11):
@@ -362,16 +415,29 @@ def read_toml(path: str | os.PathLike) -> dict[str, Any]:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except OSError as exc:
-        raise PuzzleError(f"cannot read sweep file {path}: {exc.strerror}") from None
+        raise PuzzleError(f"cannot read sweep file {path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(f"sweep file {path}: {exc}") from None
+        raise PuzzleError(f"sweep file {path}: {str(exc).splitlines()[0]}") from None
+    except UnicodeDecodeError as exc:  # a binary file: tomllib reads UTF-8 only
+        raise PuzzleError(f"sweep file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+                          f"at offset {exc.start}); a sweep file is TOML") from None
     unknown = sorted(set(data) - set(Sweep.KEYS))
     if unknown:
         raise PuzzleError(f"sweep file {path}: unknown key {unknown[0]!r} (valid: {', '.join(Sweep.KEYS)})")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise PuzzleError(f"sweep file {path}: [options] must be a table of lists")
+    for key, values in options.items():
+        for value in values if isinstance(values, list) else [values]:
+            if not isinstance(value, (str, int, float, bool)) or isinstance(value, float) and not math.isfinite(value):
+                raise PuzzleError(f"sweep file {path}: option {key!r} must be a value or a list of values "
+                                  f"(strings, numbers, booleans), got {_shown(value)}")
     data["options"] = {k: list(v) if isinstance(v, list) else [v] for k, v in options.items()}
-    if isinstance(data.get("suites"), str):
-        data["suites"] = [data["suites"]]
+    for key in list(data):
+        if key == "options":
+            continue
+        try:
+            data[key] = check_setting(key, data[key])
+        except PuzzleError as exc:
+            raise PuzzleError(f"sweep file {path}: {exc}") from None
     return data

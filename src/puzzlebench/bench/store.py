@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -27,8 +28,51 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     yield from _parse(data, str(path))[0]
 
 
+class ResultsWarning(UserWarning):
+    """A line of a results file that was skipped (not UTF-8, not a JSON object, wrong-typed fields)."""
+
+
+#: Types the readers of records rely on, for the fields that have them (None is always allowed).
+_STR = (str,)
+_NUM = (int, float)
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "key": _STR, "puzzle_id": _STR, "puzzle_hash": _STR, "suite": _STR, "family": _STR, "paradigm": _STR,
+    "solver": _STR, "solver_version": _STR, "encoding": _STR, "encoding_hash": _STR, "label": _STR,
+    "status": _STR, "verdict": _STR, "solution_hash": _STR, "backend": _STR, "backend_version": _STR,
+    "error": _STR, "git_commit": _STR, "python": _STR, "timestamp": _STR,
+    "options": (dict,), "resolved_options": (dict,), "versions": (dict,), "machine": (dict,), "extra": (dict,),
+    "solution_hashes": (list,),
+    "rows": (int,), "cols": (int,), "repeat": (int,), "count": (int,), "count_limit": (int,),
+    "expected_count": (int,), "jobs": (int,), "memory_mb": _NUM,
+    "timeout": _NUM, "time_build": _NUM, "time_solve": _NUM, "time_first": _NUM, "time_total": _NUM,
+    "time_cpu": _NUM, "time_wall": _NUM, "peak_rss_mb": _NUM, "peak_rss_self_mb": _NUM,
+    "exhausted": (bool,), "complete": (bool,),
+}
+
+
+def _bad_field(record: dict[str, Any]) -> str | None:
+    """The first field whose value has a type the readers cannot use, described; None if all fit."""
+    for name, types in FIELD_TYPES.items():
+        value = record.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) and bool not in types:  # JSON true is not a number here
+            return f"field {name!r} is a boolean"
+        if not isinstance(value, types):
+            return f"field {name!r} is a {type(value).__name__}"
+    return None
+
+
+def _skip(name: str, number: int, why: str) -> None:
+    warnings.warn(f"{name}: line {number} skipped: {why}", ResultsWarning, stacklevel=4)
+
+
 def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
-    """(records, torn): a last line without its newline, or not valid JSON, counts as torn."""
+    """(records, torn): a last line without its newline, or not valid JSON, counts as torn.
+
+    A line that is not UTF-8, is JSON but not an object, or has a field of the wrong type
+    (:data:`FIELD_TYPES`) is skipped with a :class:`ResultsWarning` naming its line number.
+    """
     lines = data.split(b"\n")
     tail = lines.pop()  # text after the last newline: empty unless the last write was cut short
     records: list[dict[str, Any]] = []
@@ -36,13 +80,31 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]  # a byte-order mark some editors add
         try:
-            records.append(json.loads(line))
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _skip(name, number, f"not UTF-8 text (byte 0x{line[exc.start]:02x} at column {exc.start + 1})")
+            continue
+        try:
+            record = json.loads(text)
         except json.JSONDecodeError:
             if number == len(lines) and not tail:
                 torn = True  # a complete-looking but corrupt final line: treat it as torn too
                 continue
             raise PuzzleError(f"{name}: line {number} is not valid JSON") from None
+        except (ValueError, RecursionError) as exc:  # numbers past int()'s digit limit, deep nesting
+            _skip(name, number, f"unreadable JSON ({str(exc)[:60]})")
+            continue
+        if not isinstance(record, dict):
+            _skip(name, number, f"a JSON {type(record).__name__}, not an object")
+            continue
+        bad = _bad_field(record)
+        if bad:
+            _skip(name, number, bad)
+            continue
+        records.append(record)
     return records, torn
 
 

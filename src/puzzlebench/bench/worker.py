@@ -1,9 +1,28 @@
-"""The child process of one benchmark run: ``python -m puzzlebench.bench.worker RESULT_PATH``.
+"""The child side of one benchmark run: ``python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]``.
 
-Reads the run description (JSON, see :meth:`puzzlebench.bench.spec.Run.describe`) on stdin,
-applies the memory limit, solves with ``strict=False`` and writes one JSON object to
-``RESULT_PATH`` (written aside and renamed, so the parent never reads half a result).
-Solvers may print on stdout; nothing the parent needs travels there.
+The runner writes the run description (JSON, see :meth:`puzzlebench.bench.spec.Run.describe`)
+to ``RUN_DIR/desc.json`` and starts this module with a pipe on stdin whose only writer is the
+runner. Two processes then do one job each:
+
+* The **solver** process reads the description, applies the memory limit, solves with
+  ``strict=False`` and writes one JSON object to ``RUN_DIR/result.json`` (written aside and
+  renamed, so the runner never reads half a result). Solvers may print on stdout (the run's log);
+  nothing the runner needs travels there.
+* The **supervisor** (the process the runner started) forks the solver, stays small and idle, and:
+
+  - reaps the solver with ``wait4`` and writes its exit status, own peak RSS and CPU time to
+    ``RUN_DIR/exit.json``. Why not measure in the process the runner started: Linux carries a
+    process's peak RSS across ``exec``, so a child of a parent holding 500 MB reports >= 500 MB
+    from its own ``getrusage`` and from the parent's ``wait4`` alike (measured: 510 MB for an idle
+    interpreter whose ``VmHWM`` was 9 MB). A process forked from the small supervisor starts from
+    the supervisor's ~25 MB instead.
+  - watches the runner: end-of-file on stdin means the runner died, whatever killed it (SIGKILL
+    included). The supervisor then kills the solver and everything left in the run's process
+    group (and empties and removes the BenchExec cgroups it ran in), removes the run's files, and
+    exits. No solver code runs in the supervisor, so nothing (a C extension holding the GIL, a
+    grounder that cannot be interrupted) can keep it from noticing.
+  - On Linux the solver also has ``PR_SET_PDEATHSIG = SIGKILL`` toward the supervisor: if the
+    supervisor is killed (the runner's hard limit kills the whole group), the solver goes at once.
 
 Memory limit: ``RLIMIT_DATA``, not ``RLIMIT_AS``. Since Linux 4.7 ``RLIMIT_DATA`` bounds every
 private writable mapping (brk heap and anonymous ``mmap``), which is what solvers allocate, while
@@ -21,11 +40,25 @@ import importlib
 import json
 import os
 import resource
+import select
+import shutil
+import signal
+import stat
 import sys
+import threading
+import time
 import traceback
 from typing import Any, Mapping
 
 from ..result import MEMORY_ERROR_MARKS
+
+#: Prefix of the runner's per-run folder; the supervisor removes only folders named so.
+RUN_DIR_PREFIX = "puzzlebench-run-"
+#: BenchExec's per-run folder (the run's $HOME and $TMPDIR) and per-run cgroups.
+BENCHEXEC_DIR_PREFIX = "BenchExec_run_"
+BENCHEXEC_CGROUP_PREFIX = "benchmark_"
+_PR_SET_PDEATHSIG = 1
+
 
 def is_memory_error(text: str | None) -> bool:
     return bool(text) and any(mark in text for mark in MEMORY_ERROR_MARKS)
@@ -40,6 +73,24 @@ def limit_memory(memory_mb: int | None) -> None:
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+
+def maxrss_mb(ru_maxrss: int) -> float:
+    """``ru_maxrss`` in MB (KiB on Linux, bytes on macOS)."""
+    return ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def peak_rss_self_mb() -> float:
+    """This process's own peak RSS: ``VmHWM`` (per address space, so not inflated by what the
+    parent held before ``exec``), else ``getrusage``."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return maxrss_mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
 def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:
@@ -70,13 +121,18 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
     return outcome if isinstance(outcome, dict) else outcome.to_record()
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m puzzlebench.bench.worker RESULT_PATH  (run description on stdin)", file=sys.stderr)
-        return 2
-    out_path = argv[0]
-    desc = json.load(sys.stdin)
+def _write_json(path: str, data: Mapping[str, Any]) -> None:
+    """Write aside, then rename: a reader sees the whole object or nothing."""
+    tmp = path + ".part"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, default=str)
+    os.replace(tmp, path)
+
+
+def solve_in_this_process(run_dir: str) -> int:
+    """The solver's job: description in, result out (every failure is a recorded status)."""
+    with open(os.path.join(run_dir, "desc.json"), encoding="utf-8") as fh:
+        desc = json.load(fh)
     try:
         limit_memory(desc.get("memory_mb"))
         fields = run(desc)
@@ -85,12 +141,156 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # every failure is a recorded status; the sweep goes on
         text = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
         fields = {"status": "memout" if is_memory_error(text) else "error", "error": text}
-    fields["peak_rss_self_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    tmp = out_path + ".part"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(fields, fh, default=str)
-    os.replace(tmp, out_path)
+    fields["peak_rss_self_mb"] = peak_rss_self_mb()
+    _write_json(os.path.join(run_dir, "result.json"), fields)
     return 0
+
+
+# -- process care ------------------------------------------------------------------------------
+def die_with_parent(parent_pid: int) -> None:
+    """Linux: have the kernel SIGKILL this process when its parent dies (no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+            return
+    except (OSError, AttributeError):
+        return
+    # Rule: a parent that died before the prctl never sends the signal; check by hand once
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def _parent_pipe() -> int | None:
+    """stdin when it is a pipe (the runner's watch line), else None (a hand-started worker)."""
+    try:
+        return 0 if stat.S_ISFIFO(os.fstat(0).st_mode) else None
+    except OSError:
+        return None
+
+
+def _benchexec_cgroups() -> list[str]:
+    """Folders of the per-run BenchExec cgroups this process is in (cgroup v1 and v2)."""
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+        with open("/proc/self/mounts", encoding="utf-8") as fh:
+            mounts = [line.split() for line in fh]
+    except OSError:
+        return []
+    roots: dict[str, str] = {}  # controller (or "" for the unified hierarchy) -> mount point
+    for fields in mounts:
+        if len(fields) >= 4 and fields[2] == "cgroup2":
+            roots.setdefault("", fields[1])
+        elif len(fields) >= 4 and fields[2] == "cgroup":
+            for opt in fields[3].split(","):
+                roots.setdefault(opt, fields[1])
+    found = []
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        root = roots.get(controllers.split(",")[0] if controllers else "")
+        if root and os.path.basename(path).startswith(BENCHEXEC_CGROUP_PREFIX):
+            found.append(root.rstrip("/") + path)
+    return found
+
+
+def _remove_cgroup(folder: str) -> None:
+    """Leave the cgroup, kill whatever is still in it, then remove it (best effort)."""
+    try:
+        with open(os.path.join(os.path.dirname(folder), "cgroup.procs"), "w") as fh:
+            fh.write(str(os.getpid()))
+    except OSError:
+        return
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        try:
+            with open(os.path.join(folder, "cgroup.procs")) as fh:
+                pids = [int(p) for p in fh.read().split()]
+        except OSError:
+            return
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
+def _orphaned(solver: int, run_dir: str) -> None:
+    """The runner is gone: kill the run, remove its files and cgroups, exit (never returns)."""
+    try:
+        os.kill(solver, signal.SIGKILL)
+        os.waitpid(solver, 0)
+    except OSError:
+        pass
+    for folder in _benchexec_cgroups():
+        _remove_cgroup(folder)
+    # Rule: only folders this run owns by name: the runner's, and BenchExec's ($TMPDIR's parent)
+    owned = [os.path.abspath(run_dir)]
+    owned.append(os.path.dirname(os.path.abspath(os.environ.get("TMPDIR", "") or os.sep)))
+    for folder in owned:
+        if os.path.basename(folder).startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX)):
+            shutil.rmtree(folder, ignore_errors=True)
+    if os.getpgid(0) == os.getpid():
+        os.killpg(0, signal.SIGKILL)  # the rest of the run's process group, this process included
+    os._exit(1)
+
+
+def supervise(run_dir: str, parent_pid: int | None) -> int:
+    """Fork the solver, watch it and the runner; write ``exit.json`` when the solver ends."""
+    supervisor = os.getpid()
+    solver = os.fork()
+    if solver == 0:  # the solver: its exit status ends this branch (no cleanup of the supervisor here)
+        die_with_parent(supervisor)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)  # solvers never share the runner's watch line
+        os.close(null)
+        sys.exit(solve_in_this_process(run_dir))
+    with open(os.path.join(run_dir, "solver.pid"), "w", encoding="ascii") as fh:
+        fh.write(str(solver))
+    watch = _parent_pipe()
+    try:
+        exited = os.pidfd_open(solver)  # readable when the solver ends (Linux >= 5.3)
+    except (AttributeError, OSError):
+        exited = None
+    while True:
+        ready = select.select([fd for fd in (watch, exited) if fd is not None], [], [],
+                              0.5 if exited is not None else 0.02)[0]
+        if watch is not None and watch in ready and not os.read(watch, 4096):
+            _orphaned(solver, run_dir)  # end of file: the runner died
+        if parent_pid and os.getppid() != parent_pid:
+            _orphaned(solver, run_dir)  # reparented: the runner died (fallback without a pipe)
+        pid, status, usage = os.wait4(solver, os.WNOHANG)
+        if pid:
+            break
+    _write_json(os.path.join(run_dir, "exit.json"), {
+        "exit_code": os.waitstatus_to_exitcode(status),
+        "peak_rss_mb": maxrss_mb(usage.ru_maxrss),  # the solver's own, and its reaped children's
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+    })
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) not in (1, 2) or not os.path.isdir(argv[0]):
+        print("usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
+              file=sys.stderr)
+        return 2
+    run_dir, parent_pid = argv[0], int(argv[1]) if len(argv) == 2 else None
+    # Rule: fork only while single-threaded (a fork after threads can deadlock the child)
+    if hasattr(os, "fork") and threading.active_count() == 1:
+        return supervise(run_dir, parent_pid)
+    return solve_in_this_process(run_dir)
 
 
 if __name__ == "__main__":

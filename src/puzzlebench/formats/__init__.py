@@ -18,7 +18,7 @@ from typing import Iterable
 from ..errors import ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution
 from . import asp, digits, janko, mzn, native, puzzlink, runs
-from .base import Format
+from .base import Format, decode_text, strip_bom
 from .janko import JankoEntry, iter_janko
 
 #: Every format by name, in the order auto-detection tries them.
@@ -95,7 +95,10 @@ def _read_source(source: str | os.PathLike) -> tuple[str, str | None]:
     if isinstance(source, os.PathLike):
         path = Path(source)
     elif source == "-":
-        return sys.stdin.read(), None
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream stand-in (tests, notebooks)
+            return strip_bom(sys.stdin.read()), None
+        return decode_text(stream.read(), "auto", "standard input"), None
     elif "\n" not in source and len(source) < 4096 and not source.lstrip().startswith(("http:", "https:")):
         path = Path(source)
         try:
@@ -109,18 +112,18 @@ def _read_source(source: str | os.PathLike) -> tuple[str, str | None]:
     else:
         return source, None
     try:
-        return path.read_text(encoding="utf-8"), str(path)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise PuzzleError(f"no such file: {path}") from None
-    except UnicodeDecodeError as exc:
-        raise ParseError("auto", f"{path.name} is not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
-        raise PuzzleError(f"cannot read {path}: {exc.strerror}") from None
+        raise PuzzleError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_text(data, "auto", path.name), str(path)
 
 
 def loads(text: str, format: str | None = None, family: Family | str | None = None,
           filename: str | None = None) -> Puzzle:
-    """Parse puzzle text in ``format`` (detected when omitted)."""
+    """Parse puzzle text in ``format`` (detected when omitted); a leading byte-order mark is ignored."""
+    text = strip_bom(text)
     family = _family(family) or _family_hint(filename)
     fmt = get_format(format) if format else detect_format(text, filename, family)
     puzzle = fmt.read(text, family)
@@ -152,11 +155,15 @@ def _solution_format(fmt: Format) -> Format:
 def load_solution(source: str | os.PathLike, puzzle: Puzzle | None = None, format: str | None = None) -> Solution:
     """Read an answer. Native files carry their own board; other formats need ``puzzle``."""
     text, filename = _read_source(source)
+    text = strip_bom(text)
     fmt = _solution_format(get_format(format) if format else detect_format(text, filename))
     if puzzle is None:
         if fmt is not native.FORMAT:
             raise PuzzleError(f"format {fmt.name} needs the puzzle to read a solution against")
         return native.read_solution(text)
+    if puzzle.family not in fmt.families:
+        families = ", ".join(f.value for f in fmt.families)
+        raise PuzzleError(f"format {fmt.name} holds {families} answers, not {puzzle.family.value}")
     return fmt.read_solution(text, puzzle)
 
 
@@ -164,6 +171,7 @@ def load_with_solution(source: str | os.PathLike, format: str | None = None,
                        family: Family | str | None = None) -> tuple[Puzzle, Solution | None]:
     """The puzzle and, when the text carries one, its answer."""
     text, filename = _read_source(source)
+    text = strip_bom(text)
     fmt = get_format(format) if format else detect_format(text, filename)
     puzzle = loads(text, fmt.name, family, filename)
     if fmt is native.FORMAT and "\nsolution:" in "\n" + text:

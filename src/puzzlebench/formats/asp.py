@@ -21,12 +21,12 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, Kuromasu, LightUp, Puzzle, Solution
-from .base import Format
+from .base import Format, check_grid_size, is_number, parse_number, safe_name, strip_bom
 
 NAME = "asp"
 FAMILIES = (Family.LIGHTUP, Family.KUROMASU)
 _ATOM = re.compile(r"\s*([a-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*\.\s*$", re.S)
-_RANGE = re.compile(r"\s*(\d+)\s*\.\.\s*(\d+)\s*$")
+_RANGE = re.compile(r"\s*([0-9]+)\s*\.\.\s*([0-9]+)\s*$")
 _HINT = re.compile(r"^%\s*(lightup|kuromasu)\b", re.M)
 _NAME = re.compile(r"^%\s*name:\s*(.*?)\s*$", re.M)
 _ANSWER = {Family.LIGHTUP: "lightbulb", Family.KUROMASU: "black"}
@@ -65,12 +65,13 @@ def _statements(body: str) -> tuple[list[tuple[int, str]], int]:
 
 def _ints(fmt_args: str, arity: int, where: tuple[int, int], what: str) -> tuple[int, ...]:
     parts = [p.strip() for p in fmt_args.split(",")]
-    if len(parts) != arity or not all(p.isdigit() for p in parts):
-        raise ParseError(NAME, f"{what} needs {arity} non-negative integers, got ({fmt_args.strip()})", *where)
-    return tuple(int(p) for p in parts)
+    if len(parts) != arity or not all(is_number(p) for p in parts):
+        raise ParseError(NAME, f"{what} needs {arity} non-negative integers, got ({fmt_args.strip()[:40]})", *where)
+    return tuple(parse_number(NAME, p, what, *where) for p in parts)
 
 
 def read(text: str, family: Family | None = None) -> Puzzle:
+    text = strip_bom(text)
     pos = _Positions(text)
     body = _strip_comments(text)
     size: dict[str, int] = {}
@@ -90,11 +91,13 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         name, args = atom.group(1), atom.group(2) or ""
         if name in ("row", "col"):
             rng = _RANGE.match(args)
-            if not rng or int(rng.group(1)) != 1 or int(rng.group(2)) < 1:
-                raise ParseError(NAME, f"expected {name}(1..N) with N >= 1, got {name}({args.strip()})", *where)
+            low = parse_number(NAME, rng.group(1), f"{name} start", *where) if rng else None
+            high = parse_number(NAME, rng.group(2), f"{name} end", *where) if rng else None
+            if low != 1 or high is None or high < 1:
+                raise ParseError(NAME, f"expected {name}(1..N) with N >= 1, got {name}({args.strip()[:40]})", *where)
             if name in size:
                 raise ParseError(NAME, f"{name}(1..N) given twice", *where)
-            size[name] = int(rng.group(2))
+            size[name] = high
         elif name == "num":
             x, y, n = _ints(args, 3, where, "num(X,Y,N)")
             nums[(x, y)] = (n, where)
@@ -113,6 +116,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         if key not in size:
             raise ParseError(NAME, f"no {key}(1..N). fact giving the grid size")
     rows, cols = size["row"], size["col"]
+    check_grid_size(NAME, rows, cols)
     hint = _HINT.search(text)
     if nums and (numbered or walls):
         raise ParseError(NAME, "both num/3 (Kuromasu) and black/2,3 (Light Up) facts; which puzzle is it?")
@@ -140,8 +144,9 @@ def read(text: str, family: Family | None = None) -> Puzzle:
 def write(puzzle: Puzzle) -> str:
     FORMAT.check_writable(puzzle)
     lines = [f"% {puzzle.family.value} {puzzle.rows}x{puzzle.cols} (rows x columns; X = row, Y = column, 1-based)"]
-    if puzzle.name:
-        lines.append(f"% name: {puzzle.name}")
+    name = safe_name(puzzle.name)
+    if name:
+        lines.append(f"% name: {name}")
     lines += [f"row(1..{puzzle.rows}).", f"col(1..{puzzle.cols})."]
     if isinstance(puzzle, LightUp):
         lines += [f"black({r + 1},{c + 1},{n})." for (r, c), n in puzzle.numbers.items()]
@@ -161,6 +166,9 @@ def write_solution(puzzle: Puzzle, solution: Solution) -> str:
 
 def read_solution(text: str, puzzle: Puzzle) -> Solution:
     """``lightbulb(X,Y)`` / ``black(X,Y)`` atoms anywhere in the text (dots optional)."""
+    if puzzle.family not in _ANSWER:
+        raise ParseError(NAME, f"holds Light Up or Kuromasu answers, not {puzzle.family.value}")
+    text = strip_bom(text)
     pos = _Positions(text)
     pred = _ANSWER[puzzle.family]
     body = _strip_comments(text)
@@ -179,7 +187,7 @@ def read_solution(text: str, puzzle: Puzzle) -> Solution:
 
 
 def detect(text: str) -> bool:
-    return re.search(r"^\s*(row|col)\s*\(\s*1\s*\.\.", text, re.M) is not None
+    return re.search(r"^\s*(row|col)\s*\(\s*1\s*\.\.", strip_bom(text), re.M) is not None
 
 
 def _limits(puzzle: Puzzle) -> str | None:

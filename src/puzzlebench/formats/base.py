@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..errors import ParseError, PuzzleError
+from ..errors import GridShapeError, ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution
+from ..model.base import check_size
 
 Reader = Callable[[str, "Family | None"], Puzzle]
 Writer = Callable[[Puzzle], str]
 SolutionReader = Callable[[str, Puzzle], Solution]
 SolutionWriter = Callable[[Puzzle, Solution], str]
 _TOKEN = re.compile(r"\S+")
+_ASCII_INT = re.compile(r"[0-9]+")
+#: Longest run of significant digits a number in a puzzle text may have (sizes and clues are far
+#: smaller; Python's int() refuses strings past 4300 digits, and nobody needs more than this).
+MAX_DIGITS = 18
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,64 @@ class Format:
         reason = self.limits(puzzle)
         if reason:
             raise PuzzleError(f"format {self.name} cannot express this puzzle: {reason}")
+
+
+def is_number(token: str) -> bool:
+    """Whether ``token`` is a plain non-negative decimal number in ASCII digits.
+
+    (``str.isdigit`` is not this test: it accepts superscripts such as ``²``, which ``int``
+    then refuses, and other scripts' digits, which ``int`` reads.)
+    """
+    return _ASCII_INT.fullmatch(token) is not None
+
+
+def parse_number(fmt: str, token: str, what: str = "number", line: int | None = None,
+                 column: int | None = None) -> int:
+    """``token`` as a non-negative int, or a ParseError (not ASCII digits, or absurdly long)."""
+    if not is_number(token):
+        raise ParseError(fmt, f"{what} must be a non-negative integer in digits 0-9, got {token[:20]!r}", line, column)
+    significant = token.lstrip("0") or "0"
+    if len(significant) > MAX_DIGITS:
+        raise ParseError(fmt, f"{what} has {len(significant)} digits, more than the {MAX_DIGITS} allowed", line, column)
+    return int(significant)
+
+
+def check_grid_size(fmt: str, rows: int, cols: int, line: int | None = None, column: int | None = None) -> None:
+    """The model's size bound applied where a text declares its size, so the error points there."""
+    try:
+        check_size(rows, cols)
+    except GridShapeError as exc:
+        raise ParseError(fmt, str(exc), line, column) from None
+
+
+def strip_bom(text: str) -> str:
+    """``text`` without a leading UTF-8 byte-order mark."""
+    return text[1:] if text.startswith(BOM) else text
+
+
+def decode_text(data: bytes, fmt: str, what: str) -> str:
+    """UTF-8 bytes as text (a leading byte-order mark dropped), or a ParseError naming the first
+    byte that is not UTF-8, with its line and column."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        line_start = data.rfind(b"\n", 0, start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        column = len(data[line_start:start].decode("utf-8", "replace")) + 1
+        raise ParseError(fmt, f"{what} is not UTF-8 text: byte 0x{data[start]:02x} at offset {start} ({exc.reason})",
+                         line, column) from None
+
+
+def safe_name(name: object) -> str:
+    """A puzzle name fit for one line of a file: control characters and line or paragraph
+    separators (anything ``str.splitlines`` breaks at, NUL, lone surrogates) become spaces, and
+    the ends are trimmed, so a name cannot add lines to what a writer produces."""
+    text = str(name)
+    out = "".join(" " if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") else ch for ch in text)
+    return out.strip()
 
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -102,9 +167,13 @@ def encode_runs(tokens: list[str | None], separate: bool = False) -> str:
 def parse_grid_size(fmt: str, text: str, line: int = 1, column: int = 1) -> tuple[int, int]:
     """``WxH`` -> (rows, cols), with a ParseError for anything else."""
     w, sep, h = text.partition("x")
-    if not sep or not w.isdigit() or not h.isdigit() or int(w) < 1 or int(h) < 1:
-        raise ParseError(fmt, f"expected a size WxH (columns x rows), got {text!r}", line, column)
-    return int(h), int(w)
+    if not sep or not is_number(w) or not is_number(h):
+        raise ParseError(fmt, f"expected a size WxH (columns x rows), got {text[:40]!r}", line, column)
+    cols, rows = parse_number(fmt, w, "width", line, column), parse_number(fmt, h, "height", line, column)
+    if rows < 1 or cols < 1:
+        raise ParseError(fmt, f"expected a size WxH (columns x rows), got {text[:40]!r}", line, column)
+    check_grid_size(fmt, rows, cols, line, column)
+    return rows, cols
 
 
 def expect_family(fmt: str, family: Family | None, allowed: tuple[Family, ...]) -> None:

@@ -6,7 +6,7 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, LightBulbs, Puzzle
-from .base import Format, expect_family, numbered_lines
+from .base import Format, expect_family, numbered_lines, strip_bom
 
 NAME = "digits"
 
@@ -15,7 +15,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     expect_family(NAME, family, (Family.LIGHTBULBS,))
     rows: list[tuple[int, ...]] = []
     width = None
-    for n, line in numbered_lines(text):
+    for n, line in numbered_lines(strip_bom(text)):
         row = line.strip()
         if not row:
             continue
@@ -39,7 +39,7 @@ def write(puzzle: Puzzle) -> str:
 
 
 def detect(text: str) -> bool:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in strip_bom(text).splitlines() if line.strip()]
     return bool(lines) and all(re.fullmatch(r"[1-9]+", line) for line in lines)
 
 

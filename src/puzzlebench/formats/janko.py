@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import ParseError
+from ..errors import ParseError, PuzzleError
 from ..model import Family, Kuromasu, LightUp, Puzzle, Solution
-from .base import Format, numbered_lines, split_tokens
+from .base import (Format, check_grid_size, decode_text, is_number, numbered_lines, parse_number, split_tokens,
+                   strip_bom)
 
 NAME = "janko"
 FAMILIES = (Family.LIGHTUP, Family.KUROMASU)
@@ -31,14 +32,17 @@ DATASET_FAMILY = {"akari": Family.LIGHTUP, "lightup": Family.LIGHTUP, "kuromasu"
 
 def _table(text: str) -> tuple[int, int, list[tuple[int, list[tuple[int, str]]]]]:
     """Size line and token rows, shape checked."""
-    lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
+    lines = [(n, line) for n, line in numbered_lines(strip_bom(text)) if line.strip()]
     if not lines:
         raise ParseError(NAME, "empty text, expected 'ROWS COLS' on the first line", 1, 1)
     n, first = lines[0]
     size = split_tokens(first)
-    if len(size) != 2 or not all(t.isdigit() and int(t) > 0 for _, t in size):
+    if len(size) != 2 or not all(is_number(t) for _, t in size):
         raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
-    rows, cols = int(size[0][1]), int(size[1][1])
+    rows, cols = (parse_number(NAME, t, what, n, col) for (col, t), what in zip(size, ("ROWS", "COLS")))
+    if rows < 1 or cols < 1:
+        raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
+    check_grid_size(NAME, rows, cols, n, 1)
     body = lines[1:]
     if len(body) != rows:
         where = body[rows][0] if len(body) > rows else (body[-1][0] + 1 if body else n + 1)
@@ -57,7 +61,7 @@ def _guess_family(table) -> Family | None:
         for _, tok in tokens:
             if tok in ("x", "o", "0"):
                 return Family.LIGHTUP
-            if tok.isdigit() and int(tok) > 4:
+            if is_number(tok) and (len(tok) > 1 or int(tok) > 4):
                 return Family.KUROMASU
     return None
 
@@ -76,8 +80,8 @@ def read(text: str, family: Family | None = None) -> Puzzle:
                 continue
             if family is Family.LIGHTUP and tok == "x":
                 walls.add((r, c))
-            elif tok.isdigit():
-                numbers[(r, c)] = int(tok)
+            elif is_number(tok):
+                numbers[(r, c)] = parse_number(NAME, tok, "clue", n, col)
             else:
                 expected = "'-', 'x' or 0..4" if family is Family.LIGHTUP else "'-' or a positive integer"
                 raise ParseError(NAME, f"bad {family.value} problem token {tok!r}, expected {expected}", n, col)
@@ -116,6 +120,8 @@ def write_solution(puzzle: Puzzle, solution: Solution) -> str:
 
 def read_solution(text: str, puzzle: Puzzle) -> Solution:
     """The answer in a janko solution text, checked against ``puzzle``'s size and clues."""
+    if not isinstance(puzzle, (LightUp, Kuromasu)):
+        raise ParseError(NAME, f"holds Akari or Kuromasu answers, not {puzzle.family.value}")
     rows, cols, table = _table(text)
     if (rows, cols) != puzzle.shape:
         raise ParseError(NAME, f"solution is {rows}x{cols}, puzzle is {puzzle.rows}x{puzzle.cols}", 1, 1)
@@ -140,18 +146,27 @@ def _same_kind(token: str, clue: str) -> bool:
     """
     if clue == "-":
         return False
-    return token == clue or (token in "x01234" and clue in "x01234")
+    walls = ("x", "0", "1", "2", "3", "4")
+    return token == clue or (token in walls and clue in walls)
 
 
 def detect(text: str) -> bool:
-    first = text.lstrip().split("\n", 1)[0].split()
-    return len(first) == 2 and all(t.isdigit() for t in first)
+    first = strip_bom(text).lstrip().split("\n", 1)[0].split()
+    return len(first) == 2 and all(is_number(t) for t in first)
 
 
 def _limits(puzzle: Puzzle) -> str | None:
     if isinstance(puzzle, Kuromasu) and puzzle.unknown:
         return f"'?' clue at {min(puzzle.unknown)} (janko Kuromasu has numbers only)"
     return None
+
+
+def _shape(record: object) -> str:
+    """What a corpus record holds, in a few words (for an error message)."""
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}"
+    kinds = ", ".join(f"{k}: {type(record[k]).__name__}" for k in ("problem", "solution") if k in record)
+    return "{" + kinds + "}"
 
 
 @dataclass(frozen=True)
@@ -173,24 +188,39 @@ def iter_janko(path: str | Path, family: Family | None = None) -> Iterator[Janko
     Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``.
     """
     path = Path(path)
+    fmt = f"{NAME}-json"
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PuzzleError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise PuzzleError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = decode_text(data, fmt, path.name)
+    try:
+        doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"{NAME}-json", f"{path.name}: {exc.msg}", exc.lineno, exc.colno) from None
+        raise ParseError(fmt, f"{path.name}: {exc.msg}", exc.lineno, exc.colno) from None
+    except (ValueError, RecursionError) as exc:  # integers past int()'s digit limit, deep nesting
+        raise ParseError(fmt, f"{path.name}: not readable JSON ({str(exc)[:80]})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
-        raise ParseError(f"{NAME}-json", f"{path.name}: expected an object with a 'data' object of puzzles")
+        raise ParseError(fmt, f"{path.name}: expected an object with a 'data' object of puzzles")
     if family is None:
         family = DATASET_FAMILY.get(str(doc.get("name", "")).lower())
         if family is None:
             family = next((f for key, f in DATASET_FAMILY.items() if key in path.name.lower()), None)
     for pid, record in doc["data"].items():
+        problem = record.get("problem") if isinstance(record, dict) else None
+        answer = record.get("solution") if isinstance(record, dict) else None
+        if not isinstance(problem, str) or not (answer is None or isinstance(answer, str)):
+            raise ParseError(fmt, f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
+                                  f"(strings), got {_shape(record)}")
         try:
-            puzzle = read(record["problem"], family)
-            solution = read_solution(record["solution"], puzzle) if record.get("solution") else None
+            puzzle = read(problem, family)
+            solution = read_solution(answer, puzzle) if answer else None
         except ParseError as exc:
-            raise ParseError(exc.format, f"{path.name} puzzle {pid}: {exc.reason}", exc.line, exc.column) from None
-        except (KeyError, TypeError):
-            raise ParseError(f"{NAME}-json", f"{path.name} puzzle {pid}: expected 'problem' and 'solution' texts") from None
+            raise ParseError(exc.format, f"{path.name} puzzle {pid!r}: {exc.reason}", exc.line, exc.column) from None
+        except PuzzleError as exc:
+            raise ParseError(fmt, f"{path.name} puzzle {pid!r}: {exc}") from None
         source = str(record.get("source", ""))
         puzzle = puzzle.with_meta(name=str(pid), source=source, corpus=str(doc.get("name", path.stem)))
         yield JankoEntry(str(pid), puzzle, solution, source)

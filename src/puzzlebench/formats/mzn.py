@@ -15,7 +15,7 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, LightUp, Puzzle
-from .base import Format, expect_family
+from .base import Format, check_grid_size, expect_family, parse_number, safe_name, strip_bom
 
 NAME = "mzn"
 WHITE, PLAIN = -1, 5
@@ -30,6 +30,7 @@ def _where(text: str, offset: int) -> tuple[int, int]:
 
 def read(text: str, family: Family | None = None) -> Puzzle:
     expect_family(NAME, family, (Family.LIGHTUP,))
+    text = strip_bom(text)
     body = re.sub(r"%[^\n]*", lambda m: " " * len(m.group()), text)
     values: dict[str, tuple[str, int]] = {}
     i = 0
@@ -52,10 +53,12 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     size = {}
     for key in ("h", "w"):
         value, at = values[key]
-        if not value.strip().isdigit() or int(value) < 1:
+        number = parse_number(NAME, value.strip(), key, *_where(text, at))
+        if number < 1:
             raise ParseError(NAME, f"{key} must be a positive integer, got {value.strip()[:20]!r}", *_where(text, at))
-        size[key] = int(value)
+        size[key] = number
     rows, cols = size["h"], size["w"]
+    check_grid_size(NAME, rows, cols, *_where(text, values["h"][1]))
     matrix, at = values["b"]
     inner = matrix.strip()
     if not (inner.startswith("[|") and inner.endswith("|]")):
@@ -73,7 +76,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         item_at = offset
         for c, item in enumerate(items):
             value = item.strip()
-            if not re.fullmatch(r"-?\d+", value) or not WHITE <= int(value) <= PLAIN:
+            if not re.fullmatch(r"-?[0-9]{1,9}", value) or not WHITE <= int(value) <= PLAIN:
                 where = _where(text, item_at + len(item) - len(item.lstrip()))
                 raise ParseError(NAME, f"b[{r + 1},{c + 1}] must be -1 (white), 0..4 (numbered) or 5 (black), got {value[:10]!r}", *where)
             if int(value) == PLAIN:
@@ -96,7 +99,8 @@ def write(puzzle: Puzzle) -> str:
         return PLAIN if cell in puzzle.walls else WHITE
 
     rows = [",".join(f"{value((r, c)):2d}" for c in range(puzzle.cols)) for r in range(puzzle.rows)]
-    lines = [f"% name: {puzzle.name}"] if puzzle.name else []
+    name = safe_name(puzzle.name)
+    lines = [f"% name: {name}"] if name else []
     lines += [f"h = {puzzle.rows};", f"w = {puzzle.cols};", f"b = [| {rows[0]}"]
     lines += [f"     | {row}" for row in rows[1:]]
     lines[-1] += " |];"

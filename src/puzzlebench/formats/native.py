@@ -31,7 +31,8 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, Solution
-from .base import Format, numbered_lines, split_tokens
+from .base import (Format, check_grid_size, is_number, numbered_lines, parse_number, safe_name, split_tokens,
+                   strip_bom)
 
 NAME = "native"
 _KEY = re.compile(r"^([a-z]+):\s*(.*?)\s*$")
@@ -65,8 +66,9 @@ def _grid_text(rows: list[list[str]]) -> list[str]:
 
 def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     lines = [f"kind: {puzzle.family.value}", f"rows: {puzzle.rows}", f"cols: {puzzle.cols}"]
-    if puzzle.name:
-        lines.append(f"name: {puzzle.name}")
+    name = safe_name(puzzle.name)
+    if name:
+        lines.append(f"name: {name}")
     if puzzle.meta:
         lines.append("meta: " + json.dumps(dict(puzzle.meta), sort_keys=True, default=str))
     board = _tokens(puzzle)
@@ -86,6 +88,7 @@ def write_solution(puzzle: Puzzle, solution: Solution) -> str:
 def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] | None]:
     """The puzzle, and the tokenised solution rows if the text has a ``solution:`` section."""
     header: dict[str, tuple[int, str]] = {}
+    text = strip_bom(text)
     lines = [(n, line) for n, line in numbered_lines(text) if line.strip()]
     i = 0
     # Header: key: value lines until the first grid row.
@@ -109,10 +112,12 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
     size = []
     for key in ("rows", "cols"):
         n, value = header[key]
-        if not value.isdigit() or int(value) < 1:
+        number = parse_number(NAME, value, key, n, len(key) + 3)
+        if number < 1:
             raise ParseError(NAME, f"{key} must be a positive integer, got {value!r}", n, len(key) + 3)
-        size.append(int(value))
+        size.append(number)
     rows, cols = size
+    check_grid_size(NAME, rows, cols, header["rows"][0], 1)
     name = header.get("name", (0, ""))[1]
     meta = {}
     if "meta" in header:
@@ -121,6 +126,8 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
             meta = json.loads(value)
         except json.JSONDecodeError as exc:
             raise ParseError(NAME, f"meta must be one JSON object: {exc.msg}", n, 7 + exc.pos) from None
+        except (ValueError, RecursionError) as exc:  # integers past int()'s digit limit, deep nesting
+            raise ParseError(NAME, f"meta must be one JSON object: {str(exc)[:80]}", n, 7) from None
         if not isinstance(meta, dict):
             raise ParseError(NAME, "meta must be a JSON object", n, 7)
 
@@ -162,9 +169,9 @@ def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -
         for n, tokens in board:
             row = []
             for col, tok in tokens:
-                if not tok.isdigit():
+                if not is_number(tok):
                     raise bad(n, col, tok, "a number 1..9")
-                row.append(int(tok))
+                row.append(parse_number(NAME, tok, "cell", n, col))
             numbers.append(tuple(row))
         return LightBulbs(rows, cols, numbers=tuple(numbers), name=name, meta=meta)
     walls, numbers, unknown = set(), {}, set()
@@ -176,8 +183,8 @@ def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -
                 walls.add((r, c))
             elif family is Family.KUROMASU and tok == "?":
                 unknown.add((r, c))
-            elif tok.isdigit():
-                numbers[(r, c)] = int(tok)
+            elif is_number(tok):
+                numbers[(r, c)] = parse_number(NAME, tok, "cell", n, col)
             else:
                 raise bad(n, col, tok, "'.', '#' or 0..4" if family is Family.LIGHTUP else "'.', '?' or a number")
     if family is Family.LIGHTUP:
@@ -212,7 +219,7 @@ def read_solution(text: str, puzzle: Puzzle | None = None) -> Solution:
 
 
 def detect(text: str) -> bool:
-    return text.lstrip().startswith("kind:")
+    return strip_bom(text).lstrip().startswith("kind:")
 
 
 FORMAT = Format(

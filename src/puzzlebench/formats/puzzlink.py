@@ -1,16 +1,34 @@
 """puzz.link / pzprjs URLs for Light Up (``akari``) and Kurodoko (``kurodoko``).
 
-A URL is ``https://puzz.link/p?PID/COLS/ROWS/BODY``; mirrors (pzv.jp/p.html?, pzprxs, pzplus,
-...) put the same ``PID/COLS/ROWS/BODY`` after their ``?``. The bodies follow pzprjs's
-``Encode`` routines (robx/pzprjs, src/puzzle/Encode.js):
+What is read and written follows pzprjs (github.com/robx/pzprjs, the code behind puzz.link):
 
-Light Up (``encode4Cell``), cell by cell in row-major order:
-  ``0``-``4`` a numbered wall; ``5``-``9`` a numbered wall (n+5) followed by 1 empty cell;
-  ``a``-``e`` a numbered wall (n+10) followed by 2 empty cells; ``.`` a wall without number;
-  ``g``-``z`` a run of 1..20 empty cells.
-Kurodoko (``encodeNumber16``): ``0``-``f`` a one-hex-digit number; ``-`` + 2 hex digits;
-  ``+`` + 3 hex digits; ``=``/``%`` + 3 hex digits (+4096/+8192); ``*`` + 4 hex digits (+12240);
-  ``$`` + 5 hex digits (+77776); ``.`` a "?" cell; ``g``-``z`` a run of 1..20 empty cells.
+* URL forms, after ``pzpr.parser.URLData.parseURLType``/``parseURLData`` (src/pzpr/parser.js):
+  ``https://puzz.link/p?PID/COLS/ROWS/BODY`` and the same after any mirror's ``?`` (pzv.jp,
+  pzprxs, pzplus, ...); the bare ``PID/COLS/ROWS/BODY`` that pzprjs's own tests open (no ``?``);
+  ``NAME=VALUE&`` options before the PID (``?type=player&akari/...``); the PID with an
+  ``_edit``/``_play`` suffix (``akari_edit``); a ``v:...`` variant segment, before the PID or
+  after it, and a non-numeric flag segment after the PID (both ignored: neither genre has one);
+  one trailing ``/``, which pzprjs writes whenever the data would end in a character other than
+  ``0-9a-zA-Z`` (so that the last ``.`` survives link shorteners). CR and LF anywhere are
+  dropped, as pzprjs does for URLs pasted from a text area. PIDs are those pzprjs maps to these
+  genres (``pzpr.variety.toPID``): ``lightup``, ``akari`` and ``bijutsukan``; ``kurodoko``.
+* Bodies, after src/variety-common/Encode.js, cell by cell in row-major order; decoding stops
+  once the board is full and ignores the rest of the body, as pzprjs does.
+  Light Up (``decode4Cell``/``encode4Cell``): ``0``-``4`` a numbered wall; ``5``-``9`` a numbered
+  wall (n+5) followed by 1 empty cell; ``a``-``e`` a numbered wall (n+10) followed by 2 empty
+  cells; ``.`` a wall without number; ``g``-``z`` a run of 1..20 empty cells.
+  Kurodoko (``decodeNumber16``/``encodeNumber16``): ``0``-``f`` a one-hex-digit number; ``-`` + 2
+  hex digits; ``+`` + 3 hex digits; ``=``/``%`` + 3 hex digits (+4096/+8192); ``*`` + 4 hex digits
+  (+12240); ``$`` + 5 hex digits (+77776); ``.`` a "?" cell; ``g``-``z`` a run of 1..20 empty cells.
+* Writing, after ``Encode.encodeURL`` and ``URLData.outputURLType``/``outputURLData``: the URL id
+  pzprjs writes (``akari`` for Light Up -- its ``pzprurl`` alias -- and ``kurodoko``) after
+  ``https://puzz.link/p?`` (the address puzz.link's build writes; under node pzprjs writes
+  ``http://pzv.jp/p.html?``), then ``COLS/ROWS/BODY`` and the trailing ``/`` rule above.
+
+Deliberately stricter than pzprjs: a character that is not part of the body alphabet, met before
+the board is full, is a ParseError here (pzprjs skips it: one empty cell in an akari body, nothing
+in a kurodoko body); so is a wide Kurodoko number cut short. Kanpen, Heyawake-applet and
+``pzprv3`` file URLs, which pzprjs also opens, are other formats and are refused.
 """
 
 from __future__ import annotations
@@ -24,10 +42,18 @@ from .base import Format
 NAME = "puzzlink"
 LIGHTUP_PIDS = ("akari", "lightup", "bijutsukan")
 KURODOKO_PIDS = ("kurodoko",)
-_URL = re.compile(r"^\s*(?:https?://)?[^?\s]*\?([^\s]*)\s*$")
+#: The PID pzprjs writes for each family (``pzpr.variety(pid).urlid``).
+URL_IDS = {Family.LIGHTUP: "akari", Family.KUROMASU: "kurodoko"}
+BASE = "https://puzz.link/p?"
 #: Number16 prefixes: (prefix, hex digits, offset, first number written this way).
 _WIDE = (("-", 2, 0, 16), ("+", 3, 0, 256), ("=", 3, 4096, 4096), ("%", 3, 8192, 8192),
          ("*", 4, 12240, 12240), ("$", 5, 77776, 77776))
+_OPTION = re.compile(r"(\w+)=(\w+)&", re.ASCII)  # parseURLType: /^(\w+)\=(\w+)\&/
+_MODE = re.compile(r"_(?:edit|play)$")
+_DIGITS = re.compile(r"[0-9]+")
+_HEX = re.compile(r"[0-9a-f]+")
+_OTHER_URLS = re.compile(r"www\.kanpen\.net|www\.geocities(\.co)?\.jp/(pencil_applet|heyawake)"
+                         r"|indi\.s58\.xrea\.com/.+/(sa|sc)/")
 
 
 def _run_letter(n: int) -> str:
@@ -35,22 +61,47 @@ def _run_letter(n: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[n + 15]
 
 
+def _locate(text: str) -> tuple[str, list[str], int, int]:
+    """(PID as written, lower case; the ``/``-separated segments after it; 0-based index of the
+    first of them in the cleaned text; columns of leading blanks before it).
+
+    The part pzprjs reads starts after the first ``?`` (or at the start, for the bare form), with
+    ``NAME=VALUE&`` options and a leading ``v:`` segment skipped."""
+    lead = len(text) - len(text.lstrip())
+    s = re.sub(r"[\r\n]", "", text.strip())
+    start = s.find("?") + 1  # 0 when there is no '?': the bare PID/COLS/ROWS/BODY form
+    while m := _OPTION.match(s, start):
+        start = m.end()
+    segs = s[start:].split("/")
+    if len(segs) > 1 and segs[0].startswith("v:"):
+        start += len(segs[0]) + 1
+        segs = segs[1:]
+    return segs[0].lower(), segs[1:], start + len(segs[0]) + 1, lead
+
+
 def _split(text: str) -> tuple[str, int, int, str, int]:
-    """(pid, rows, cols, body, column of body) from a URL or its query part."""
-    m = _URL.match(text)
-    query = m.group(1) if m else text.strip()
-    offset = (m.start(1) if m else len(text) - len(text.lstrip())) + 1
-    parts = query.split("/")
-    # pzprjs URLs may carry a mode flag before the size ("v:" or "edit"); skip it.
-    if len(parts) > 1 and not parts[1].isdigit():
-        offset += len(parts[1]) + 1
-        parts = [parts[0]] + parts[2:]
-    if len(parts) < 3 or not parts[1].isdigit() or not parts[2].isdigit() or int(parts[1]) < 1 or int(parts[2]) < 1:
-        raise ParseError(NAME, "expected PID/COLS/ROWS/BODY after '?' (e.g. ?akari/10/10/...)", 1, offset)
-    pid, cols, rows = parts[0].lower(), int(parts[1]), int(parts[2])
-    body = "/".join(parts[3:])
-    column = offset + len(parts[0]) + len(parts[1]) + len(parts[2]) + 3
-    return pid, rows, cols, body, column
+    """(PID without mode suffix, rows, cols, body, 1-based column of the body)."""
+    if _OTHER_URLS.search(text):
+        raise ParseError(NAME, "Kanpen and applet URLs are not puzz.link URLs; open the puzzle on "
+                         "puzz.link and copy its URL", 1, 1)
+    pid, rest, at, lead = _locate(text)
+    if re.fullmatch(r"pzprv[0-9.]*", pid):
+        raise ParseError(NAME, "a pzprv3 file inside a URL is not supported; use the ?PID/COLS/ROWS/BODY URL", 1, 1)
+    consumed = 0
+    if rest and rest[0].startswith("v:"):
+        consumed += 1  # a variant segment after the PID
+    if len(rest) > consumed and rest[consumed] and not _DIGITS.fullmatch(rest[consumed]):
+        consumed += 1  # pzprjs's "pflag": any non-numeric segment before the size
+    size = rest[consumed:consumed + 2]
+    column = lead + at + sum(len(seg) + 1 for seg in rest[:consumed]) + 1
+    # ASCII digits only (str.isdigit would take '²'), and not so long that int() refuses them
+    if len(size) < 2 or not all(_DIGITS.fullmatch(x) and len(x.lstrip("0")) <= 18 and int(x) > 0 for x in size):
+        raise ParseError(NAME, "expected PID/COLS/ROWS/BODY after '?' (e.g. ?akari/10/10/...)", 1, column)
+    body_parts = rest[consumed + 2:]
+    if body_parts and not body_parts[-1]:
+        body_parts.pop()  # the '/' pzprjs appends after a body ending in '.'
+    column += len(size[0]) + len(size[1]) + 2
+    return _MODE.sub("", pid), int(size[1]), int(size[0]), "/".join(body_parts), column
 
 
 def read(text: str, family: Family | None = None) -> Puzzle:
@@ -74,7 +125,7 @@ def _decode_lightup(body: str, rows: int, cols: int, column: int) -> LightUp:
     c = 0
     for i, ch in enumerate(body):
         if c >= size:
-            raise ParseError(NAME, "body continues past the last cell", 1, column + i)
+            break  # the board is full: pzprjs ignores the rest
         if "0" <= ch <= "4":
             numbers[divmod(c, cols)] = int(ch)
         elif "5" <= ch <= "9":
@@ -97,9 +148,7 @@ def _decode_kurodoko(body: str, rows: int, cols: int, column: int) -> Kuromasu:
     size = rows * cols
     numbers, unknown = {}, set()
     c = i = 0
-    while i < len(body):
-        if c >= size:
-            raise ParseError(NAME, "body continues past the last cell", 1, column + i)
+    while i < len(body) and c < size:  # pzprjs stops once the board is full
         ch = body[i]
         wide = next((w for w in _WIDE if w[0] == ch), None)
         if ch in "0123456789abcdef":
@@ -108,7 +157,7 @@ def _decode_kurodoko(body: str, rows: int, cols: int, column: int) -> Kuromasu:
         elif wide:
             _, digits, base, _ = wide
             chunk = body[i + 1:i + 1 + digits]
-            if len(chunk) != digits or not re.fullmatch(r"[0-9a-f]+", chunk):
+            if len(chunk) != digits or not _HEX.fullmatch(chunk):
                 raise ParseError(NAME, f"{ch!r} must be followed by {digits} hex digits", 1, column + i)
             numbers[divmod(c, cols)] = int(chunk, 16) + base
             i += 1 + digits
@@ -152,6 +201,8 @@ def _encode_lightup(puzzle: LightUp) -> str:
 
 
 def _number16(n: int) -> str:
+    # pzprjs writes the offset numbers (=, %, * and $) without zero padding, which its own reader
+    # cannot read back; they need boards with rows + cols > 4096, so padding here changes nothing real.
     if n < 16:
         return format(n, "x")
     prefix, digits, base, _ = [w for w in _WIDE if n >= w[3]][-1]
@@ -174,21 +225,34 @@ def _encode_kurodoko(puzzle: Kuromasu) -> str:
 
 
 def write(puzzle: Puzzle) -> str:
+    """pzprjs's URL for ``puzzle``, as puzz.link writes it."""
     FORMAT.check_writable(puzzle)
     if isinstance(puzzle, LightUp):
-        return f"https://puzz.link/p?lightup/{puzzle.cols}/{puzzle.rows}/{_encode_lightup(puzzle)}"
-    assert isinstance(puzzle, Kuromasu)
-    return f"https://puzz.link/p?kurodoko/{puzzle.cols}/{puzzle.rows}/{_encode_kurodoko(puzzle)}"
+        body = _encode_lightup(puzzle)
+    else:
+        assert isinstance(puzzle, Kuromasu)
+        body = _encode_kurodoko(puzzle)
+    data = f"{puzzle.cols}/{puzzle.rows}/{body}"
+    if not re.fullmatch(r"[a-zA-Z0-9]", data[-1]):
+        data += "/"  # outputURLData: keep a last '.' from being cut off by link shorteners
+    return f"{BASE}{URL_IDS[puzzle.family]}/{data}"
 
 
 def detect(text: str) -> bool:
-    m = _URL.match(text)
-    return bool(m) and m.group(1).split("/", 1)[0].lower() in LIGHTUP_PIDS + KURODOKO_PIDS
+    """A one-line puzz.link URL or bare PID/COLS/ROWS/BODY naming one of these genres."""
+    s = text.strip()
+    if not s or any(ch.isspace() for ch in s):
+        return False
+    try:
+        pid = _split(s)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
+    except ParseError:
+        return False
+    return pid in LIGHTUP_PIDS + KURODOKO_PIDS
 
 
 FORMAT = Format(
     name=NAME,
-    description="puzz.link / pzprjs URLs (?akari/W/H/... and ?kurodoko/W/H/...), mirrors accepted",
+    description="puzz.link / pzprjs URLs (?akari/W/H/... and ?kurodoko/W/H/...), mirrors and bare PID/W/H/... accepted",
     families=(Family.LIGHTUP, Family.KUROMASU),
     extensions=(".url",),
     read=read,

@@ -14,9 +14,9 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, Kuromasu, LightUp, Puzzle
-from .base import Format, encode_runs, expect_family, letter_run, parse_grid_size
+from .base import Format, encode_runs, expect_family, letter_run, parse_grid_size, parse_number, strip_bom
 
-_TATHAM = re.compile(r"^\s*(?:(lightup|range):)?(\d+x\d+)([^:\s]*):(\S*)\s*$")
+_TATHAM = re.compile(r"^\s*(?:(lightup|range):)?([0-9]+x[0-9]+)([^:\s]*):(\S*)\s*$")
 
 
 def _lightup_cells(fmt: str, desc: str, column0: int) -> list[str | None]:
@@ -52,9 +52,9 @@ def _lightup_tokens(puzzle: LightUp) -> list[str | None]:
 def _range_cells(fmt: str, desc: str, column0: int) -> list[int | None]:
     """Cells of a Range description: None = empty, int = numbered."""
     cells: list[int | None] = []
-    for m in re.finditer(r"(\d+)|([a-z])|(_)|(.)", desc):
+    for m in re.finditer(r"([0-9]+)|([a-z])|(_)|(.)", desc, re.S):
         if m.group(1):
-            cells.append(int(m.group(1)))
+            cells.append(parse_number(fmt, m.group(1), "clue", 1, column0 + m.start()))
         elif m.group(2):
             cells += [None] * letter_run(m.group(2))
         elif m.group(4):
@@ -65,6 +65,7 @@ def _range_cells(fmt: str, desc: str, column0: int) -> list[int | None]:
 # -- puzzleteam ---------------------------------------------------------------------------------
 def read_puzzleteam(text: str, family: Family | None = None) -> Puzzle:
     expect_family("puzzleteam", family, (Family.LIGHTUP,))
+    text = strip_bom(text)
     desc = text.strip()
     if not desc:
         raise ParseError("puzzleteam", "empty text, expected a board string", 1, 1)
@@ -83,7 +84,7 @@ def write_puzzleteam(puzzle: Puzzle) -> str:
 
 
 def detect_puzzleteam(text: str) -> bool:
-    desc = text.strip()
+    desc = strip_bom(text).strip()
     if not re.fullmatch(r"[B0-4a-z]+", desc):
         return False
     cells = sum(letter_run(ch) if ch.islower() else 1 for ch in desc)
@@ -96,6 +97,7 @@ def _square(puzzle: Puzzle) -> str | None:
 
 # -- tatham -------------------------------------------------------------------------------------
 def read_tatham(text: str, family: Family | None = None) -> Puzzle:
+    text = strip_bom(text)
     m = _TATHAM.match(text)
     if not m:
         raise ParseError("tatham", "expected a game id 'WxH:description' (e.g. 7x7:c0a1bBe1f...)", 1, 1)
@@ -143,7 +145,7 @@ def write_tatham(puzzle: Puzzle) -> str:
 
 
 def detect_tatham(text: str) -> bool:
-    return _TATHAM.match(text) is not None
+    return _TATHAM.match(strip_bom(text)) is not None
 
 
 def _tatham_limits(puzzle: Puzzle) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
@@ -10,6 +11,38 @@ from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import CellOutOfBounds, GridShapeError, PuzzleError
 from .grid import Cell, Grid
+
+
+#: The most cells a puzzle may have. Every reader and every encoding goes through the model, so
+#: this bound holds for every format (a declared size of 100000x100000 fails here, at once,
+#: instead of a writer or an encoding looping over ten billion cells). Override it with the
+#: environment variable ``PUZZLEBENCH_MAX_CELLS`` or by assigning this constant.
+MAX_CELLS = 1_000_000
+MAX_CELLS_ENV = "PUZZLEBENCH_MAX_CELLS"
+
+
+def max_cells() -> int:
+    """The cell bound in force: ``$PUZZLEBENCH_MAX_CELLS`` when set, else :data:`MAX_CELLS`."""
+    text = os.environ.get(MAX_CELLS_ENV, "").strip()
+    if not text:
+        return MAX_CELLS
+    if not (text.isascii() and text.isdecimal()) or len(text) > 18 or int(text) < 1:
+        raise PuzzleError(f"{MAX_CELLS_ENV} must be a positive integer, got {text[:30]!r}")
+    return int(text)
+
+
+def check_size(rows: object, cols: object) -> None:
+    """Raise :class:`GridShapeError` unless ``rows`` x ``cols`` is a grid the model accepts:
+    positive integers whose product is at most :func:`max_cells`."""
+    if (isinstance(rows, bool) or isinstance(cols, bool) or not isinstance(rows, int) or not isinstance(cols, int)
+            or rows < 1 or cols < 1):
+        raise GridShapeError(f"grid must have at least one row and one column, got {rows!r}x{cols!r}")
+    limit = max_cells()
+    if rows * cols > limit:
+        raise GridShapeError(
+            f"grid of {rows}x{cols} = {rows * cols} cells is larger than the limit of {limit} cells "
+            f"(set {MAX_CELLS_ENV} to raise it)"
+        )
 
 
 class Family(str, Enum):
@@ -108,8 +141,7 @@ class Puzzle:
     meta: Mapping[str, Any] = field(default_factory=dict, kw_only=True)
 
     def _check_size(self) -> None:
-        if not isinstance(self.rows, int) or not isinstance(self.cols, int) or self.rows < 1 or self.cols < 1:
-            raise GridShapeError(f"grid must have at least one row and one column, got {self.rows}x{self.cols}")
+        check_size(self.rows, self.cols)
         object.__setattr__(self, "meta", MappingProxyType(dict(self.meta)))
 
     # Read-only mappings cannot be pickled; send them as dicts (process pools, Dask workers).
