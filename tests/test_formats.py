@@ -134,10 +134,10 @@ def test_tatham_lightup_id_is_columns_by_rows():
     assert puzzle.walls - puzzle.numbers.keys() == {(2, 1)}
 
 
-@pytest.mark.parametrize("url", [
-    "https://puzz.link/p?lightup/4/4/i01..0..i.c",
-    "https://puzz.link/p?lightup/5/5/1..g5.g.hbg071.h.ga",
-    "https://puzz.link/p?lightup/10/10/l.hbg..hc.6bg.gbici6bg1b.bg.g.k.k5.i.g2.h.h.bg.hcj",
+@pytest.mark.parametrize("url", [  # pzprjs writes Light Up as "akari" (its pzprurl)
+    "https://puzz.link/p?akari/4/4/i01..0..i.c",
+    "https://puzz.link/p?akari/5/5/1..g5.g.hbg071.h.ga",
+    "https://puzz.link/p?akari/10/10/l.hbg..hc.6bg.gbici6bg1b.bg.g.k.k5.i.g2.h.h.bg.hcj",
 ])
 def test_published_puzzlink_akari_urls_round_trip_exactly(url):
     assert dump(load(url), "puzzlink") == url
@@ -153,7 +153,7 @@ def test_puzzlink_mirrors_and_aliases_read_the_same_board():
 def test_puzzlink_akari_number_absorbs_following_empty_cells():
     # pzprjs: 5-9 = number then one empty cell, a-e = number then two empty cells.
     puzzle = LightUp(1, 6, numbers={(0, 0): 2, (0, 3): 1}, walls=frozenset({(0, 5)}))
-    assert dump(puzzle, "puzzlink") == "https://puzz.link/p?lightup/6/1/c6."
+    assert dump(puzzle, "puzzlink") == "https://puzz.link/p?akari/6/1/c6./"  # pzprjs ends a "." body with "/"
 
 
 def test_puzzlink_kurodoko_numbers_use_number16_and_question_marks():

@@ -93,11 +93,12 @@ def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
         )
     except (PuzzleError, SolverUnavailable) as exc:  # re-raised in the parent, as in-process solving would
         return {"status": "error", "error": str(exc), "raise": type(exc).__name__}
+    status = result.to_record()["status"]  # the benchmark's rule: an allocation failure is a memout
     return {
-        "status": result.status.value,
+        "status": status,
         "error": result.error,
         "result": {
-            "encoding": result.encoding, "status": result.status.value,
+            "encoding": result.encoding, "status": status,
             "solutions": [s.sorted() for s in result.solutions], "exhausted": result.exhausted,
             "complete": result.complete, "options": dict(result.options),
             "timings": dataclasses.asdict(result.timings), "size": dict(result.size),

@@ -8,12 +8,17 @@ Columns follow the shared results record; ``size_*``/``search_*`` are flat colum
 ``solved`` and ``par2`` are added: a run is solved when it reached its goal (``count`` answers
 found, or the search exhausted) with answers the verifier accepts, and its PAR-2 time is its
 total time when solved, twice its timeout otherwise.
+
+Each run counts once: records sharing a ``key`` (the same run stored twice, e.g. by two sweeps
+that wrote to one file before the store was locked) are dropped but the first, with a
+:class:`DuplicateRecordsWarning`; ``df.attrs["duplicates_dropped"]`` says how many.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -38,6 +43,20 @@ NESTED = ("options", "versions", "machine", "extra", "resolved_options", "soluti
 
 class ResultsNotFound(PuzzleError, FileNotFoundError):
     """A results path that does not exist."""
+
+
+class DuplicateRecordsWarning(UserWarning):
+    """Records sharing a key were dropped (the first of each key is kept)."""
+
+
+def drop_duplicate_keys(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """``(df without repeated keys, how many rows were dropped)``: the first record of each
+    ``key`` stays; records without a key are all kept."""
+    if df.empty or "key" not in df.columns:
+        return df, 0
+    repeated = df["key"].notna() & df.duplicated("key", keep="first")
+    dropped = int(repeated.sum())
+    return (df[~repeated].reset_index(drop=True), dropped) if dropped else (df, 0)
 
 
 def _paths(path_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
@@ -82,6 +101,11 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     df = pd.DataFrame.from_records(records)
     if df.empty:
         return pd.DataFrame(columns=list(COLUMNS))
+    # Rule: a run counts once; the first record of a key is kept (the one stored first)
+    df, dropped = drop_duplicate_keys(df)
+    if dropped:
+        warnings.warn(f"{dropped} duplicate record(s) dropped: a run key stored more than once; "
+                      "the first record of each key is kept", DuplicateRecordsWarning, stacklevel=2)
     for col in COLUMNS:  # records of failed runs lack measurements; the columns are still there
         if col not in df.columns:
             df[col] = None
@@ -94,7 +118,9 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     leading = [c for c in COLUMNS if c in df.columns]
     sized = sorted(c for c in df.columns if c.startswith(("size_", "search_")))
     rest = [c for c in df.columns if c not in leading and c not in sized]
-    return df[leading + sized + rest]
+    df = df[leading + sized + rest]
+    df.attrs["duplicates_dropped"] = dropped
+    return df
 
 
 def _flat_copy(df: pd.DataFrame) -> pd.DataFrame:
@@ -165,4 +191,5 @@ def to_mkplot(df: pd.DataFrame, path: str | Path, benchmark: str = "puzzlebench"
     return written
 
 
-__all__ = ["COLUMNS", "is_solved", "load", "to_csv", "to_mkplot", "to_parquet"]
+__all__ = ["COLUMNS", "DuplicateRecordsWarning", "drop_duplicate_keys", "is_solved", "load", "to_csv", "to_mkplot",
+           "to_parquet"]

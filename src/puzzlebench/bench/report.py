@@ -5,6 +5,10 @@ Repetitions of a run are first folded into one instance per (puzzle, configurati
 only if every repetition was, timed by the median. PAR-2 is the mean over puzzles of the time
 to solve, with every unsolved puzzle (timeout, memout, crash, error, wrong) counted as twice
 the timeout. The virtual best solver takes, per puzzle, the best complete configuration.
+
+Each run counts once: records repeating a run's ``key`` are dropped (the first is kept) and the
+report says how many, whether :func:`puzzlebench.results.load` dropped them or they are in the
+frame given.
 """
 
 from __future__ import annotations
@@ -141,12 +145,20 @@ def _asked_counts(df: pd.DataFrame) -> dict[str, int]:
 
 def format_report(df: pd.DataFrame) -> str:
     """The whole report as text."""
+    from ..results import drop_duplicate_keys
+
     if df.empty:
         return "no records"
+    # Rule: a run counts once (duplicates dropped at loading, or still in this frame)
+    already = int(df.attrs.get("duplicates_dropped", 0) or 0)
+    df, found = drop_duplicate_keys(df)
     lines: list[str] = []
     statuses = df["status"].value_counts()
     lines.append(f"{len(df)} runs over {df['puzzle_hash'].nunique()} puzzles, {df['label'].nunique()} configurations; "
                  + ", ".join(f"{s} {n}" for s, n in statuses.items()))
+    if already + found:
+        lines.append(f"Duplicate records dropped: {already + found} (a run key stored more than once; "
+                     "the first record of each key is counted)")
     lines += ["", "Solved and PAR-2 (s, mean per puzzle; unsolved count 2 x timeout), by family:"]
     table = solved_table(df)
     table["solved"] = table["solved"].astype(str) + "/" + table["puzzles"].astype(str)

@@ -1,36 +1,193 @@
-"""Executing runs: one isolated child process per run, and executors that schedule them.
+"""Executing runs: one isolated child per run, executors that schedule them, the sweep loop.
 
 :func:`execute` is the unit of work everywhere (the sequential loop, ``-j N`` threads, Dask
-tasks): it starts ``python -m puzzlebench.bench.worker`` in a new session, feeds it the run
-description, enforces the hard wall-clock limit from the parent (SIGKILL to the whole process
-group: clingo's grounding cannot be interrupted and z3's timeouts are soft), reaps it with
-``os.wait4`` to get that child's own peak RSS, and classifies the outcome.
+tasks). It writes the run description into a fresh ``puzzlebench-run-*`` folder, starts
+``python -m puzzlebench.bench.worker`` (a small supervisor that forks the solver, see
+:mod:`.worker`) with a pipe on stdin that only this process writes, enforces the hard wall-clock
+limit from here (clingo's grounding cannot be interrupted and z3's timeouts are soft), and
+classifies the outcome. Two runners measure a run; each record names its own (``runner``):
+
+* ``benchexec`` where BenchExec's ``RunExecutor`` works (it needs cgroups): the run's processes
+  share per-run cgroups, so ``peak_rss_mb`` (the cgroup's peak) and ``time_cpu_run`` cover all of
+  them, and the kill at the end reaches all of them, even those that left the process group.
+* ``subprocess`` otherwise: a new session, SIGKILL to the whole group at the hard limit;
+  ``peak_rss_mb`` and ``time_cpu_run`` are the solver process's own (and its reaped children's),
+  measured by the worker's supervisor with ``wait4``: never the parent's memory, which Linux
+  carries into a child's ``getrusage`` across ``exec``.
+
+``PUZZLEBENCH_RUNNER=auto|benchexec|subprocess`` chooses (default ``auto``: BenchExec if usable).
+
+A parent that goes away takes its runs with it:
+
+* SIGINT, SIGTERM or SIGHUP during :func:`run_sweep`: every running child is killed (process
+  group, and cgroup under BenchExec), its folder removed, nothing more is stored (records are
+  appended whole, so the results file stays whole), and the sweep raises :class:`SweepInterrupted`
+  (a ``KeyboardInterrupt``: the CLI exits with status 130). Signals ignored on entry (``nohup``)
+  stay ignored.
+* SIGKILL, or any other death: the worker's supervisor sees end-of-file on its stdin, kills the
+  run and removes its folder (and BenchExec's); the solver also dies by ``PR_SET_PDEATHSIG``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from ..errors import PuzzleError
 from . import metadata
 from .spec import Run
 from .store import ResultStore
-from .worker import is_memory_error
 
 #: Seconds the parent waits past a run's timeout before killing it (interpreter start-up,
 #: solver imports, the harness noticing its own deadline).
 KILL_GRACE = 3.0
-#: A child killed by a signal counts as ``memout`` when its peak RSS reached this share of the limit.
+#: A child killed by a signal counts as ``memout`` when its own peak RSS reached this share of the limit.
 MEMOUT_RSS_SHARE = 0.9
+#: Under BenchExec the run's cgroup is capped this far above the per-process limit (the
+#: supervisor, file cache), so a single process over ``memory_mb`` fails cleanly first
+#: (MemoryError, bad_alloc) and the cgroup bounds all the run's processes together.
+CGROUP_HEADROOM_MB = 64
+#: Seconds to reach a Dask scheduler before giving up with a clear error.
+DASK_CONNECT_TIMEOUT = 5.0
 FAILURE_STATUSES = frozenset({"timeout", "error", "wrong", "crash", "memout"})
+RUNNERS = ("benchexec", "subprocess")
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """A sweep stopped by SIGINT, SIGTERM or SIGHUP after killing its running children."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(f"sweep interrupted by {signal.Signals(signum).name}")
+
+
+# -- stopping on signals -----------------------------------------------------------------------
+#: The signal that asked the current sweep to stop (None: keep going). Set only by the handler,
+#: read by every run's wait loop (threads included): each run then kills its own child.
+_stop_signal: int | None = None
+
+
+def _request_stop(signum: int, frame: Any) -> None:
+    global _stop_signal
+    _stop_signal = signum
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """Within: SIGINT/SIGTERM/SIGHUP ask the running runs to stop (main thread only)."""
+    global _stop_signal
+    _stop_signal = None
+    installed: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            previous = signal.getsignal(sig)
+            if previous is signal.SIG_IGN:
+                continue  # Rule: a signal ignored on entry (nohup) stays ignored
+            installed[sig] = signal.SIG_DFL if previous is None else previous
+            signal.signal(sig, _request_stop)
+    try:
+        yield
+    finally:
+        for sig, previous in installed.items():
+            signal.signal(sig, previous)
+        _stop_signal = None
+
+
+# -- choosing the runner -----------------------------------------------------------------------
+_benchexec_lock = threading.Lock()
+_benchexec_state: tuple[bool, str] | None = None  # (usable, why not), probed once per process
+_thread = threading.local()  # one RunExecutor per thread (each run's state lives in it)
+
+
+def _new_run_executor() -> Any:
+    saved = sys.dont_write_bytecode  # benchexec's import switches .pyc writing off process-wide
+    try:
+        from benchexec.runexecutor import RunExecutor
+    finally:
+        sys.dont_write_bytecode = saved
+    return RunExecutor(use_namespaces=False)
+
+
+def benchexec_status() -> tuple[bool, str]:
+    """Whether BenchExec can measure runs here, and if not, why (probed once per process)."""
+    global _benchexec_state
+    with _benchexec_lock:
+        if _benchexec_state is None:
+            _benchexec_state = _probe_benchexec()
+        return _benchexec_state
+
+
+def _probe_benchexec() -> tuple[bool, str]:
+    import logging
+
+    if not sys.platform.startswith("linux"):
+        return False, "BenchExec needs Linux cgroups"
+    root = logging.getLogger()
+    quiet = logging.Filter("benchexec-probe-silenced")  # drops every record: the probe's own noise
+    root.addFilter(quiet)
+    try:
+        rx = _new_run_executor()
+    except ImportError:
+        return False, "benchexec is not installed"
+    except (Exception, SystemExit) as exc:  # cgroups missing or not writable, ...
+        return False, f"BenchExec's RunExecutor failed: {type(exc).__name__}: {exc}"
+    finally:
+        root.removeFilter(quiet)
+    groups = rx.cgroups
+    needed = {"memory": groups.MEMORY, "cpuacct": groups.CPU, "freezer": groups.FREEZE}
+    missing = [name for name, subsystem in needed.items() if subsystem not in groups]
+    if missing:
+        return False, f"cgroup controllers not usable: {', '.join(missing)}"
+    _thread.run_executor = rx
+    return True, ""
+
+
+def _run_executor() -> Any:
+    rx = getattr(_thread, "run_executor", None)
+    if rx is None:
+        rx = _thread.run_executor = _new_run_executor()
+    return rx
+
+
+def choose_runner(requested: str | None = None) -> str:
+    """``benchexec`` or ``subprocess``: as requested (argument, else ``$PUZZLEBENCH_RUNNER``,
+    else ``auto``), BenchExec only where it works."""
+    requested = requested or os.environ.get("PUZZLEBENCH_RUNNER") or "auto"
+    if requested not in (*RUNNERS, "auto"):
+        raise ValueError(f"unknown runner {requested!r} (choose from auto, {', '.join(RUNNERS)})")
+    if requested == "subprocess":
+        return requested
+    usable, why = benchexec_status()
+    if requested == "benchexec" and not usable:
+        raise RuntimeError(f"the benchexec runner cannot work here: {why}")
+    return "benchexec" if usable else "subprocess"
+
+
+# -- one run -----------------------------------------------------------------------------------
+@dataclass
+class _Ended:
+    """How the process the runner started ended, as the runner saw it."""
+
+    runner: str
+    code: int  # exit code; negative: killed by that signal
+    wall: float
+    killed: bool = False  # by the hard wall-clock limit
+    stopped: bool = False  # by the sweep's stop request
+    memory_exceeded: bool = False  # BenchExec: the cgroup reached its memory limit
+    peak_mb: float | None = None  # BenchExec: the cgroup's peak; subprocess: sampled VmHWM of the solver
+    cpu_s: float | None = None  # BenchExec: the cgroup's CPU time
 
 
 def _tail(path: str, most: int = 2000) -> str:
@@ -43,76 +200,224 @@ def _tail(path: str, most: int = 2000) -> str:
         return ""
 
 
+def _read_json(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def _kill_group(pid: int) -> None:
     try:
-        os.killpg(pid, signal.SIGKILL)  # start_new_session made the child its group's leader
+        os.killpg(pid, signal.SIGKILL)  # the worker leads its own process group
     except (ProcessLookupError, PermissionError):
         pass
 
 
-def execute(desc: Mapping[str, Any], kill_grace: float | None = None) -> dict[str, Any]:
+def _worker_command(run_dir: str) -> list[str]:
+    return [sys.executable, "-m", "puzzlebench.bench.worker", run_dir, str(os.getpid())]
+
+
+class _PeakSampler:
+    """The solver's own peak RSS (``VmHWM``) read from ``/proc`` while it runs: the only
+    measure left for a solver killed before its supervisor could reap it (the hard limit)."""
+
+    def __init__(self, run_dir: str):
+        self.pid_path = os.path.join(run_dir, "solver.pid")
+        self.status_path: str | None = None
+        self.peak: float | None = None
+
+    def sample(self) -> None:
+        try:
+            if self.status_path is None:
+                with open(self.pid_path, encoding="ascii") as fh:
+                    self.status_path = f"/proc/{int(fh.read())}/status"
+            with open(self.status_path, encoding="ascii", errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        self.peak = max(self.peak or 0.0, int(line.split()[1]) / 1024)
+                        return
+        except (OSError, ValueError):
+            pass
+
+
+def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
+    """The fallback runner: new session, poll, SIGKILL to the group at the hard limit or on stop."""
+    watch_r, watch_w = os.pipe()  # the worker's stdin; our end closes only after the run is over
+    try:
+        with open(os.path.join(run_dir, "output.log"), "wb") as log:
+            start = time.perf_counter()
+            proc = subprocess.Popen(_worker_command(run_dir), stdin=watch_r, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+    except BaseException:
+        os.close(watch_w)
+        raise
+    finally:
+        os.close(watch_r)
+    killed = stopped = False
+    sampler = _PeakSampler(run_dir)
+    try:
+        hard_deadline = start + timeout + kill_grace
+        pause = 0.002
+        # Wait for the exit without reaping (WNOWAIT): the zombie keeps the group id reserved,
+        # so killing the group afterwards cannot hit an unrelated process.
+        while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            if _stop_signal is not None:
+                stopped = True  # Rule: a sweep's stop request kills the run now
+                break
+            if time.perf_counter() >= hard_deadline:
+                killed = True  # Rule: the parent's wall-clock limit is hard; the whole group goes
+                break
+            sampler.sample()
+            time.sleep(pause)
+            pause = min(pause * 1.5, 0.05)
+    finally:
+        _kill_group(proc.pid)  # on timeout, leftovers (solver helpers), or an interrupted parent
+        _, wait_status, _ = os.wait4(proc.pid, 0)  # its rusage would include our memory: unused
+        os.close(watch_w)  # only now: the supervisor reads a close as the parent's death
+    wall = time.perf_counter() - start
+    return _Ended("subprocess", os.waitstatus_to_exitcode(wait_status), wall, killed=killed, stopped=stopped,
+                  peak_mb=sampler.peak)
+
+
+def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: int | None) -> _Ended:
+    """BenchExec's RunExecutor: per-run cgroups measure and kill every process of the run."""
+    rx = _run_executor()
+    watch_r, watch_w = os.pipe()
+    finished = threading.Event()
+    killed: list[bool] = []
+    stopped: list[bool] = []
+    start = time.perf_counter()
+    hard_deadline = start + timeout + kill_grace
+
+    def watch() -> None:
+        # Rule: the hard limit and a sweep's stop request kill the worker's process group here
+        # (BenchExec's own wall-time check can be a second late); BenchExec then kills the rest
+        # of the cgroup
+        while not finished.wait(0.05):
+            if _stop_signal is None and time.perf_counter() < hard_deadline:
+                continue
+            try:
+                pids = list(rx.SUB_PROCESS_PIDS)
+            except RuntimeError:  # the set changed while copied; try again
+                continue
+            for pid in pids:
+                _kill_group(pid)
+            if pids:
+                (stopped if _stop_signal is not None else killed).append(True)
+                return
+
+    watcher = threading.Thread(target=watch, name="puzzlebench-run-watch", daemon=True)
+    watcher.start()
+    try:
+        result = rx.execute_run(
+            _worker_command(run_dir), output_filename=os.path.join(run_dir, "output.log"), stdin=watch_r,
+            walltimelimit=timeout + kill_grace + 2, write_header=False,  # BenchExec's limit: a backstop
+            memlimit=(int(memory_mb) + CGROUP_HEADROOM_MB) * 1024 * 1024 if memory_mb else None,
+        )
+    finally:
+        finished.set()
+        watcher.join()
+        os.close(watch_r)
+        os.close(watch_w)  # after BenchExec killed the cgroup: the supervisor reads a close as our death
+    wall = result.get("walltime", time.perf_counter() - start)
+    reason = result.get("terminationreason")
+    exit_code = result.get("exitcode")
+    code = -exit_code.signal if exit_code is not None and exit_code.signal else getattr(exit_code, "value", 0) or 0
+    memory = result.get("memory")
+    return _Ended(
+        "benchexec", code, wall, killed=bool(killed) or reason in ("walltime", "cputime", "cputime-soft"),
+        stopped=bool(stopped),
+        memory_exceeded=reason == "memory", peak_mb=memory / (1024 * 1024) if memory is not None else None,
+        cpu_s=result.get("cputime"),
+    )
+
+
+def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: str | None = None) -> dict[str, Any]:
     """Run one description in its own child process; return the record fields it determines."""
     kill_grace = KILL_GRACE if kill_grace is None else kill_grace
     timeout = float(desc["timeout"])
     memory_mb = desc.get("memory_mb")
-    with tempfile.TemporaryDirectory(prefix="puzzlebench-run-") as tmp:
-        result_path = os.path.join(tmp, "result.json")
-        log_path = os.path.join(tmp, "output.log")
-        with open(log_path, "wb") as log:
-            start = time.perf_counter()
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "puzzlebench.bench.worker", result_path],
-                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            )
-        killed = False
-        try:
+    if _stop_signal is not None:  # the sweep is stopping: start nothing more
+        return {"status": "error", "error": "not run: the sweep was interrupted"}
+    from .worker import RUN_DIR_PREFIX  # imported here: `python -m` warns when the package preloads it
+
+    runner = choose_runner(runner)
+    run_dir = tempfile.mkdtemp(prefix=RUN_DIR_PREFIX)
+    try:
+        with open(os.path.join(run_dir, "desc.json"), "w", encoding="utf-8") as fh:
+            json.dump(desc, fh)
+        ended = None
+        if runner == "benchexec":
             try:
-                proc.stdin.write(json.dumps(desc).encode())
-                proc.stdin.close()
-            except BrokenPipeError:
-                pass  # the child died before reading; its exit status tells why
-            hard_deadline = start + timeout + kill_grace
-            pause = 0.002
-            # Wait for the exit without reaping (WNOWAIT): the zombie keeps the group id reserved,
-            # so killing the group afterwards cannot hit an unrelated process.
-            while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-                if time.perf_counter() >= hard_deadline:
-                    # Rule: the parent's wall-clock limit is hard; the whole group goes
-                    killed = True
-                    break
-                time.sleep(pause)
-                pause = min(pause * 1.5, 0.05)
-        finally:
-            _kill_group(proc.pid)  # on timeout, leftovers (solver helpers), or an interrupted parent
-            _, wait_status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(wait_status)
-        peak_mb = usage.ru_maxrss / 1024  # KiB on Linux: this child's own peak
-        fields = _classify(proc.returncode, killed, result_path, _tail(log_path), timeout, memory_mb, peak_mb)
-    fields["time_wall"] = wall
-    fields["peak_rss_mb"] = peak_mb
+                ended = _run_benchexec(run_dir, timeout, kill_grace, memory_mb)
+            except Exception as exc:  # BenchExec broke before measuring: this run, and the next, without it
+                _disable_benchexec(f"{type(exc).__name__}: {exc}")
+                for name in ("exit.json", "result.json", "solver.pid", "output.log"):
+                    try:
+                        os.unlink(os.path.join(run_dir, name))
+                    except OSError:
+                        pass
+        if ended is None:
+            ended = _run_subprocess(run_dir, timeout, kill_grace)
+        fields = _outcome(ended, run_dir, timeout, memory_mb)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
     fields.update(
-        versions=metadata.versions(), git_commit=metadata.git_commit(), python=metadata.python_version(),
-        machine=metadata.machine(), timestamp=metadata.timestamp(),
+        runner=ended.runner, versions=metadata.versions(), git_commit=metadata.git_commit(),
+        python=metadata.python_version(), machine=metadata.machine(), timestamp=metadata.timestamp(),
     )
     return fields
 
 
-def _classify(code: int, killed: bool, result_path: str, log: str, timeout: float,
-              memory_mb: int | None, peak_mb: float) -> dict[str, Any]:
-    """Status from how the child ended: its own report, our kill, or a signal."""
+def _disable_benchexec(why: str) -> None:
+    global _benchexec_state
+    with _benchexec_lock:
+        _benchexec_state = (False, f"BenchExec failed during a run: {why}")
+
+
+def _outcome(ended: _Ended, run_dir: str, timeout: float, memory_mb: int | None) -> dict[str, Any]:
+    """The record fields from the runner's view, the supervisor's ``exit.json`` and the result."""
+    solver = _read_json(os.path.join(run_dir, "exit.json"))  # the supervisor's account of the solver
+    result = _read_json(os.path.join(run_dir, "result.json"))
+    if ended.runner == "benchexec":
+        peak, cpu = ended.peak_mb, ended.cpu_s  # the cgroup: every process of the run
+    else:  # Rule: the solver's own peak: reaped by its supervisor, else its own report, else sampled
+        peak = (solver or {}).get("peak_rss_mb") or (result or {}).get("peak_rss_self_mb") or ended.peak_mb
+        cpu = (solver or {}).get("cpu_s")
+    if ended.stopped:
+        fields: dict[str, Any] = {"status": "error", "error": "killed: the sweep was interrupted"}
+    else:
+        code = solver["exit_code"] if solver and not ended.killed else ended.code
+        fields = _classify(code, ended.killed, result, _tail(os.path.join(run_dir, "output.log")), timeout,
+                           memory_mb, peak, ended.memory_exceeded)
+    fields["time_wall"] = ended.wall
+    fields["peak_rss_mb"] = peak
+    fields["time_cpu_run"] = cpu
+    return fields
+
+
+def _classify(code: int, killed: bool, result: dict[str, Any] | None, log: str, timeout: float,
+              memory_mb: int | None, peak_mb: float | None, memory_exceeded: bool = False) -> dict[str, Any]:
+    """Status from how the child ended: our kill, its own report, the cgroup's limit, or a signal."""
+    from .worker import is_memory_error
+
     if killed:
         return {"status": "timeout", "error": f"killed after the hard limit ({timeout:g} s + grace)"}
-    if os.path.exists(result_path):
-        with open(result_path, encoding="utf-8") as fh:
-            fields = json.load(fh)
-        fields.setdefault("status", "error")
-        return fields
+    if result is not None:
+        result.setdefault("status", "error")
+        return result
+    if memory_exceeded:
+        return {"status": "memout", "error": f"killed at the cgroup's memory limit ({memory_mb} MB + headroom)"
+                + (f": {log[-500:]}" if log else "")}
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-        # Rule: a death after hitting the limit is a memout (allocation failure text, or RSS at the
-        # limit when the signal is one an allocation failure raises: abort or kill, not a segfault)
-        near_limit = (bool(memory_mb) and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
+        # Rule: a death after hitting the limit is a memout (allocation failure text, or the run's
+        # own peak RSS at the limit when the signal is one an allocation failure raises: abort or
+        # kill, not a segfault); a kill from outside below the limit stays a crash
+        near_limit = (bool(memory_mb) and peak_mb is not None and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
                       and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS))
         status = "memout" if is_memory_error(log) or near_limit else "crash"
         return {"status": status, "error": f"child killed by {name}" + (f": {log[-500:]}" if log else "")}
@@ -158,8 +463,10 @@ class ThreadExecutor:
 class DaskExecutor:
     """Runs as Dask tasks; each task still launches the isolated child inside its worker.
 
-    ``address`` connects to a running scheduler; ``local`` starts a ``LocalCluster`` of that
-    many single-threaded worker processes. Results come back as they complete.
+    ``address`` connects to a running scheduler (an unreachable one is a clear error after
+    :data:`DASK_CONNECT_TIMEOUT` seconds); ``local`` starts a ``LocalCluster`` of that many
+    single-threaded worker processes, whose scratch space lives in a temporary folder removed
+    on :meth:`close`. Results come back as they complete.
     """
 
     def __init__(self, address: str | None = None, local: int | None = None):
@@ -169,13 +476,27 @@ class DaskExecutor:
             raise RuntimeError(f"the Dask executor needs dask[distributed]: {exc}") from None
         if (address is None) == (local is None):
             raise ValueError("give exactly one of a scheduler address or a local worker count")
+        if local is not None and local < 1:  # Rule: 0 workers would run nothing; not a silent fallback
+            raise PuzzleError(f"--dask-local needs N >= 1 worker processes, got {local}")
         self._cluster = None
+        self._scratch: str | None = None
         if address is None:
-            self._cluster = LocalCluster(n_workers=local, threads_per_worker=1, processes=True,
-                                         memory_limit=0, dashboard_address=None)
-            self.client = Client(self._cluster)
+            # Rule: Dask's scratch space ("dask-scratch-space") in a folder of ours, removed on close
+            self._scratch = tempfile.mkdtemp(prefix="puzzlebench-dask-")
+            try:
+                self._cluster = LocalCluster(n_workers=local, threads_per_worker=1, processes=True,
+                                             memory_limit=0, dashboard_address=None, local_directory=self._scratch)
+                self.client = Client(self._cluster)
+            except BaseException:
+                self.close()
+                raise
         else:
-            self.client = Client(address)
+            try:
+                self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
+            except Exception as exc:  # Rule: an unreachable scheduler is one line, not a traceback
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise PuzzleError(f"cannot reach the Dask scheduler at {address} within "
+                                  f"{DASK_CONNECT_TIMEOUT:g} s: {first}") from None
         self.jobs = local if local else sum(self.client.nthreads().values())
 
     def map(self, descs: Sequence[Mapping[str, Any]], started: Started | None = None) -> Iterator[tuple[str, dict]]:
@@ -184,17 +505,28 @@ class DaskExecutor:
         futures = {self.client.submit(execute, dict(d), pure=False, key=f"run-{d['key']}"): d for d in descs}
         if not futures:
             return
+        pending = dask_completed(futures)
         try:
-            for fut in dask_completed(futures):
-                yield futures[fut]["key"], _result_or_crash(fut.result)
+            while not pending.is_empty():
+                if _stop_signal is not None:
+                    return  # the sweep is stopping: cancel the rest (below); close() ends the workers
+                batch = pending.next_batch(block=False)
+                if not batch:
+                    time.sleep(0.05)
+                for fut in batch:
+                    yield futures[fut]["key"], _result_or_crash(fut.result)
         finally:
             for fut in futures:
                 fut.cancel()
 
     def close(self) -> None:
-        self.client.close()
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
         if self._cluster is not None:
             self._cluster.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _result_or_crash(get: Callable[[], dict]) -> dict:
@@ -220,12 +552,17 @@ class SweepOutcome:
 
 def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: Any = None,
               quiet: bool = False, notes: Sequence[str] = ()) -> SweepOutcome:
-    """Execute ``runs`` (skipping stored keys when resuming), appending one record per run."""
+    """Execute ``runs`` (skipping stored keys when resuming), appending one record per run.
+
+    The results file is locked for the sweep (a second sweep on it is refused, see
+    :class:`~.store.StoreLockedError`). SIGINT, SIGTERM or SIGHUP kill the running children and
+    raise :class:`SweepInterrupted` once they are gone.
+    """
     from tqdm.auto import tqdm
 
     executor = executor or SequentialExecutor()
     outcome = SweepOutcome(path=str(out), total=len(runs), notes=list(notes))
-    with ResultStore(out, resume=resume) as store:
+    with ResultStore(out, resume=resume) as store, _stop_on_signals():
         if store.repaired:
             outcome.notes.append(f"{out}: dropped a torn trailing line left by an interrupted run")
         pending = [r for r in runs if r.key not in store]
@@ -237,8 +574,11 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
             run = by_key[desc["key"]]
             bar.set_postfix(failures=outcome.failures, run=f"{run.label} {run.item.id}", refresh=True)
 
+        results = executor.map([r.describe() for r in pending], started)
         try:
-            for key, fields in executor.map([r.describe() for r in pending], started):
+            for key, fields in results:
+                if _stop_signal is not None:
+                    break  # Rule: after a stop request nothing more is stored (killed runs are no results)
                 run = by_key[key]
                 record = {**run.fields(), **fields, "jobs": executor.jobs}
                 store.append(record)
@@ -248,5 +588,11 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
                 bar.set_postfix(failures=outcome.failures, run=f"{run.label} {run.item.id}", refresh=False)
                 bar.update(1)
         finally:
+            close = getattr(results, "close", None)
+            if close:
+                close()  # cancels what has not started; waits for the (killed) running ones
             bar.close()
+        stopped_by = _stop_signal
+    if stopped_by is not None:
+        raise SweepInterrupted(stopped_by)
     return outcome

@@ -2,8 +2,15 @@
 
 A record reaches the disk with one ``os.write`` of a complete line on an ``O_APPEND`` descriptor
 followed by ``os.fsync``, so a process killed at any moment leaves at most one torn trailing line.
-Opening a store for resume drops such a line (rewriting the file cleanly) and remembers the keys
+Opening a store for resume drops such a line (truncating the file in place) and remembers the keys
 already present, so a resumed sweep neither loses a finished record nor duplicates one.
+
+One writer at a time: a store holds an exclusive ``flock`` on the results file from opening to
+closing (a sweep's whole duration), taken without waiting. A second sweep on the same file is
+refused with :class:`StoreLockedError` (the CLI prints one line and exits with status 2) instead of
+running and appending the same runs again (measured before: 52 lines for 26 runs). The lock is on
+the results file itself, so no lock file is left behind; that is also why a torn line is repaired
+by truncating in place, never by replacing the file (a new file would not carry the lock).
 """
 
 from __future__ import annotations
@@ -16,9 +23,18 @@ from typing import Any, Iterator
 
 from ..errors import PuzzleError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locking
+    fcntl = None  # type: ignore[assignment]
+
 
 class StoreExistsError(PuzzleError):
     """The output file already holds records and the sweep was not asked to resume."""
+
+
+class StoreLockedError(PuzzleError):
+    """Another sweep is writing to the same results file right now."""
 
 
 def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
@@ -67,8 +83,9 @@ def _skip(name: str, number: int, why: str) -> None:
     warnings.warn(f"{name}: line {number} skipped: {why}", ResultsWarning, stacklevel=4)
 
 
-def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
-    """(records, torn): a last line without its newline, or not valid JSON, counts as torn.
+def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
+    """(records, good): ``good`` is the length of the data without a torn tail. A last line
+    without its newline, or a final line that is not valid JSON, counts as torn.
 
     A line that is not UTF-8, is JSON but not an object, or has a field of the wrong type
     (:data:`FIELD_TYPES`) is skipped with a :class:`ResultsWarning` naming its line number.
@@ -76,8 +93,10 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
     lines = data.split(b"\n")
     tail = lines.pop()  # text after the last newline: empty unless the last write was cut short
     records: list[dict[str, Any]] = []
-    torn = bool(tail.strip())
+    good = len(data) if not tail.strip() else len(data) - len(tail)
+    offset = 0
     for number, line in enumerate(lines, 1):
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         if number == 1 and line.startswith(b"\xef\xbb\xbf"):
@@ -91,7 +110,7 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
             record = json.loads(text)
         except json.JSONDecodeError:
             if number == len(lines) and not tail:
-                torn = True  # a complete-looking but corrupt final line: treat it as torn too
+                good = start  # a complete-looking but corrupt final line: treat it as torn too
                 continue
             raise PuzzleError(f"{name}: line {number} is not valid JSON") from None
         except (ValueError, RecursionError) as exc:  # numbers past int()'s digit limit, deep nesting
@@ -105,39 +124,57 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], bool]:
             _skip(name, number, bad)
             continue
         records.append(record)
-    return records, torn
+    return records, good
 
 
 class ResultStore:
-    """Append-only JSON-lines file keyed by each record's ``key``."""
+    """Append-only JSON-lines file keyed by each record's ``key``, locked while open."""
 
     def __init__(self, path: str | os.PathLike, resume: bool = False):
         self.path = Path(path)
         self.keys: set[str] = set()
         self.repaired = False  # True when a torn trailing line was dropped on opening
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists() and self.path.stat().st_size:
-            records, torn = _parse(self.path.read_bytes(), str(self.path))
-            if not resume:
+        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            self._lock()
+            # Rule: read only under the lock, so the keys include everything a previous writer stored
+            data = self._read_all()
+            records, good = _parse(data, str(self.path))
+            if data and not resume:
                 raise StoreExistsError(
                     f"{self.path} already holds {len(records)} record(s); pass --resume to continue it "
                     "or choose another --out"
                 )
-            if torn:
-                self._rewrite(records)
+            if good < len(data):  # Rule: a torn tail is cut off in place (atomic for a tail)
+                os.ftruncate(self._fd, good)
+                os.fsync(self._fd)
                 self.repaired = True
             self.keys = {r["key"] for r in records if "key" in r}
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except BaseException:
+            self.close()
+            raise
 
-    def _rewrite(self, records: list[dict[str, Any]]) -> None:
-        # Rule: a torn line is replaced by a clean file, atomically (write aside, then rename).
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for record in records:
-                fh.write(json.dumps(record, default=str) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreLockedError(
+                f"{self.path} is being written by another sweep (locked); wait for it to finish, "
+                "then --resume, or choose another --out"
+            ) from None
+
+    def _read_all(self) -> bytes:
+        chunks = []
+        offset = 0
+        while True:
+            chunk = os.pread(self._fd, 1 << 20, offset)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            offset += len(chunk)
 
     def __contains__(self, key: object) -> bool:
         return key in self.keys
@@ -156,7 +193,7 @@ class ResultStore:
 
     def close(self) -> None:
         if self._fd >= 0:
-            os.close(self._fd)
+            os.close(self._fd)  # releases the lock
             self._fd = -1
 
     def __enter__(self) -> "ResultStore":

@@ -86,6 +86,8 @@ def _looks_like_path(text: str) -> bool:
     """A one-word string with a folder separator or a known extension (and no URL/game-id marks)."""
     if any(ch in text for ch in "?: \t") or not text.strip():
         return False
+    if any(fmt.literal and fmt.detect(text) for fmt in FORMATS.values()):
+        return False  # a literal such as puzz.link's bare akari/6/6/nekcakbl
     known = {ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".txt", ".json"}
     return "/" in text or os.sep in text or Path(text).suffix.lower() in known
 
