@@ -322,3 +322,18 @@ def test_par2_table_still_ranks_runs():
     table = analysis.par2_table(df)
     assert list(table.index) == ["a", "b"] and table.loc["b", "par2_sum_s"] == 20.0
     assert table.loc["a", "median_solved_s"] == 1.0
+
+
+def test_bench_to_a_file_that_is_not_regular_is_a_one_line_error(capsys):
+    from puzzlebench.cli import main
+
+    assert main(["bench", "--suite", "seeds", "--paradigm", "sat", "--out", "/dev/full", "--quiet"]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
+def test_dask_local_zero_is_refused_not_run_sequentially(tmp_path, capsys):
+    from puzzlebench.cli import main
+
+    out = tmp_path / "r.jsonl"
+    assert main(["bench", "--suite", "seeds", "--paradigm", "sat", "--dask-local", "0", "--out", str(out)]) == 2
+    assert "--dask-local needs N >= 1" in capsys.readouterr().err and not out.exists()

@@ -43,9 +43,11 @@ SMOKE = {"limit": 1, "timeout": 10.0, "count": 2, "repeat": 1}
 def _executor(jobs: int | None, scheduler: str | None, dask_local: int | None):
     from .runner import DaskExecutor, SequentialExecutor, ThreadExecutor
 
-    if scheduler and dask_local:
+    if dask_local is not None and dask_local < 1:
+        raise PuzzleError(f"--dask-local needs N >= 1 worker processes, got {dask_local}")
+    if scheduler and dask_local is not None:
         raise PuzzleError("give --scheduler or --dask-local, not both")
-    if scheduler or dask_local:
+    if scheduler or dask_local is not None:
         return DaskExecutor(address=scheduler, local=dask_local)
     if jobs and jobs > 1:
         return ThreadExecutor(jobs)

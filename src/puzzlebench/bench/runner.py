@@ -26,6 +26,13 @@ A parent that goes away takes its runs with it:
   stay ignored.
 * SIGKILL, or any other death: the worker's supervisor sees end-of-file on its stdin, kills the
   run and removes its folder (and BenchExec's); the solver also dies by ``PR_SET_PDEATHSIG``.
+  For the moments when no supervisor exists (our folder made, the worker not started yet;
+  BenchExec setting a run up or tearing it down), each runner process has a janitor process
+  that is told every run folder (BenchExec's goes inside ours) and cgroup the moment it is
+  made and removed, and removes what is left when the runner dies (:func:`.worker.janitor`).
+  Last, the next process that runs a benchmark removes leftovers nobody refers to
+  (:func:`sweep_leftovers`): our folders at once when the pid in their name is dead, other
+  folders and BenchExec's cgroups once :data:`STALE_AFTER` seconds old.
 """
 
 from __future__ import annotations
@@ -60,6 +67,8 @@ MEMOUT_RSS_SHARE = 0.9
 CGROUP_HEADROOM_MB = 64
 #: Seconds to reach a Dask scheduler before giving up with a clear error.
 DASK_CONNECT_TIMEOUT = 5.0
+#: Age (s) after which a run folder or BenchExec cgroup that no process uses is a leftover.
+STALE_AFTER = 120.0
 FAILURE_STATUSES = frozenset({"timeout", "error", "wrong", "crash", "memout"})
 RUNNERS = ("benchexec", "subprocess")
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -111,13 +120,39 @@ _benchexec_state: tuple[bool, str] | None = None  # (usable, why not), probed on
 _thread = threading.local()  # one RunExecutor per thread (each run's state lives in it)
 
 
+class _BenchExecTempfile:
+    """The ``tempfile`` module as BenchExec sees it (its modules that make folders get this).
+
+    During a run of this thread, BenchExec's per-run folder (the run's $HOME and $TMPDIR) is
+    made inside our run folder, so one folder holds all of a run's files; and every cgroup it
+    makes (with ``mkdtemp`` in the cgroup hierarchy) is told to the janitor the moment it exists.
+    Outside runs (BenchExec's own checks) it is plain ``tempfile``.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(tempfile, name)
+
+    def mkdtemp(self, suffix: str | None = None, prefix: str | None = None, dir: str | None = None) -> str:
+        run_dir = getattr(_thread, "run_dir", None)
+        if run_dir is None:
+            return tempfile.mkdtemp(suffix, prefix, dir)
+        if dir is None:  # BenchExec's per-run folder
+            return tempfile.mkdtemp(suffix, prefix, run_dir)
+        path = tempfile.mkdtemp(suffix, prefix, dir)  # a cgroup of the run
+        _thread.cgroups.append(path)
+        _janitor_tell("+", "cgroup", path)
+        return path
+
+
 def _new_run_executor() -> Any:
     saved = sys.dont_write_bytecode  # benchexec's import switches .pyc writing off process-wide
     try:
-        from benchexec.runexecutor import RunExecutor
+        from benchexec import cgroupsv1, cgroupsv2, runexecutor
     finally:
         sys.dont_write_bytecode = saved
-    return RunExecutor(use_namespaces=False)
+    for module in (runexecutor, cgroupsv1, cgroupsv2):
+        module.tempfile = _BenchExecTempfile()
+    return runexecutor.RunExecutor(use_namespaces=False)
 
 
 def benchexec_status() -> tuple[bool, str]:
@@ -173,6 +208,95 @@ def choose_runner(requested: str | None = None) -> str:
     if requested == "benchexec" and not usable:
         raise RuntimeError(f"the benchexec runner cannot work here: {why}")
     return "benchexec" if usable else "subprocess"
+
+
+# -- leftovers of parents killed at an unlucky moment ------------------------------------------
+_janitor_lock = threading.Lock()
+_janitor: subprocess.Popen | None = None
+_swept = False
+
+
+def _janitor_tell(op: str, kind: str, path: str) -> None:
+    """``+``/``-`` a folder or cgroup on the janitor's list (started at the first call)."""
+    global _janitor
+    with _janitor_lock:
+        if _janitor is None or _janitor.poll() is not None:
+            try:
+                _janitor = subprocess.Popen([sys.executable, "-m", "puzzlebench.bench.worker", "--janitor"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True)
+            except OSError:
+                return
+        try:
+            _janitor.stdin.write(f"{op} {kind} {path}\n".encode())
+            _janitor.stdin.flush()
+        except OSError:  # the janitor is gone: the next call starts another
+            pass
+
+
+def _mentioned(names: Sequence[str]) -> set[str]:
+    """The ``names`` that occur in some process's command line or environment (Linux)."""
+    found: set[str] = set()
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return set(names)  # cannot tell: everything counts as in use
+    for pid in pids:
+        for part in ("cmdline", "environ"):
+            try:
+                with open(f"/proc/{pid}/{part}", "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            found.update(n for n in names if n.encode() in data)
+    return found
+
+
+def sweep_leftovers() -> None:
+    """Remove run folders and empty BenchExec cgroups left by a parent killed when no supervisor
+    could clean up (once per process; never what a live process refers to)."""
+    global _swept
+    with _benchexec_lock:
+        if _swept or not sys.platform.startswith("linux"):
+            return
+        _swept = True
+    from .worker import BENCHEXEC_CGROUP_PREFIX, BENCHEXEC_DIR_PREFIX, RUN_DIR_PREFIX, own_cgroups
+
+    now = time.time()
+
+    def stale(path: str) -> bool:
+        try:
+            return now - os.stat(path).st_mtime > STALE_AFTER
+        except OSError:
+            return False
+
+    def owner_gone(name: str) -> bool:  # our folders carry their parent's pid: puzzlebench-run-<pid>-...
+        pid = name[len(RUN_DIR_PREFIX):].split("-")[0] if name.startswith(RUN_DIR_PREFIX) else ""
+        return pid.isdigit() and not os.path.exists(f"/proc/{pid}")
+
+    tmp = tempfile.gettempdir()
+    try:
+        folders = [e for e in os.listdir(tmp) if e.startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX))]
+    except OSError:
+        folders = []
+    # Rule: a folder is a leftover when its parent is dead, or (BenchExec's) when it is old
+    folders = [e for e in folders if owner_gone(e) or stale(os.path.join(tmp, e))]
+    if folders:
+        used = _mentioned(folders)  # a live run's worker names its folder (argv, or $TMPDIR under BenchExec)
+        for name in folders:
+            if name not in used:
+                shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+    for parent in own_cgroups():
+        try:
+            children = [e for e in os.listdir(parent) if e.startswith(BENCHEXEC_CGROUP_PREFIX)]
+        except OSError:
+            continue
+        for name in children:
+            folder = os.path.join(parent, name)
+            if stale(folder):
+                try:
+                    os.rmdir(folder)  # refused (EBUSY) while any process is in it
+                except OSError:
+                    pass
 
 
 # -- one run -----------------------------------------------------------------------------------
@@ -311,6 +435,7 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
 
     watcher = threading.Thread(target=watch, name="puzzlebench-run-watch", daemon=True)
     watcher.start()
+    _thread.run_dir, _thread.cgroups = run_dir, []  # see _BenchExecTempfile
     try:
         result = rx.execute_run(
             _worker_command(run_dir), output_filename=os.path.join(run_dir, "output.log"), stdin=watch_r,
@@ -322,6 +447,9 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
         watcher.join()
         os.close(watch_r)
         os.close(watch_w)  # after BenchExec killed the cgroup: the supervisor reads a close as our death
+        _thread.run_dir = None
+        for path in _thread.cgroups:  # BenchExec removed them
+            _janitor_tell("-", "cgroup", path)
     wall = result.get("walltime", time.perf_counter() - start)
     reason = result.get("terminationreason")
     exit_code = result.get("exitcode")
@@ -345,7 +473,9 @@ def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: st
     from .worker import RUN_DIR_PREFIX  # imported here: `python -m` warns when the package preloads it
 
     runner = choose_runner(runner)
-    run_dir = tempfile.mkdtemp(prefix=RUN_DIR_PREFIX)
+    sweep_leftovers()
+    run_dir = tempfile.mkdtemp(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-")  # the pid: see sweep_leftovers
+    _janitor_tell("+", "dir", run_dir)
     try:
         with open(os.path.join(run_dir, "desc.json"), "w", encoding="utf-8") as fh:
             json.dump(desc, fh)
@@ -365,6 +495,7 @@ def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: st
         fields = _outcome(ended, run_dir, timeout, memory_mb)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+        _janitor_tell("-", "dir", run_dir)
     fields.update(
         runner=ended.runner, versions=metadata.versions(), git_commit=metadata.git_commit(),
         python=metadata.python_version(), machine=metadata.machine(), timestamp=metadata.timestamp(),
@@ -482,10 +613,14 @@ class DaskExecutor:
         self._scratch: str | None = None
         if address is None:
             # Rule: Dask's scratch space ("dask-scratch-space") in a folder of ours, removed on close
+            # (the scheduler takes its folder from the config, the workers from local_directory)
+            import dask
+
             self._scratch = tempfile.mkdtemp(prefix="puzzlebench-dask-")
             try:
-                self._cluster = LocalCluster(n_workers=local, threads_per_worker=1, processes=True,
-                                             memory_limit=0, dashboard_address=None, local_directory=self._scratch)
+                with dask.config.set({"temporary-directory": self._scratch}):
+                    self._cluster = LocalCluster(n_workers=local, threads_per_worker=1, processes=True, memory_limit=0,
+                                                 dashboard_address=None, local_directory=self._scratch)
                 self.client = Client(self._cluster)
             except BaseException:
                 self.close()

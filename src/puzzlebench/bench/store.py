@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import warnings
 from pathlib import Path
 from typing import Any, Iterator
@@ -136,6 +137,10 @@ class ResultStore:
         self.repaired = False  # True when a torn trailing line was dropped on opening
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        if not stat.S_ISREG(os.fstat(self._fd).st_mode):  # /dev/full, a pipe: no records to read or repair
+            os.close(self._fd)
+            self._fd = -1
+            raise PuzzleError(f"cannot write results to {self.path}: not a regular file")
         try:
             self._lock()
             # Rule: read only under the lock, so the keys include everything a previous writer stored

@@ -1,4 +1,5 @@
-"""The child side of one benchmark run: ``python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]``.
+"""The child side of one benchmark run: ``python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]``
+(and the runner's janitor: ``... --janitor``, see :func:`janitor`).
 
 The runner writes the run description (JSON, see :meth:`puzzlebench.bench.spec.Run.describe`)
 to ``RUN_DIR/desc.json`` and starts this module with a pipe on stdin whose only writer is the
@@ -172,8 +173,8 @@ def _parent_pipe() -> int | None:
         return None
 
 
-def _benchexec_cgroups() -> list[str]:
-    """Folders of the per-run BenchExec cgroups this process is in (cgroup v1 and v2)."""
+def own_cgroups() -> list[str]:
+    """The folders of the cgroups this process is in, one per mounted hierarchy (v1 and v2)."""
     try:
         with open("/proc/self/cgroup", encoding="utf-8") as fh:
             lines = fh.read().splitlines()
@@ -192,37 +193,45 @@ def _benchexec_cgroups() -> list[str]:
     for line in lines:
         _, controllers, path = line.split(":", 2)
         root = roots.get(controllers.split(",")[0] if controllers else "")
-        if root and os.path.basename(path).startswith(BENCHEXEC_CGROUP_PREFIX):
+        if root:
             found.append(root.rstrip("/") + path)
     return found
 
 
-def _remove_cgroup(folder: str) -> None:
-    """Leave the cgroup, kill whatever is still in it, then remove it (best effort)."""
-    try:
-        with open(os.path.join(os.path.dirname(folder), "cgroup.procs"), "w") as fh:
-            fh.write(str(os.getpid()))
-    except OSError:
-        return
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
+def _benchexec_cgroups() -> list[str]:
+    """Folders of the per-run BenchExec cgroups this process is in."""
+    return [folder for folder in own_cgroups() if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX)]
+
+
+def remove_cgroup(folder: str, leave: bool = False) -> None:
+    """Kill whatever is in the cgroup (and its children), then remove them, deepest first (best
+    effort). ``leave``: this process is in it and moves to the parent first."""
+    if leave:
         try:
-            with open(os.path.join(folder, "cgroup.procs")) as fh:
-                pids = [int(p) for p in fh.read().split()]
+            with open(os.path.join(os.path.dirname(folder), "cgroup.procs"), "w") as fh:
+                fh.write(str(os.getpid()))
         except OSError:
             return
-        if not pids:
-            break
-        for pid in pids:
+    for here, _, _ in sorted(os.walk(folder), key=lambda entry: -len(entry[0])):
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
             try:
-                os.kill(pid, signal.SIGKILL)
+                with open(os.path.join(here, "cgroup.procs")) as fh:
+                    pids = [int(p) for p in fh.read().split()]
             except OSError:
-                pass
-        time.sleep(0.01)
-    try:
-        os.rmdir(folder)
-    except OSError:
-        pass
+                break
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.01)
+        try:
+            os.rmdir(here)
+        except OSError:
+            pass
 
 
 def _orphaned(solver: int, run_dir: str) -> None:
@@ -233,12 +242,13 @@ def _orphaned(solver: int, run_dir: str) -> None:
     except OSError:
         pass
     for folder in _benchexec_cgroups():
-        _remove_cgroup(folder)
-    # Rule: only folders this run owns by name: the runner's, and BenchExec's ($TMPDIR's parent)
-    owned = [os.path.abspath(run_dir)]
-    owned.append(os.path.dirname(os.path.abspath(os.environ.get("TMPDIR", "") or os.sep)))
-    for folder in owned:
-        if os.path.basename(folder).startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX)):
+        remove_cgroup(folder, leave=True)
+    # Rule: only folders this run owns, known by name: the runner's, and BenchExec's ($TMPDIR's parent)
+    owned = [(os.path.abspath(run_dir), RUN_DIR_PREFIX)]
+    if os.environ.get("TMPDIR"):
+        owned.append((os.path.dirname(os.path.abspath(os.environ["TMPDIR"])), BENCHEXEC_DIR_PREFIX))
+    for folder, prefix in owned:
+        if os.path.basename(folder).startswith(prefix):
             shutil.rmtree(folder, ignore_errors=True)
     if os.getpgid(0) == os.getpid():
         os.killpg(0, signal.SIGKILL)  # the rest of the run's process group, this process included
@@ -280,8 +290,37 @@ def supervise(run_dir: str, parent_pid: int | None) -> int:
     return 0
 
 
+def janitor() -> int:
+    """The runner's undertaker: ``python -m puzzlebench.bench.worker --janitor``, one per runner
+    process, in a session of its own.
+
+    Reads ``+ KIND PATH`` / ``- KIND PATH`` lines (KIND: ``dir`` or ``cgroup``) from the runner
+    on stdin. At end-of-file (the runner died, or exited) it removes what is still registered:
+    the processes left in each cgroup, the cgroups, the folders. It covers the moments when no
+    supervisor exists: the run's folder made before the worker starts, BenchExec setting a run
+    up or tearing it down (its cgroups and folder exist, the worker does not).
+    """
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # Rule: only end-of-file ends the janitor
+    held: dict[str, set[str]] = {"dir": set(), "cgroup": set()}
+    for raw in sys.stdin.buffer:
+        op, kind, path = raw.decode("utf-8", errors="replace").rstrip("\n").split(" ", 2)
+        if kind in held:
+            (held[kind].add if op == "+" else held[kind].discard)(path)
+    # Rule: only what a run owns, known by name (a bad line can never remove anything else)
+    for folder in held["cgroup"]:
+        if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX):
+            remove_cgroup(folder)
+    for folder in held["dir"]:
+        if os.path.basename(folder).startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX)):
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--janitor"]:
+        return janitor()
     if len(argv) not in (1, 2) or not os.path.isdir(argv[0]):
         print("usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
               file=sys.stderr)

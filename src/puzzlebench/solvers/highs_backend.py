@@ -1,16 +1,27 @@
 """HiGHS behind the backend interface (paradigm ``mip``), through its Python bindings ``highspy``.
 
 The encoding's :class:`~puzzlebench.encodings.mip.common.MipModel` is loaded in bulk (one
-``addVars``, one ``changeColsIntegrality``, one ``addRows``). Every question the harness asks is
-one ``run()`` of HiGHS's branch-and-cut on a zero objective: the first feasible point closes
-the gap, so "optimal" means "an answer". Blocking clauses and lazy cuts become rows
-``sum_{pos} x + sum_{neg} (1 - x) >= 1`` over the decision binaries (a no-good cut); HiGHS has
-no incremental MIP, so the next ``run()`` starts the search again on the larger model.
+``addVars``, one ``changeColsIntegrality``, one ``addRows``). Every question is one ``run()`` of
+HiGHS's branch-and-cut on a zero objective: the first feasible point closes the gap, so
+"optimal" means "an answer". Clauses over cells (lazy cuts, blocking clauses) become rows
+``sum_{pos} x + sum_{neg} (1 - x) >= 1`` over the decision binaries. HiGHS has no incremental
+MIP: every ``run()`` starts again (presolve, root node) on the model as it stands.
+
+Enumeration (backend option ``enumeration``):
+
+* ``nogood`` — the harness's loop: each answer is blocked by a no-good row. Fine for a few
+  answers; for hundreds the dense rows pile up and every run's root work grows with them (a
+  clueless 4x4 Kuromasu, 562 answers: about 45 s of CPU).
+* ``split`` — the backend enumerates (:meth:`HighsBackend.enumerate`): the subspace an answer
+  came from, minus that answer, is split into disjoint subspaces by fixing decision bounds
+  (Lawler's partition), so no row piles up (the same board: under a second).
+* ``auto`` (default) — a no-good row for the first answer (a uniqueness proof is then one more
+  run), splitting after it.
 
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
 loops, ``kCallback*Interrupt``) turn into ``user_interrupt``: the run ends with model status
-``kInterrupt``.
+``kInterrupt``. An interrupt is final: later runs answer None at once.
 
 HiGHS runs single-threaded unless ``threads`` says otherwise. Its thread pool is global to the
 process and fixed by the first run; a run asking for another size fails (``kError``), so the
@@ -23,7 +34,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import threading
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
@@ -31,6 +42,11 @@ from ..model import Cell
 from .base import Backend
 
 _PRESOLVE = ("choose", "on", "off")
+_ENUMERATION = ("auto", "nogood", "split")
+#: Answers ``enumeration=auto`` blocks with no-good rows before it splits: one, so that a
+#: uniqueness proof (count=2) costs one more run on the model plus one row, where splitting
+#: would search one subspace per decision cell.
+NOGOOD_ANSWERS = 1
 
 
 def _new_highs() -> Any:
@@ -59,6 +75,16 @@ class HighsBackend(Backend):
                "0 = HiGHS's choice)"),
         Option("seed", 0, description="HiGHS random_seed"),
         Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
+        Option(
+            "enumeration",
+            "auto",
+            _ENUMERATION,
+            "how answers are excluded: nogood (the harness's loop: one no-good row per answer, so rows "
+            "pile up and every run restarts on a larger model), split (the backend enumerates: the rest "
+            "of the subspace an answer came from is split into disjoint subspaces fixed by column bounds, "
+            f"no rows added), auto (a no-good row for the first answer, so that uniqueness costs one more "
+            "run, then split)",
+        ),
     )
 
     def __init__(self, options, settings=None):
@@ -67,6 +93,9 @@ class HighsBackend(Backend):
         self._cells: list[Cell] = []
         self._column: dict[Cell, int] = {}
         self._columns: Any = None  # numpy index array of the decision columns, in _cells order
+        self._lower: Any = None  # the decision columns' bounds as built (restored when unfixed)
+        self._upper: Any = None
+        self._lazy: Any = None
         #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
         self._contradiction: str | None = None
         self._stop = threading.Event()
@@ -113,7 +142,10 @@ class HighsBackend(Backend):
             raise EncodingError(f"threads must be >= 1 (or 0 to let HiGHS choose), got {threads}")
         self._cells = list(artifact.decision)
         self._column = dict(artifact.decision)
-        self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int64, count=len(self._cells))
+        self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells))
+        self._lower = np.asarray(artifact.col_lower, dtype=np.float64)[self._columns]
+        self._upper = np.asarray(artifact.col_upper, dtype=np.float64)[self._columns]
+        self._lazy = artifact.lazy
         self._contradiction = artifact.contradiction
         self._size = {
             "variables": artifact.num_cols,
@@ -164,17 +196,17 @@ class HighsBackend(Backend):
             highs.startCallback(getattr(cb.HighsCallbackType, kind))
 
     def check(self, deadline: float | None) -> bool | None:
-        """One ``run()``: True (a feasible point), False (infeasible), None (time limit, interrupt)."""
+        """One ``run()`` on the model as it stands (rows added, decision bounds fixed): True (a
+        feasible point), False (infeasible), None (time limit, interrupt)."""
         import highspy
 
         assert self._highs is not None, "build() first"
         if self._contradiction is not None:
             return False
         left = self.remaining(deadline)
-        if left == 0.0:
+        if left == 0.0 or self._stop.is_set():
             self.timed_out = True
             return None
-        self._stop.clear()  # an interrupt belongs to the run it was aimed at
         highs = self._highs
         highs.setOptionValue("time_limit", math.inf if left is None else left)
         status = highs.run()
@@ -233,17 +265,94 @@ class HighsBackend(Backend):
         index = np.array([col for col, _ in entries], dtype=np.int32)
         value = np.array([v for _, v in entries], dtype=np.float64)
         self._highs.addRow(lower, highspy.kHighsInf, len(entries), index, value)
-        self._extra["rows_added"] += 1
+        self._count("rows_added")
+
+    # -- enumeration by splitting ---------------------------------------------------------------
+    def native_enumeration(self) -> bool:
+        return self.options.get("enumeration", "auto") != "nogood"
+
+    def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        """Every answer (up to ``limit``; 0 = all), each exactly once, in a tree of subspaces.
+
+        A subspace fixes some decision binaries (column bounds). Searched, it is empty (dropped)
+        or yields an answer S; then what is left of it is split into disjoint subspaces, one per
+        free binary x_j (in order): x_j differs from S while the free binaries before it agree
+        with S. Their union is the subspace without S (Lawler's partition, as in k-best
+        enumeration), so each answer appears once, and no row is added: every run is on the
+        model as built, made smaller by the fixings. The first ``NOGOOD_ANSWERS`` answers
+        (``enumeration=auto``) are blocked by no-good rows instead, which prove a puzzle unique
+        in one run. The artefact's lazy rule applies as in the harness: a candidate it rejects
+        gets its cuts (global rows) and the same subspace is searched again.
+        """
+        import numpy as np
+
+        lazy = self._lazy
+        nogoods = NOGOOD_ANSWERS if self.options.get("enumeration", "auto") == "auto" else 0
+        n = len(self._cells)
+        #: Subspaces to search: (fixed, answer, free, j): ``fixed`` holds -1 (free) or the fixed
+        #: value per decision binary; the subspace is ``fixed``, then ``answer`` on free[:j] and
+        #: 1 - answer on free[j] (j = -1: ``fixed`` alone). Siblings share their arrays.
+        pending: list[tuple[Any, Any, Any, int]] = [(np.full(n, -1, dtype=np.int8), None, None, -1)]
+        found = 0
+        while pending:
+            fixed = self._fix(*pending.pop())
+            while True:
+                outcome = self.check(deadline)
+                if outcome is None:
+                    return  # timed out or interrupted
+                if not outcome:
+                    break  # this subspace holds no further answer
+                cells = self.marked()
+                cuts = lazy(cells) if lazy is not None else []
+                if cuts:  # the candidate breaks a rule the model does not state: cut it off, again
+                    self._count("lazy_rounds")
+                    self._count("lazy_cuts", len(cuts))
+                    for clause in cuts:
+                        self.add_clause(clause)
+                    continue
+                found += 1
+                yield cells
+                if limit and found >= limit:
+                    return
+                if found <= nogoods:  # block this answer with a row; search the same subspace again
+                    self.add_clause([(cell, cell not in cells) for cell in self._cells])
+                    self._count("blocking_clauses")
+                    continue
+                # Split the rest of this subspace around the answer (pushed so that the subspace
+                # agreeing longest with the answer is searched first).
+                answer = np.fromiter((cell in cells for cell in self._cells), dtype=np.int8, count=n)
+                free = np.flatnonzero(fixed < 0)
+                pending.extend((fixed, answer, free, j) for j in range(len(free)))
+                self._count("subspaces", len(free))
+                break
+        self.exhausted = True
+
+    def _fix(self, fixed: Any, answer: Any, free: Any, j: int) -> Any:
+        """Set the decision binaries' bounds to the subspace's fixings; return its ``fixed`` array."""
+        import numpy as np
+
+        if j >= 0:
+            fixed = fixed.copy()
+            fixed[free[:j]] = answer[free[:j]]
+            fixed[free[j]] = 1 - answer[free[j]]
+        if len(fixed):
+            lower = np.where(fixed >= 0, fixed, self._lower).astype(np.float64)
+            upper = np.where(fixed >= 0, fixed, self._upper).astype(np.float64)
+            self._highs.changeColsBounds(len(fixed), self._columns, lower, upper)
+        return fixed
 
     def interrupt(self) -> None:
         self._stop.set()
 
     # -- statistics ---------------------------------------------------------------------------
+    def _count(self, key: str, k: int = 1) -> None:
+        self._extra[key] = self._extra.get(key, 0) + k
+
     def _record(self, highs: Any) -> None:
         info = highs.getInfo()
         self._search["nodes"] += max(0, info.mip_node_count)
         self._search["lp_iterations"] += max(0, info.simplex_iteration_count)
-        self._extra["runs"] += 1
+        self._count("runs")
         self._extra["highs_time"] = highs.getRunTime()  # HiGHS's run clock, cumulative over runs
         self._extra["model_status"] = highs.modelStatusToString(highs.getModelStatus())
 

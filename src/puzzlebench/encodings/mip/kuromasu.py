@@ -9,9 +9,10 @@ Rules and the rows that enforce them:
   s_k = "the first k cells this way are white" linearise the conjunction s_k = s_{k-1} AND NOT
   b_k with the three rows s_k <= s_{k-1}, s_k <= 1 - b_k, s_k >= s_{k-1} - b_k; then
   1 + sum of all s = n. A clue on the ray is white, so it passes s_{k-1} on unchanged, and
-  while every cell so far is a clue s_k is the expression 1 - b_k itself. The s_k are
-  continuous in [0, 1]: the three rows pin them to 0 or 1 whenever the b are integral, so
-  they need no branching (HiGHS's presolve may still find them implied integer);
+  while every cell so far is a clue s_k is the expression 1 - b_k itself. The three rows pin
+  s_k to 0 or 1 whenever the b are integral, yet the s_k are declared binary: HiGHS then
+  probes and branches on "the first k cells are white", which settles far more than a cell
+  does (a 15x15 uniqueness proof: 10 s with continuous s_k, 0.35 s with binary ones);
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (with two clues, no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -86,7 +87,7 @@ def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell]) -> list[Linear
         elif isinstance(prev, int):  # every cell so far is a clue: s = 1 - b
             s = 1 - black[cell]
         else:  # s = prev AND NOT b
-            s = model.continuous(0, 1)
+            s = model.binary()
             model.add_le(s - prev, 0)
             model.add_le(s + black[cell], 1)
             model.add_ge(s - prev + black[cell], 0)

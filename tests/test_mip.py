@@ -1,0 +1,327 @@
+"""MIP on HiGHS: the encodings' answers against brute force, the backend's contract, deadlines.
+
+Answers are held to the exhaustive oracle of ``bruteforce.py`` (built on the independent
+verifier), both through the harness's check/block loop driven by hand and through the backend's
+own enumeration by splitting; the bundled generated puzzles must come out unique with their
+published answers.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import pytest
+
+pytest.importorskip("highspy", reason="highspy is not installed (pip install highspy)")
+
+import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from puzzlebench.encodings.base import EncodingSpec
+from puzzlebench.encodings.mip import ENCODINGS, MipModel
+from puzzlebench.encodings.mip.common import Linear, total
+from puzzlebench.formats import load_solution
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from puzzlebench.result import Status
+from puzzlebench.solvers.highs_backend import HighsBackend
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def spec_of(family: Family, name: str = "default") -> EncodingSpec:
+    return next(s for s in ENCODINGS if s.family == family and s.name == name)
+
+
+def backend_options(**given: Any) -> dict[str, Any]:
+    return {opt.name: given.get(opt.name, opt.default) for opt in HighsBackend.OPTIONS}
+
+
+def built(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
+          deadline: float | None = None, **backend_given: Any) -> tuple[MipModel, HighsBackend]:
+    spec = spec_of(puzzle.family, encoding)
+    artifact = spec.build(puzzle, spec.resolve(options or {}))
+    backend = HighsBackend(backend_options(**backend_given), {})
+    backend.build(artifact, deadline)
+    return artifact, backend
+
+
+def run(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
+        limit: int = 0, deadline: float | None = None, **backend_given: Any) -> tuple[set[frozenset], bool | None]:
+    """The harness's loop, by hand: check, apply the lazy rule's cuts, block with a no-good row,
+    check again. Returns the answers and the last outcome (False: exhausted, None: stopped,
+    True: ``limit`` reached)."""
+    artifact, backend = built(puzzle, encoding, options, deadline, **backend_given)
+    found: set[frozenset] = set()
+    outcome: bool | None = None if backend.timed_out else True
+    with backend:
+        while outcome and (not limit or len(found) < limit):
+            outcome = backend.check(deadline)
+            if not outcome:
+                break
+            cells = backend.marked()
+            cuts = artifact.lazy(cells) if artifact.lazy is not None else []
+            for clause in cuts:  # a candidate the lazy rule rejects is no answer
+                backend.add_clause(clause)
+            if cuts:
+                continue
+            assert cells not in found, "a blocked answer came back"
+            found.add(cells)
+            backend.add_clause([(cell, cell not in cells) for cell in artifact.decision])
+    return found, outcome
+
+
+def split(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
+          limit: int = 0, **backend_given: Any) -> tuple[list[frozenset], HighsBackend]:
+    """The backend's own enumeration (``enumeration=auto`` or ``split``): answers in order."""
+    _, backend = built(puzzle, encoding, options, **backend_given)
+    assert backend.native_enumeration()
+    with backend:
+        return list(backend.enumerate(limit, None)), backend
+
+
+@functools.lru_cache(maxsize=None)
+def truth(puzzle: Puzzle) -> frozenset[frozenset]:
+    return frozenset(all_solutions(puzzle))
+
+
+def boards(make, seed: int, n: int, shapes) -> list[Puzzle]:
+    rng = random.Random(seed)
+    return [make(rng, *shapes[i % len(shapes)]) for i in range(n)]
+
+
+SHAPES = ((1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4))
+BOARDS: dict[Family, list[Puzzle]] = {
+    Family.LIGHTUP: boards(random_lightup, 41, 18, SHAPES) + [LightUp(1, 5), LightUp(3, 3)],
+    Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES) + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
+    Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES),
+}
+#: The no-good loop re-solves once per answer on a growing model: boards with many answers are
+#: left to the splitting enumeration (a clueless 4x4 Kuromasu, 562 answers, takes it ~45 s).
+NOGOOD_MAX_ANSWERS = 64
+
+
+def _cases():
+    """Every MIP encoding with its defaults, then each non-relaxing option value changed."""
+    for spec in ENCODINGS:
+        yield pytest.param(spec.family, spec.name, {}, id=f"{spec.family.value}-{spec.name}")
+        for opt in spec.options:
+            for value in opt.choices or ():
+                if value != opt.default and value not in opt.relaxing:
+                    yield pytest.param(spec.family, spec.name, {opt.name: value},
+                                       id=f"{spec.family.value}-{spec.name}-{opt.name}={value}")
+
+
+# -- answers --------------------------------------------------------------------------------------
+
+def test_every_family_has_a_complete_default_and_light_up_has_seed_001() -> None:
+    keys = {(s.family, s.name) for s in ENCODINGS}
+    assert {(f, "default") for f in Family} <= keys and (Family.LIGHTUP, "seed001") in keys
+    assert all(s.paradigm == "mip" and s.is_complete(s.resolve({})) for s in ENCODINGS)
+    assert spec_of(Family.LIGHTUP, "seed001").origin == "seed001"
+
+
+@pytest.mark.parametrize("family,encoding,options", list(_cases()))
+def test_the_no_good_loop_finds_exactly_the_brute_force_answers(family: Family, encoding: str, options: dict) -> None:
+    for puzzle in BOARDS[family]:
+        if len(truth(puzzle)) > NOGOOD_MAX_ANSWERS:
+            continue
+        found, outcome = run(puzzle, encoding, options)
+        assert outcome is False, f"{puzzle.name}: enumeration did not end infeasible"
+        assert found == truth(puzzle), puzzle.name
+
+
+@pytest.mark.parametrize("mode", ["auto", "split"])
+@pytest.mark.parametrize("family,encoding,options", list(_cases()))
+def test_enumeration_by_splitting_finds_each_brute_force_answer_once(
+        family: Family, encoding: str, options: dict, mode: str) -> None:
+    for puzzle in BOARDS[family]:
+        found, backend = split(puzzle, encoding, options, enumeration=mode)
+        assert backend.exhausted and not backend.timed_out, puzzle.name
+        assert len(found) == len(set(found)), f"{puzzle.name}: an answer came twice"
+        assert set(found) == truth(puzzle), puzzle.name
+
+
+def test_splitting_enumerates_hundreds_of_answers_quickly() -> None:
+    # Every independent set of the 4x4 grid whose complement is connected: 562 answers.
+    puzzle = Kuromasu(4, 4, name="clueless-4x4")
+    started = time.process_time()
+    found, backend = split(puzzle)
+    assert set(found) == truth(puzzle) and len(found) == 562
+    assert time.process_time() - started < 20
+    extra = backend.extra()
+    assert extra["blocking_clauses"] == 1 and extra["subspaces"] > 0
+    # The rows added are the first answer's no-good row and the lazy rule's cuts, nothing per answer.
+    assert extra["rows_added"] == 1 + extra["lazy_cuts"]
+
+
+def test_a_limit_stops_the_splitting_enumeration_without_claiming_exhaustion() -> None:
+    puzzle = Kuromasu(3, 3)
+    found, backend = split(puzzle, limit=3)
+    assert len(found) == 3 and set(found) <= truth(puzzle) and not backend.exhausted
+
+
+def test_kuromasu_without_connectivity_keeps_every_true_answer() -> None:
+    for puzzle in BOARDS[Family.KUROMASU]:
+        found, outcome = run(puzzle, options={"connectivity": "none"})
+        assert outcome is False and truth(puzzle) <= found, puzzle.name
+    assert not spec_of(Family.KUROMASU).is_complete({"connectivity": "none"})
+
+
+@pytest.mark.parametrize("connectivity", ["lazy", "flow"])
+def test_a_board_only_connectivity_forbids_is_infeasible_and_sat_without_it(connectivity: str) -> None:
+    # The 1 in the corner blackens both neighbours and walls (1,1) in.
+    puzzle = Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner")
+    assert run(puzzle, options={"connectivity": connectivity}) == (set(), False)
+    found, outcome = run(puzzle, options={"connectivity": "none"})
+    assert found == {frozenset({(0, 1), (1, 0)})} and outcome is False
+
+
+@pytest.mark.parametrize("puzzle", [
+    LightUp(2, 2, numbers={(0, 0): 3}, name="corner-3"),
+    LightUp(3, 3, walls=frozenset({(0, 1), (1, 0)}), numbers={(1, 1): 4}, name="walled-4"),
+    Kuromasu(1, 3, numbers={(0, 0): 3, (0, 2): 1}, name="row-3-1"),
+    LightBulbs.from_rows([[2]], name="lone-2"),
+], ids=lambda p: p.name)
+def test_unsatisfiable_boards_are_infeasible(puzzle: Puzzle) -> None:
+    assert not truth(puzzle)
+    for spec in (s for s in ENCODINGS if s.family == puzzle.family):
+        assert run(puzzle, spec.name) == (set(), False), spec.name
+        assert split(puzzle, spec.name)[0] == [], spec.name
+
+
+def test_a_constant_false_row_is_a_contradiction_decided_without_highs() -> None:
+    # A 1 between walls: its row has no column at all, and the model no column either (HiGHS
+    # would call that empty model solved).
+    puzzle = LightUp(1, 2, walls=frozenset({(0, 1)}), numbers={(0, 0): 1}, name="walled-1")
+    assert not truth(puzzle)
+    artifact, backend = built(puzzle)
+    assert artifact.contradiction and "(0, 0)" in artifact.contradiction
+    assert backend.check(None) is False and backend.extra()["runs"] == 0
+    # Seed 001's binaries cover the walls too (fixed at 0): the row is HiGHS's to refute.
+    artifact, backend = built(puzzle, "seed001")
+    assert artifact.contradiction is None and backend.check(None) is False
+
+
+@pytest.mark.parametrize("name", ["kuromasu-010x010-s1", "lightup-010x010-s1", "lightbulbs-008x008-s1-unique"])
+def test_a_generated_puzzle_has_its_published_answer_and_no_other(name: str) -> None:
+    family = name.split("-")[0]
+    path = PUZZLES / f"gen-{family}" / f"{name}.pzl"
+    puzzle = pb.load(str(path))
+    published = load_solution(str(path).replace(".pzl", ".solution.pzl"), puzzle)
+    found, outcome = run(puzzle, limit=2)
+    assert outcome is False and found == {frozenset(published.cells)}
+    assert split(puzzle, limit=2)[0] == [frozenset(published.cells)]
+
+
+# -- the backend's contract -----------------------------------------------------------------------
+
+def test_a_clause_is_a_row_over_the_decision_binaries() -> None:
+    # An empty 1x3 row: exactly one bulb, anywhere.
+    puzzle = LightUp(1, 3)
+    _, backend = built(puzzle)
+    with backend:
+        backend.add_clause([((0, 0), True), ((0, 2), True)])  # a bulb at an end
+        backend.add_clause([((0, 0), False)])  # not on the left
+        assert backend.check(None) is True and backend.marked() == {(0, 2)}
+        backend.add_clause([((0, 1), True), ((0, 1), False)])  # x or not x: no constraint
+        backend.add_clause([((5, 5), False)])  # a cell without a binary is never marked: true
+        assert backend.extra()["rows_added"] == 2
+        assert backend.check(None) is True
+        backend.add_clause([((5, 5), True)])  # ... and its positive literal is false: empty clause
+        assert backend.check(None) is False
+
+
+def test_size_search_and_extra_figures() -> None:
+    puzzle = LightUp(3, 3, numbers={(1, 1): 2}, name="centre-2")
+    found, backend = split(puzzle)
+    assert len(found) == 4
+    size = backend.size()
+    assert size["variables"] == size["integers"] == 8 and size["constraints"] > 0 and size["nonzeros"] > 0
+    assert set(backend.search()) == {"nodes", "lp_iterations"}
+    extra = backend.extra()
+    assert extra["runs"] >= 5 and extra["threads"] == 1 and extra["highs_time"] >= 0
+    assert HighsBackend.supported() and HighsBackend.unavailable_reason() is None
+    assert HighsBackend.version()[0].isdigit()
+
+
+def test_the_thread_count_may_change_between_solves() -> None:
+    puzzle = LightUp(3, 3, numbers={(1, 1): 2})
+    for threads in (2, 1, 1):
+        assert len(run(puzzle, threads=threads)[0]) == 4
+
+
+# -- deadlines ------------------------------------------------------------------------------------
+
+def test_a_tiny_deadline_stops_a_large_board_quickly() -> None:
+    _, backend = built(pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")))
+    with backend:
+        started = time.perf_counter()
+        outcome = backend.check(started + 0.2)
+        assert outcome is None and backend.timed_out and time.perf_counter() - started < 5
+        assert backend.check(time.perf_counter() - 1) is None  # a deadline already past: no run
+
+
+def test_an_interrupt_stops_a_running_search_and_later_ones() -> None:
+    _, backend = built(pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")))
+    with backend:
+        timer = threading.Timer(0.3, backend.interrupt)
+        started = time.perf_counter()
+        timer.start()
+        assert backend.check(None) is None
+        assert time.perf_counter() - started < 5
+        assert backend.extra()["model_status"] == "Interrupted by user"
+        assert backend.check(None) is None
+
+
+def test_a_deadline_past_during_build_times_out() -> None:
+    past = time.perf_counter() - 1
+    _, backend = built(LightUp(3, 3), deadline=past)
+    assert backend.timed_out and backend.check(past) is None and backend.extra()["runs"] == 0
+
+
+# -- through the harness --------------------------------------------------------------------------
+
+def test_solve_proves_a_generated_puzzle_unique() -> None:
+    path = PUZZLES / "gen-lightup" / "lightup-010x010-s2.pzl"
+    puzzle = pb.load(str(path))
+    result = pb.solve(puzzle, "mip", count=2, timeout=60)
+    assert result.status is Status.SAT and result.unique and result.exhausted
+    assert result.solutions[0].cells == load_solution(str(path).replace(".pzl", ".solution.pzl"), puzzle).cells
+    assert result.solver == "highs" and result.size["variables"] > 0
+
+
+@pytest.mark.parametrize("enumeration", ["auto", "nogood"])
+def test_solve_enumerates_through_either_path(enumeration: str) -> None:
+    puzzle = Kuromasu(3, 3, numbers={(1, 2): 4})
+    result = pb.solve(puzzle, "mip", count=0, timeout=60, enumeration=enumeration)
+    assert result.exhausted and {s.cells for s in result.solutions} == truth(puzzle)
+    cut = pb.solve(Kuromasu(2, 2, numbers={(0, 0): 1}), "mip", count=1, enumeration=enumeration)
+    assert cut.status is Status.UNSAT and cut.exhausted
+
+
+def test_solve_times_out_on_a_large_board() -> None:
+    puzzle = pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl"))
+    started = time.perf_counter()
+    result = pb.solve(puzzle, "mip", count=2, timeout=0.5)
+    assert result.status is Status.TIMEOUT and time.perf_counter() - started < 5
+
+
+# -- the model builder ----------------------------------------------------------------------------
+
+def test_affine_expressions_fold_constants_into_row_bounds() -> None:
+    model = MipModel()
+    x, y = model.binary(), model.binary()
+    expr = 2 * x - (1 - y) + 3  # 2x + y + 2
+    assert expr.terms == {x.index: 2.0, y.index: 1.0} and expr.constant == 2.0
+    model.add_le(expr, 3)
+    assert (model.row_lower[0], model.row_upper[0]) == (float("-inf"), 1.0)
+    model.add_ge(total([x, x, 1]), 1)  # 2x + 1 >= 1: one entry, coefficient 2
+    assert model.index[model.starts[1]:] == [x.index] and model.value[-1] == 2.0
+    model.add_eq(x - x, 0)  # a constant true row is dropped
+    assert model.num_rows == 2 and model.contradiction is None
+    model.add_eq(Linear(constant=1), 0, why="one is not zero")
+    assert model.num_rows == 2 and model.contradiction == "one is not zero"
