@@ -97,7 +97,8 @@ SHAPES = ((1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4))
 BOARDS: dict[Family, list[Puzzle]] = {
     Family.LIGHTUP: boards(random_lightup, 41, 18, SHAPES) + [LightUp(1, 5), LightUp(3, 3)],
     Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES) + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
-    Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES),
+    # Every LightBulbs cell is a candidate: 4x4 boards cost the oracle 2^16 verifications each.
+    Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES[:-1] + ((2, 5),)),
 }
 #: The no-good loop re-solves once per answer on a growing model: boards with many answers are
 #: left to the splitting enumeration (a clueless 4x4 Kuromasu, 562 answers, takes it ~45 s).

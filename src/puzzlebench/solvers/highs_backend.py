@@ -142,9 +142,10 @@ class HighsBackend(Backend):
             raise EncodingError(f"threads must be >= 1 (or 0 to let HiGHS choose), got {threads}")
         self._cells = list(artifact.decision)
         self._column = dict(artifact.decision)
+        col_lower = np.asarray(artifact.col_lower, dtype=np.float64)
+        col_upper = np.asarray(artifact.col_upper, dtype=np.float64)
         self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells))
-        self._lower = np.asarray(artifact.col_lower, dtype=np.float64)[self._columns]
-        self._upper = np.asarray(artifact.col_upper, dtype=np.float64)[self._columns]
+        self._lower, self._upper = col_lower[self._columns], col_upper[self._columns]
         self._lazy = artifact.lazy
         self._contradiction = artifact.contradiction
         self._size = {
@@ -160,7 +161,7 @@ class HighsBackend(Backend):
         highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
         n = artifact.num_cols
         if n:
-            highs.addVars(n, np.asarray(artifact.col_lower, dtype=np.float64), np.asarray(artifact.col_upper, dtype=np.float64))
+            highs.addVars(n, col_lower, col_upper)
             integer = np.flatnonzero(np.asarray(artifact.integer, dtype=bool)).astype(np.int32)
             if len(integer):
                 kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
@@ -197,7 +198,8 @@ class HighsBackend(Backend):
 
     def check(self, deadline: float | None) -> bool | None:
         """One ``run()`` on the model as it stands (rows added, decision bounds fixed): True (a
-        feasible point), False (infeasible), None (time limit, interrupt)."""
+        feasible point), False (infeasible; also at once after a false constant row or an empty
+        clause), None (time limit, interrupt)."""
         import highspy
 
         assert self._highs is not None, "build() first"
@@ -277,8 +279,9 @@ class HighsBackend(Backend):
         A subspace fixes some decision binaries (column bounds). Searched, it is empty (dropped)
         or yields an answer S; then what is left of it is split into disjoint subspaces, one per
         free binary x_j (in order): x_j differs from S while the free binaries before it agree
-        with S. Their union is the subspace without S (Lawler's partition, as in k-best
-        enumeration), so each answer appears once, and no row is added: every run is on the
+        with S. Their union is the subspace without S (the partition of Lawler, "A procedure for
+        computing the K best solutions to discrete optimization problems", Management Science
+        18(7), 1972), so each answer appears once, and no row is added: every run is on the
         model as built, made smaller by the fixings. The first ``NOGOOD_ANSWERS`` answers
         (``enumeration=auto``) are blocked by no-good rows instead, which prove a puzzle unique
         in one run. The artefact's lazy rule applies as in the harness: a candidate it rejects
@@ -286,13 +289,25 @@ class HighsBackend(Backend):
         """
         import numpy as np
 
-        lazy = self._lazy
-        nogoods = NOGOOD_ANSWERS if self.options.get("enumeration", "auto") == "auto" else 0
         n = len(self._cells)
         #: Subspaces to search: (fixed, answer, free, j): ``fixed`` holds -1 (free) or the fixed
         #: value per decision binary; the subspace is ``fixed``, then ``answer`` on free[:j] and
         #: 1 - answer on free[j] (j = -1: ``fixed`` alone). Siblings share their arrays.
-        pending: list[tuple[Any, Any, Any, int]] = [(np.full(n, -1, dtype=np.int8), None, None, -1)]
+        unfixed = np.full(n, -1, dtype=np.int8)
+        pending: list[tuple[Any, Any, Any, int]] = [(unfixed, None, None, -1)]
+        try:
+            yield from self._search_subspaces(pending, limit, deadline)
+        finally:  # leave the model as built (the consumer may stop early, or close first)
+            if self._highs is not None:
+                self._fix(unfixed, None, None, -1)
+
+    def _search_subspaces(self, pending: list, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+        """Search the pending subspaces depth first, splitting each around the answer it yields."""
+        import numpy as np
+
+        lazy = self._lazy
+        nogoods = NOGOOD_ANSWERS if self.options.get("enumeration", "auto") == "auto" else 0
+        n = len(self._cells)
         found = 0
         while pending:
             fixed = self._fix(*pending.pop())

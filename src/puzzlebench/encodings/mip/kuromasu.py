@@ -12,13 +12,14 @@ Rules and the rows that enforce them:
   while every cell so far is a clue s_k is the expression 1 - b_k itself. The three rows pin
   s_k to 0 or 1 whenever the b are integral, yet the s_k are declared binary: HiGHS then
   probes and branches on "the first k cells are white", which settles far more than a cell
-  does (a 15x15 uniqueness proof: 10 s with continuous s_k, 0.35 s with binary ones);
+  does (kuromasu-015x015-s1's uniqueness proof: 10 s with continuous s_k, 0.35 s binary);
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (with two clues, no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
-  rejected by the harness, which adds the cuts of :func:`~puzzlebench.encodings.regions.connectivity_rule`
-  (per stray region C with black border B: a cell of B white or a cell of C black) as rows and
-  solves again; ``flow`` — single-commodity flow (Gavish-Graves style): the root, the clue
+  rejected (by the harness, or the backend's own enumeration), which adds the cuts of
+  :func:`~puzzlebench.encodings.regions.connectivity_rule` (per stray region C with black border
+  B: a cell of B white or a cell of C black) as rows and solves again; ``flow`` —
+  single-commodity flow (after Gavish and Graves, 1978): the root, the clue
   nearest the centre (or one chosen white cell on a clueless board), emits one unit per white
   cell; every white cell keeps one; flow runs on arcs between white cells only, each arc
   carrying at most |cells| - 1 units (f_uv <= (N - 1)(1 - b_u) and likewise for v); the flows
@@ -31,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...model import Cell, Direction, Family, Kuromasu
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var, total
 
@@ -54,6 +55,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
 
     # A number equals the white cells it sees in its row and column, itself included.
     for clue, n in puzzle.numbers.items():
+        check_deadline()  # a 100x100 board takes seconds to state: stop with the solve's deadline
         seen = Linear(constant=1)  # the numbered cell itself
         for direction in Direction:
             for prefix in _prefixes(model, black, puzzle.grid.ray(clue, direction)[:n]):
@@ -113,7 +115,7 @@ def _no_isolated_white(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
 def _connect_by_flow(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
     """Single-commodity flow: the root emits one unit per white cell, each white cell keeps one."""
     grid, n = puzzle.grid, puzzle.grid.size
-    inflow = {cell: Linear() for cell in grid.all_cells}
+    net_inflow = {cell: Linear() for cell in grid.all_cells}  # inflow - outflow
     for a, b in grid.edges():
         for u, v in ((a, b), (b, a)):
             f = model.continuous(0, n - 1)
@@ -121,8 +123,8 @@ def _connect_by_flow(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
             for end in (u, v):
                 if end in black:
                     model.add_le(f + (n - 1) * black[end], n - 1)
-            inflow[v].iadd(f)
-            inflow[u].iadd(f, -1.0)
+            net_inflow[v].iadd(f)
+            net_inflow[u].iadd(f, -1.0)
     whites = n - total(black.values())
     fixed = root_cell(puzzle)
     sources: dict[Cell, Linear | int] = {}
@@ -140,7 +142,7 @@ def _connect_by_flow(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
         model.add_eq(total(sources.values()) - whites, 0)
     # Conservation: inflow + source - outflow = 1 for a white cell, 0 for a black one.
     for cell in grid.all_cells:
-        model.add_eq(inflow[cell] + sources.get(cell, 0) - _white(black, cell), 0)
+        model.add_eq(net_inflow[cell] + sources.get(cell, 0) - _white(black, cell), 0)
 
 
 ENCODINGS: list[EncodingSpec] = [

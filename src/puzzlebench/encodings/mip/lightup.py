@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...model import Cell, Family, LightUp
-from ..base import EncodingSpec
+from ..base import EncodingSpec, check_deadline
 from .common import MipModel, Var, total
 
 
@@ -89,6 +89,7 @@ def build_seed001(puzzle: LightUp, options: Mapping[str, Any]) -> MipModel:
 
     # forall(distinct, both white, visible)(not x1 \/ not x2): x1 + x2 <= 1, each pair once.
     for cell, (row, col) in segments.items():
+        check_deadline()  # quadratic in the segments' lengths: stop with the solve's deadline
         for other in row + col:
             if other > cell:
                 model.add_le(x[cell] + x[other], 1)
