@@ -19,6 +19,7 @@ cvc5 = pytest.importorskip("cvc5", reason="cvc5 is not installed (pip install cv
 z3 = pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
+from puzzlebench.solvers import answers
 from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.smt import ENCODINGS
@@ -48,30 +49,18 @@ def run(
     deadline: float | None = None,
     **backend_given: Any,
 ) -> tuple[set[frozenset], bool | None, Cvc5Backend]:
-    """The harness's loop, by hand: check, apply the lazy rule's cuts, block, check again.
+    """The harness's own loop (``puzzlebench.solvers.answers``) on cvc5.
 
-    Returns the answers, the last outcome (False: exhausted, None: stopped, True: ``limit``
-    reached) and the closed backend (its figures stay readable until close)."""
+    Returns the answers, the outcome (False: exhausted, None: stopped, True: ``limit``
+    reached) and the backend (its figures stay readable)."""
     spec = spec_of(puzzle.family, encoding)
     artifact = spec.build(puzzle, spec.resolve(options or {}))
     backend = Cvc5Backend(backend_options(**backend_given), {})
     backend.build(artifact, deadline)
-    found: set[frozenset] = set()
-    outcome: bool | None = None if backend.timed_out else True
-    while outcome and (not limit or len(found) < limit):
-        outcome = backend.check(deadline)
-        if not outcome:
-            break
-        cells = backend.marked()
-        cuts = artifact.lazy(cells) if artifact.lazy is not None else []
-        for clause in cuts:  # a candidate the lazy rule rejects is no answer
-            backend.add_clause(clause)
-        if cuts:
-            continue
-        assert cells not in found, "a blocked answer came back"
-        found.add(cells)
-        backend.add_clause([(cell, cell not in cells) for cell in artifact.decision])
-    return found, outcome, backend
+    found = [] if backend.timed_out else list(answers(backend, artifact, limit, deadline, {}))
+    assert len(found) == len(set(found)), "a blocked answer came back"
+    outcome = None if backend.timed_out else (False if backend.exhausted else True)
+    return set(found), outcome, backend
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("highspy", reason="highspy is not installed (pip install highspy)")
 
 import puzzlebench as pb
+from puzzlebench.solvers import answers
 from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.mip import ENCODINGS, MipModel
@@ -51,27 +52,16 @@ def built(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] 
 
 def run(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
         limit: int = 0, deadline: float | None = None, **backend_given: Any) -> tuple[set[frozenset], bool | None]:
-    """The harness's loop, by hand: check, apply the lazy rule's cuts, block with a no-good row,
-    check again. Returns the answers and the last outcome (False: exhausted, None: stopped,
-    True: ``limit`` reached)."""
+    """The harness's own loop (``puzzlebench.solvers.answers``) with no-good rows unless another
+    ``enumeration`` is given. Returns the answers and the outcome (False: exhausted, None:
+    stopped, True: ``limit`` reached)."""
+    backend_given.setdefault("enumeration", "nogood")
     artifact, backend = built(puzzle, encoding, options, deadline, **backend_given)
-    found: set[frozenset] = set()
-    outcome: bool | None = None if backend.timed_out else True
     with backend:
-        while outcome and (not limit or len(found) < limit):
-            outcome = backend.check(deadline)
-            if not outcome:
-                break
-            cells = backend.marked()
-            cuts = artifact.lazy(cells) if artifact.lazy is not None else []
-            for clause in cuts:  # a candidate the lazy rule rejects is no answer
-                backend.add_clause(clause)
-            if cuts:
-                continue
-            assert cells not in found, "a blocked answer came back"
-            found.add(cells)
-            backend.add_clause([(cell, cell not in cells) for cell in artifact.decision])
-    return found, outcome
+        found = [] if backend.timed_out else list(answers(backend, artifact, limit, deadline, {}))
+    assert len(found) == len(set(found)), "a blocked answer came back"
+    outcome = None if backend.timed_out else (False if backend.exhausted else True)
+    return set(found), outcome
 
 
 def split(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
