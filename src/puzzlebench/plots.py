@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
 SOLVED = ("sat", "unsat")
 TIME = "time_total"
@@ -81,25 +82,147 @@ def _instance(df: pd.DataFrame) -> pd.Series:
     return key
 
 
-def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = False, title: str | None = None) -> Figure:
-    """Instances solved (x) within a time (y, log scale), one line per configuration."""
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    runs = df[solved_mask(df)]
-    labels = _labels(df, by)
-    styles = _styles(labels)
+#: One colour per phase of a run, used by every figure that draws phases (build before solve).
+PHASE_COLOURS = {"build": "tab:orange", "solve": "tab:blue"}
+
+#: The natural size metric of each paradigm: what its solver is actually handed.
+NATURAL_SIZE = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints",
+                "mip": "size_constraints", "minizinc": "size_flat_constraints", "puzzlekit": "size_constraints"}
+_SIZE_FALLBACK = ("size_constraints", "size_clauses", "size_rules", "size_assertions", "size_atoms", "size_variables")
+
+UNSOLVED_LABEL = "timeout/unsolved"
+
+
+def _families(df: pd.DataFrame) -> list:
+    """The families of the frame (``[None]`` when it has no family column or no family)."""
+    if "family" not in df:
+        return [None]
+    fams = sorted(df["family"].dropna().unique(), key=str)
+    return fams or [None]
+
+
+def _of_family(df: pd.DataFrame, family) -> pd.DataFrame:
+    return df if family is None or "family" not in df else df[df["family"] == family]
+
+
+def _named(title: str, family) -> str:
+    """``title`` naming ``family`` (prefixed unless it already does)."""
+    if family is None or str(family).lower() in title.lower():
+        return title
+    return f"{family}: {title}"
+
+
+def _tidy_log(ax) -> None:
+    """No labels on minor ticks of log axes (they overlap); a short range gets 1-2-5 major ticks instead."""
+    for axis, lim in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if axis.get_scale() != "log":
+            continue
+        axis.set_minor_formatter(NullFormatter())
+        lo, hi = sorted(lim)
+        if lo > 0 and hi / lo < 10**1.5:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+
+
+def _relaxed(rows: pd.DataFrame) -> bool:
+    """Runs of an encoding that drops constraints (``complete`` False): its answers may fail the verifier."""
+    return "complete" in rows and bool(rows["complete"].eq(False).any())
+
+
+def _count_limit(rows: pd.DataFrame):
+    if "count_limit" not in rows:
+        return None
+    limits = pd.to_numeric(rows["count_limit"], errors="coerce").dropna()
+    return int(limits.mode().iloc[0]) if len(limits) else None
+
+
+def _marks(df: pd.DataFrame, labels: Sequence, by: str) -> dict:
+    """Per label: ``(suffix, relaxed)``; the suffix says "(relaxed)" for incomplete encodings and
+    "(count=N)" where the label asked for another number of answers than most of the frame."""
+    majority = _count_limit(df)
+    out = {}
     for label in labels:
-        times = np.sort(runs.loc[runs[by] == label, time].to_numpy(dtype=float))
-        if len(times):
-            ax.plot(np.arange(1, len(times) + 1), times, markersize=3, label=str(label), **styles[label])
-    if vbs and len(runs):
-        best = runs.assign(_inst=_instance(runs)).groupby("_inst")[time].min().sort_values().to_numpy()
-        ax.plot(np.arange(1, len(best) + 1), best, "k--", linewidth=1.2, label="virtual best")
-    ax.set_yscale("log")
-    ax.set_xlabel("instances solved")
-    ax.set_ylabel(f"{time.replace('time_', '')} time per instance (s)")
-    ax.set_title(title or "Cactus plot")
-    ax.grid(True, which="both", alpha=0.3)
-    _legend(fig, ax, len(labels) + vbs)
+        rows = df[df[by] == label]
+        suffix, relaxed = "", _relaxed(rows)
+        if relaxed:
+            suffix += " (relaxed)"
+        limit = _count_limit(rows)
+        if limit is not None and majority is not None and limit != majority:
+            suffix += f" (count={limit})"
+        out[label] = (suffix, relaxed)
+    return out
+
+
+def _panels(n: int, width: float = 7, height: float = 4.5):
+    fig, axes = plt.subplots(n, 1, figsize=(width, height * n), squeeze=False)
+    return fig, list(axes[:, 0])
+
+
+def _instance_sets(df: pd.DataFrame, by: str) -> list[tuple[object, frozenset, list]]:
+    """``(family, instance set, labels)`` groups: the configurations of a family run on the same
+    instances, larger sets first (a cactus line only compares with lines over the same set)."""
+    groups = []
+    for family in _families(df):
+        part = _of_family(df, family)
+        inst = _instance(part)
+        sets: dict[frozenset, list] = {}
+        for label in _labels(part, by):
+            sets.setdefault(frozenset(inst[part[by] == label]), []).append(label)
+        for key in sorted(sets, key=lambda k: (-len(k), sorted(k))):
+            groups.append((family, key, sets[key]))
+    return groups
+
+
+def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = False, title: str | None = None) -> Figure:
+    """Instances solved (x) within a time (y, log scale), one line per configuration.
+
+    Lines are only drawn together when their configurations ran on the same instances: one panel
+    per family and instance set, its size ("n=24 puzzles") in the panel title. Relaxed encodings
+    (``complete`` False) are dashed and marked "(relaxed)", configurations asked for another number
+    of answers than most are marked "(count=N)"; neither enters the virtual best.
+    """
+    df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
+    groups = _instance_sets(df, by)
+    fig, axes = _panels(len(groups))
+    solved = solved_mask(df)
+    for ax, (family, instances, labels) in zip(axes, groups):
+        part = _of_family(df, family)
+        part = part[part[by].isin(labels)]
+        runs = part[solved.loc[part.index].to_numpy()]
+        styles = _styles(labels)
+        marks = _marks(part, labels, by)
+        entries = 0
+        for label in labels:
+            times = np.sort(runs.loc[runs[by] == label, time].to_numpy(dtype=float))
+            if len(times):
+                suffix, relaxed = marks[label]
+                style = {**styles[label], "linestyle": "--" if relaxed else "-"}
+                ax.plot(np.arange(1, len(times) + 1), times, markersize=3, label=str(label) + suffix, **style)
+                entries += 1
+        if vbs:
+            exact = [label for label in labels if not marks[label][0]]
+            best_runs = runs[runs[by].isin(exact)]
+            if len(best_runs):
+                best = best_runs.assign(_inst=_instance(best_runs)).groupby("_inst")[time].min().sort_values().to_numpy()
+                ax.plot(np.arange(1, len(best) + 1), best, "k:", linewidth=1.4, label="virtual best")
+                entries += 1
+        ax.set_yscale("log")
+        ax.set_xlabel("instances solved")
+        ax.set_ylabel(f"{time.replace('time_', '')} time per instance (s)")
+        n = f"n={len(instances)} puzzles"
+        if len(groups) == 1:
+            ax.set_title(_named(f"{title} ({n})" if title else f"Cactus plot, {n}", family))
+        else:
+            ax.set_title(_named(n if title else f"Cactus plot, {n}", family))
+        ax.grid(True, which="both", alpha=0.3)
+        if entries:
+            _legend(fig, ax, entries)
+        _tidy_log(ax)
+    if title and len(groups) > 1:
+        fig.suptitle(_named(title, groups[0][0]) if len({g[0] for g in groups}) == 1 else title)
+    if len(groups) > 1:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, 4.5 * len(groups))
     fig.tight_layout()
     return fig
 
@@ -127,8 +250,10 @@ def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIM
     ax.set_ylim(lo, limit * 1.3)
     ax.set_xlabel(f"{x} (s)")
     ax.set_ylabel(f"{y} (s)")
-    ax.set_title("Per-instance time (dotted: 10x)")
+    fams = _families(df)
+    ax.set_title(_named("Per-instance time (dotted: 10x)", fams[0] if len(fams) == 1 else None))
     ax.legend(fontsize="small")
+    _tidy_log(ax)
     fig.tight_layout()
     return fig
 
@@ -142,29 +267,79 @@ def power_law(cells: np.ndarray, values: np.ndarray) -> tuple[float, float]:
     return float(k), float(np.exp(log_a))
 
 
-def _vs_grid(df: pd.DataFrame, value: str, by: str, ylabel: str, title: str) -> Figure:
-    data = df[df[value].notna()].assign(cells=lambda d: d["rows"] * d["cols"])
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    labels = _labels(data, by)
-    styles = _styles(labels)
-    for label in labels:
-        part = data[data[by] == label]
-        grouped = part.groupby("cells")[value].median()
-        if grouped.empty:
-            continue
-        k, a = power_law(part["cells"].to_numpy(float), part[value].to_numpy(float))
-        line = ax.plot(grouped.index, grouped.to_numpy(), markersize=4, **styles[label],
-                       label=f"{label} (k={k:.2f})" if np.isfinite(k) else str(label))[0]
-        if np.isfinite(k):
-            xs = np.array([grouped.index.min(), grouped.index.max()], dtype=float)
-            ax.plot(xs, a * xs**k, linestyle=":", color=line.get_color(), linewidth=1)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("grid size (cells, R x C)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title + " (dotted: fitted power law, value ~ cells^k)")
-    ax.grid(True, which="both", alpha=0.3)
-    _legend(fig, ax, len(labels))
+def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: str,
+             unsolved: pd.DataFrame | None = None, timeout: float | None = None) -> Figure:
+    """Median ``value`` against grid cells per series, log-log, one panel per family.
+
+    ``value`` is a column, or a mapping paradigm -> column (each series then plots its paradigm's
+    column, named in its legend label). ``unsolved`` rows are drawn as "x" at the timeout line."""
+    def column(rows: pd.DataFrame) -> str | None:
+        if isinstance(value, str):
+            return value
+        paradigm = rows["paradigm"].iloc[0] if "paradigm" in rows and len(rows) else None
+        col = value.get(paradigm)
+        if col is None or col not in rows or rows[col].isna().all():
+            col = next((c for c in _SIZE_FALLBACK if c in rows and rows[c].notna().any()), None)
+        return col
+
+    cells = lambda d: d["rows"] * d["cols"]  # noqa: E731
+    data = df.assign(cells=cells)
+    if unsolved is not None:
+        unsolved = unsolved.assign(cells=cells)
+    limit = _timeout_of(df if unsolved is None else pd.concat([df, unsolved]), timeout)
+    frame = data if unsolved is None else pd.concat([data, unsolved])
+    families = _families(frame)
+    fig, axes = _panels(len(families))
+    for ax, family in zip(axes, families):
+        part = _of_family(data, family)
+        lost = _of_family(unsolved, family) if unsolved is not None else None
+        labels = _labels(_of_family(frame, family), by)
+        styles = _styles(labels)
+        marks = _marks(_of_family(frame, family), labels, by)
+        entries = 0
+        for label in labels:
+            rows = part[part[by] == label]
+            col = column(rows) if len(rows) else None
+            rows = rows[rows[col].notna()] if col else rows.iloc[:0]
+            suffix = marks[label][0]
+            name = str(label) + suffix + ("" if isinstance(value, str) or col is None else f": {col.replace('size_', '')}")
+            n_lost = int((lost[by] == label).sum()) if lost is not None else 0
+            grouped = rows.groupby("cells")[col].median() if col else pd.Series(dtype=float)
+            colour = None
+            if not grouped.empty:
+                k, a = power_law(rows["cells"].to_numpy(float), rows[col].to_numpy(float))
+                extra = [f"k={k:.2f}"] if np.isfinite(k) else []
+                if n_lost:
+                    extra.append(f"{n_lost} unsolved")
+                line = ax.plot(grouped.index, grouped.to_numpy(), markersize=4, **styles[label],
+                               label=name + (f" ({', '.join(extra)})" if extra else ""))[0]
+                colour = line.get_color()
+                entries += 1
+                if np.isfinite(k):
+                    xs = np.array([grouped.index.min(), grouped.index.max()], dtype=float)
+                    ax.plot(xs, a * xs**k, linestyle=":", color=colour, linewidth=1)
+            if n_lost:
+                xs = lost.loc[lost[by] == label, "cells"].to_numpy(float)
+                ax.plot(xs, np.full(len(xs), limit), linestyle="none", marker="x", markersize=6,
+                        color=colour or styles[label].get("color", "k"),
+                        label="_nolegend_" if colour else f"{name} ({n_lost} unsolved)")
+                entries += colour is None
+        if lost is not None and len(lost):
+            ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8)
+            ax.plot([], [], linestyle="none", marker="x", color="k", label=f"{UNSOLVED_LABEL} (at {limit:g} s)")
+            entries += 1
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("grid size (cells, R x C)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(_named(title + " (dotted: fitted power law, value ~ cells^k)", family))
+        ax.grid(True, which="both", alpha=0.3)
+        if entries:
+            _legend(fig, ax, entries)
+        _tidy_log(ax)
+    if len(families) > 1:
+        w, _ = fig.get_size_inches()
+        fig.set_size_inches(w, 4.5 * len(families))
     fig.tight_layout()
     return fig
 
@@ -172,63 +347,202 @@ def _vs_grid(df: pd.DataFrame, value: str, by: str, ylabel: str, title: str) -> 
 def size_vs_grid(df: pd.DataFrame, size: str | None = None, by: str = "label") -> Figure:
     """Encoding size against grid size, log-log, with each series' fitted exponent in the legend.
 
-    ``size`` defaults to the first size column present among atoms, variables, constraints.
-    Sizes count different things per paradigm (atoms vs variables), so compare within a paradigm.
+    By default each paradigm plots its own natural size (:data:`NATURAL_SIZE`: ASP rules, SAT
+    clauses, SMT assertions, CP/MIP constraints), named in its legend label; a series never mixes
+    metrics. ``size`` plots one column for every series that has it (compare within a paradigm:
+    "variables" are integers for CP and Booleans for SAT).
     """
-    if size is None:
-        size = next((c for c in ("size_atoms", "size_variables", "size_constraints", "size_assertions") if c in df), None)
-        if size is None:
-            raise KeyError("no size_* column in the results")
-    return _vs_grid(df, size, by, size.replace("size_", "") + " (count)", "Encoding size vs grid size")
+    df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
+    if size is not None:
+        if size not in df:
+            raise KeyError(f"no column {size!r} in the results")
+        return _vs_grid(df[df[size].notna()], size, by, size.replace("size_", "") + " (count)", "Encoding size vs grid size")
+    if not any(c.startswith("size_") for c in df.columns):
+        raise KeyError("no size_* column in the results")
+    return _vs_grid(df, dict(NATURAL_SIZE), by, "size (count; metric per series in the legend)",
+                    "Encoding size vs grid size")
 
 
 def runtime_vs_grid(df: pd.DataFrame, by: str = "label", time: str = TIME) -> Figure:
-    """Median solved-run time against grid size, log-log, one series per configuration."""
-    return _vs_grid(df[solved_mask(df)], time, by, f"{time.replace('time_', '')} time (s)", "Runtime vs grid size")
+    """Median solved-run time against grid size, log-log, one series per configuration; unsolved
+    runs are drawn as "x" on the timeout line (legend: "timeout/unsolved")."""
+    df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
+    ok = solved_mask(df)
+    return _vs_grid(df[ok & df[time].notna()], time, by, f"{time.replace('time_', '')} time (s)", "Runtime vs grid size",
+                    unsolved=df[~ok])
+
+
+_DEFAULTS: dict[tuple, object] = {}
+
+
+def _default_option(family, paradigm, encoding, option: str):
+    """The registry's default of ``option`` for one encoding (None when it has no such option)."""
+    key = (family, paradigm, encoding, option)
+    if key not in _DEFAULTS:
+        try:
+            from . import registry
+
+            _DEFAULTS[key] = registry.get(family, paradigm, encoding or "default").option(option).default
+        except Exception:  # unknown family/encoding, or the encoding has no such option
+            _DEFAULTS[key] = None
+    return _DEFAULTS[key]
+
+
+def option_values(df: pd.DataFrame, option: str) -> pd.Series:
+    """The value of ``option`` each run used: ``resolved_options`` when recorded, else ``options``,
+    else (a default run, stored as ``options={}``) the registry's default for its encoding."""
+    out = []
+    for row in df.to_dict("records"):
+        value = None
+        for col in ("resolved_options", "options"):
+            opts = row.get(col)
+            if isinstance(opts, dict) and option in opts:
+                value = opts[option]
+                break
+        if value is None and row.get("family") is not None and row.get("paradigm") is not None:
+            value = _default_option(row.get("family"), row.get("paradigm"), row.get("encoding"), option)
+        out.append(value)
+    return pd.Series(out, index=df.index, dtype=object)
 
 
 def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME, "size_atoms"), by: str = "paradigm") -> Figure:
-    """Median time and size per value of one option (e.g. ``connectivity``), grouped by paradigm."""
-    values = df["options"].map(lambda o: (o or {}).get(option) if isinstance(o, dict) else None)
+    """Median time and size per value of one option (e.g. ``connectivity``), grouped by paradigm.
+
+    Default runs appear under their real value (see :func:`option_values`). A value whose runs
+    use a relaxed encoding (``complete`` False: its answers may fail the verifier) is hatched and
+    labelled "(relaxed)". One row of panels per family.
+    """
+    df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
+    values = option_values(df, option)
     data = df.assign(_value=values.astype(str))[values.notna()]
     metrics = [m for m in metrics if m in data and data[m].notna().any()]
     if not metrics:
         raise KeyError(f"none of the metrics are present for option {option!r}")
-    fig, axes = plt.subplots(1, len(metrics), figsize=(5.5 * len(metrics), 4.2), squeeze=False)
-    for ax, metric in zip(axes[0], metrics):
-        table = data.groupby([by, "_value"])[metric].median().unstack("_value")
-        table.plot.bar(ax=ax, logy=True, rot=0)
-        ax.set_ylabel(("time (s)" if metric.startswith("time") else metric.replace("size_", "") + " (count)") + ", median")
-        ax.set_xlabel(by)
-        ax.set_title(f"{metric} by {option}")
-        ax.legend(title=option, fontsize="small")
+    families = _families(data)
+    fig, axes = plt.subplots(len(families), len(metrics), figsize=(5.5 * len(metrics), 4.2 * len(families)), squeeze=False)
+    for row_axes, family in zip(axes, families):
+        part = _of_family(data, family)
+        relaxed = {v for v, rows in part.groupby("_value") if _relaxed(rows)}
+        names = {v: f"{v} (relaxed)" if v in relaxed else v for v in part["_value"].unique()}
+        for ax, metric in zip(row_axes, metrics):
+            table = part.groupby([by, "_value"])[metric].median().unstack("_value")
+            if table.empty or table.isna().all().all():
+                ax.set_title(_named(f"{metric} by {option} (no data)", family))
+                continue
+            table = table.rename(columns=names)
+            table.plot.bar(ax=ax, logy=True, rot=0, legend=False)
+            for name, bars in zip(table.columns, ax.containers):
+                if name.endswith("(relaxed)"):
+                    for bar in bars:
+                        bar.set_hatch("//")
+                        bar.set_edgecolor("k")
+            ax.set_ylabel(("time (s)" if metric.startswith("time") else metric.replace("size_", "") + " (count)") + ", median")
+            ax.set_xlabel(by)
+            ax.set_title(_named(f"{metric} by {option}", family))
+            ax.legend(title=option + (" (hatched: relaxed, answers may fail the verifier)" if relaxed else ""),
+                      fontsize="small", title_fontsize="small")
+            _tidy_log(ax)
     fig.tight_layout()
     return fig
 
 
+def _answer_sets(data: pd.DataFrame) -> list[frozenset]:
+    out = []
+    for many, one in zip(data.get("solution_hashes", pd.Series([None] * len(data), index=data.index)), data["solution_hash"]):
+        if isinstance(many, (list, tuple, np.ndarray)) and len(many):
+            out.append(frozenset(map(str, many)))
+        elif isinstance(one, str) and one:
+            out.append(frozenset(one.split(",")))
+        else:
+            out.append(frozenset())
+    return out
+
+
+def _agree(a: dict, b: dict) -> bool | None:
+    """True/False when two answers of one instance are comparable, None when they are not.
+
+    Comparable: both enumerations exhausted (same status, same answer set); or a definite
+    contradiction (an answer of a count-limited run missing from an exhausted run's full set)."""
+    if a["done"] and b["done"]:
+        return a["status"] == b["status"] and a["set"] == b["set"]
+    for full, part in ((a, b), (b, a)):
+        if full["done"] and not part["done"] and not part["set"] <= full["set"]:
+            return False
+    return None
+
+
 def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
-    """Share of shared, answered instances on which two configurations give the same answer."""
-    data = df[df["status"].isin(SOLVED + ("wrong",))].assign(_inst=_instance(df))
-    data = data.assign(_answer=data["status"].astype(str) + ":" + data["count"].astype(str) + ":" + data["solution_hash"].fillna("").astype(str))
-    wide = data.pivot_table(index="_inst", columns=by, values="_answer", aggfunc="first")
-    labels = list(wide.columns)
-    n = len(labels)
-    mat = np.full((n, n), np.nan)
-    for i, a in enumerate(labels):
-        for j, b in enumerate(labels):
-            both = wide[[a, b]].dropna() if a != b else wide[[a]].dropna()
-            if len(both):
-                mat[i, j] = (both.iloc[:, 0] == both.iloc[:, -1]).mean()
-    fig, ax = plt.subplots(figsize=(1.0 + 0.7 * max(n, 2), 0.8 + 0.6 * max(n, 2)))
-    im = ax.imshow(mat, vmin=0, vmax=1, cmap="RdYlGn")
-    ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize="small")
-    ax.set_yticks(range(n), labels, fontsize="small")
-    for i in range(n):
-        for j in range(n):
-            if np.isfinite(mat[i, j]):
-                ax.text(j, i, f"{mat[i, j]:.0%}", ha="center", va="center", fontsize="x-small")
-    fig.colorbar(im, ax=ax, label="instances with the same answer")
-    ax.set_title("Agreement between configurations")
+    """Share of comparable shared instances on which two configurations give the same answers.
+
+    Answers are compared as sets (all solution hashes of a run), and only where both runs
+    exhausted the enumeration (``exhausted``, or ``unsat``): a run stopped at its count limit
+    found *some* answers, so two such runs are "not comparable" (grey cell, "n/c") unless one's
+    answers contradict the other's complete set. Frames without an ``exhausted`` column (legacy)
+    compare the answers as recorded. The count limit is in the title; one panel per family.
+    """
+    df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
+    legacy = "exhausted" not in df
+    data = df[df["status"].isin(SOLVED + ("wrong",))]
+    data = data.assign(_inst=_instance(data), _set=_answer_sets(data))
+    families = _families(data)
+    fig, axes = plt.subplots(len(families), 1, squeeze=False)
+    width = height = 0.0
+    for ax, family in zip(axes[:, 0], families):
+        part = _of_family(data, family)
+        labels = _labels(part, by)
+        n = len(labels)
+        answers: dict = {}
+        for row in part.to_dict("records"):
+            done = legacy or bool(row.get("exhausted")) is True or row.get("status") == "unsat"
+            answers.setdefault(row[by], {}).setdefault(row["_inst"], {"status": row["status"], "set": row["_set"], "done": done})
+        mat = np.full((n, n), np.nan)
+        shared = np.zeros((n, n), dtype=int)
+        for i, a in enumerate(labels):
+            for j, b in enumerate(labels):
+                common = set(answers.get(a, {})) & set(answers.get(b, {}))
+                shared[i, j] = len(common)
+                verdicts = [_agree(answers[a][k], answers[b][k]) for k in common]
+                verdicts = [v for v in verdicts if v is not None]
+                if verdicts:
+                    mat[i, j] = float(np.mean(verdicts))
+        cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")
+        im = ax.imshow(np.ma.masked_invalid(mat), vmin=0, vmax=1, cmap=cmap)
+        ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize="small")
+        ax.set_yticks(range(n), labels, fontsize="small")
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(mat[i, j]):
+                    ax.text(j, i, f"{mat[i, j]:.0%}", ha="center", va="center", fontsize="x-small")
+                elif shared[i, j]:
+                    ax.text(j, i, "n/c", ha="center", va="center", fontsize="x-small", color="dimgrey")
+        fig.colorbar(im, ax=ax, label="comparable instances with the same answers")
+        limit = _count_limit(part)
+        notes = ([f"count={limit}"] if limit is not None else []) + ([] if legacy else ["grey n/c: not comparable, enumeration not exhausted"])
+        title = "Agreement between configurations" + (f" ({'; '.join(notes)})" if notes else "")
+        ax.set_title(_named(title, family), fontsize="medium")
+        width = max(width, 2.5 + 0.7 * max(n, 2))
+        height += 1.6 + 0.6 * max(n, 2)
+    fig.set_size_inches(max(width, 6.5), height)
+    fig.tight_layout()
+    return fig
+
+
+def phase_bars(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> Figure:
+    """Share of total time spent building (encode, ground, load) vs solving, summed over runs,
+    coloured by :data:`PHASE_COLOURS`."""
+    keys = [by] if isinstance(by, str) else list(by)
+    g = df.groupby(keys)[["time_build", "time_solve"]].sum()
+    share = g.div(g.sum(axis=1).replace(0, np.nan), axis=0).mul(100).fillna(0)
+    share.index = [" / ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in share.index]
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(share) + 1.8))
+    share.plot.barh(stacked=True, ax=ax, color=[PHASE_COLOURS["build"], PHASE_COLOURS["solve"]])
+    ax.set_xlabel("share of total time (%)")
+    ax.set_ylabel(" / ".join(keys))
+    ax.set_xlim(0, 100)
+    fams = _families(df)
+    ax.set_title(_named("Build vs solve time, summed over runs", fams[0] if len(fams) == 1 else None))
+    ax.legend(["build (encode, ground, load)", "solve (search, uniqueness proof)"], fontsize="small",
+              loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
     fig.tight_layout()
     return fig
 
@@ -250,11 +564,15 @@ def save_standard_plots(df: pd.DataFrame, outdir: str | Path) -> list[Path]:
             continue
         save(cactus(part, vbs=True, title=f"{family}: instances solved"), f"{family}_cactus")
         save(runtime_vs_grid(part), f"{family}_runtime_vs_grid")
+        if any(c.startswith("size_") and part[c].notna().any() for c in part.columns):
+            save(size_vs_grid(part), f"{family}_size_vs_grid")
         for col in ("size_atoms", "size_variables", "size_constraints"):
             if col in part and part[col].notna().any():
                 save(size_vs_grid(part[part[col].notna()], col), f"{family}_{col}_vs_grid")
         save(agreement_matrix(part), f"{family}_agreement")
-        has_conn = part["options"].map(lambda o: isinstance(o, dict) and "connectivity" in o)
-        if has_conn.any() and part.loc[has_conn, "options"].map(lambda o: o["connectivity"]).nunique() > 1:
-            save(ablation_bars(part[has_conn], "connectivity"), f"{family}_connectivity_ablation")
+        conn = option_values(part, "connectivity")
+        if conn.dropna().nunique() > 1:
+            save(ablation_bars(part[conn.notna()], "connectivity"), f"{family}_connectivity_ablation")
+        if {"time_build", "time_solve"} <= set(part.columns) and part[["time_build", "time_solve"]].notna().any().any():
+            save(phase_bars(part), f"{family}_build_vs_solve")
     return written
