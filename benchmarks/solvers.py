@@ -12,7 +12,8 @@ pairs are compared with each other puzzle by puzzle. It writes, in ``--out``:
 * ``summary.json`` / ``summary.csv`` — per family, paradigm, solver and encoding: puzzles,
   solved and proven unique, equal to the published answer, total / median / worst seconds, and
   the total relative to the paradigm's default solver in the same run; plus the puzzles on
-  which two pairs disagree, versions and machine.
+  which two pairs prove different things (no answer, different unique answers, several
+  answers), versions and machine. The exit status is 1 when any pair disagrees.
 
 Seed 000's Kuromasu port grounds an all-pairs closure (quadratic in the cells): it runs on
 boards up to ``--slow-max-cells`` (default 144, 248 of the 560 puzzles) only; the summary says so.
@@ -123,6 +124,19 @@ def measure(args: argparse.Namespace) -> Path:
     return rows_path
 
 
+def outcome(record: dict[str, Any]) -> str | None:
+    """What a run proved about its puzzle, comparable across solvers: ``"none"`` (no answer
+    exists), ``"unique:<hash>"``, ``"several"`` (two answers found), or None (nothing proven:
+    a timeout, an error, or an answer the verifier rejects)."""
+    if record["status"] == "unsat" and record.get("exhausted", True):
+        return "none"
+    if record["status"] != "sat" or record.get("verdict") not in ("valid", None):
+        return None
+    if record["count"] >= 2:
+        return "several"
+    return f"unique:{record['solution_hash']}" if record["exhausted"] else None
+
+
 def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
     rows = [json.loads(line) for line in rows_path.read_text(encoding="utf-8").splitlines() if line.strip()]
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -130,8 +144,7 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
     for r in rows:
         cfg = (r["corpus"], r["paradigm"], r["solver"], r["encoding"])
         groups[cfg].append(r)
-        proven = r["status"] == "sat" and r["count"] == 1 and r["exhausted"] and r["verdict"] == "valid"
-        answers[(r["corpus"], r["puzzle_id"])][cfg[1:]] = r["solution_hash"] if proven else None
+        answers[(r["corpus"], r["puzzle_id"])][cfg[1:]] = outcome(r)
     table = []
     for (corpus, paradigm, solver, encoding), group in sorted(groups.items()):
         times = [g["time_total"] for g in group if g.get("time_total") is not None]
@@ -140,6 +153,7 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
             "solver_version": group[0].get("solver_version"),
             "puzzles": len(group),
             "proven_unique": sum(g["status"] == "sat" and g["count"] == 1 and g["exhausted"] for g in group),
+            "proven_none": sum(outcome(g) == "none" for g in group),
             "valid": sum(g["verdict"] == "valid" for g in group),
             "published": sum(bool(g.get("published")) for g in group),
             "failures": sum(g["status"] not in ("sat", "unsat") for g in group),
@@ -154,8 +168,8 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
         t["vs_default_solver"] = t["total_s"] / ref if ref else None
     disagreements = []
     for (corpus, pid), by_cfg in sorted(answers.items()):
-        hashes = {h for h in by_cfg.values() if h is not None}
-        if len(hashes) > 1:
+        proven = {h for h in by_cfg.values() if h is not None}
+        if len(proven) > 1:
             disagreements.append({"corpus": corpus, "puzzle_id": pid, "answers": {"/".join(k): v for k, v in by_cfg.items()}})
     summary = {
         "table": table,
@@ -184,8 +198,16 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"{t['corpus']:<9}{t['paradigm']:<9}{t['solver']:<15}{t['encoding']:<9}"
                      f"{t['proven_unique']:>4}/{t['puzzles']:<3}{t['published']:>10}{t['failures']:>5}"
                      f"{t['total_s']:>9.2f}{(t['worst_s'] or 0):>9.2f}{ratio:>11}")
-    lines.append(f"puzzles on which two (solver, encoding) pairs prove different unique answers: "
-                 f"{len(summary['disagreements'])}")
+    lines.append(f"puzzles on which two (solver, encoding) pairs prove different things (no answer, "
+                 f"a different unique answer, several answers): {len(summary['disagreements'])}")
+    wrong = defaultdict(list)
+    for d in summary["disagreements"]:
+        for cfg, what in d["answers"].items():
+            if what == "none":
+                wrong[cfg].append(d["puzzle_id"])
+    for cfg, ids in sorted(wrong.items()):
+        lines.append(f"  {cfg} says 'no answer' on {len(ids)} puzzles others solve: {', '.join(ids[:5])}"
+                     + (", ..." if len(ids) > 5 else ""))
     return "\n".join(lines)
 
 

@@ -32,7 +32,7 @@ MAIN_PEERS: dict[str, tuple[int, int | None]] = {"puzzlekit": (1, None), "minizi
 #: Second solvers beside each paradigm's default (where installed), on the default encodings and
 #: the boards of the ablations: the same statement read by another program.
 MAIN_SOLVERS: dict[str, tuple[str, ...]] = {
-    "asp": ("clingo-crafty", "clingo-trendy"), "smt": ("cvc5",), "sat": ("glucose4", "maplechrono"),
+    "asp": ("clingo-tweety", "clingo-trendy"), "smt": ("cvc5",), "sat": ("glucose4", "maplechrono"),
 }
 #: Ablations: per family, options of each paradigm's default encoding run at every value.
 MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",)}
