@@ -5,17 +5,12 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Puzzle
+from puzzlebench.model import Puzzle, family_spec
 
 
 def candidates(puzzle: Puzzle) -> list[tuple[int, int]]:
-    """Cells that may be marked: open cells, non-clue cells, or every cell."""
-    cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
-    if isinstance(puzzle, LightUp):
-        return [x for x in cells if x not in puzzle.walls]
-    if isinstance(puzzle, Kuromasu):
-        return [x for x in cells if x not in puzzle.clue_cells]
-    return cells
+    """Cells that may be marked, as the puzzle's family declares them."""
+    return family_spec(puzzle).candidates(puzzle)
 
 
 #: Answers by ``Puzzle.content_hash()`` (family and board, not name or metadata).
@@ -45,27 +40,22 @@ def _search(puzzle: Puzzle, max_cells: int) -> set[frozenset]:
     return found
 
 
-def random_lightup(rng: random.Random, rows: int, cols: int, wall_p: float = 0.3, number_p: float = 0.5) -> LightUp:
-    walls = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < wall_p}
-    numbers = {}
-    for r, c in walls:
-        if rng.random() < number_p:
-            free = sum((r + dr, c + dc) not in walls and 0 <= r + dr < rows and 0 <= c + dc < cols
-                       for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-            numbers[(r, c)] = rng.randint(0, min(4, free))
-    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=f"rand-lightup-{rows}x{cols}")
+def random_board(family, rng: random.Random, rows: int, cols: int) -> Puzzle:
+    """A random small board of ``family``, as the family makes them."""
+    return family_spec(family).random_board(rng, rows, cols)
 
 
-def random_kuromasu(rng: random.Random, rows: int, cols: int, clue_p: float = 0.25) -> Kuromasu:
-    numbers = {}
-    for r in range(rows):
-        for c in range(cols):
-            if rng.random() < clue_p:
-                numbers[(r, c)] = rng.randint(1, min(rows + cols - 1, 5))
-    return Kuromasu(rows, cols, numbers=numbers, name=f"rand-kuromasu-{rows}x{cols}")
+def random_lightup(rng: random.Random, rows: int, cols: int, **kw) -> Puzzle:
+    from puzzlebench.model.lightup import random_lightup as make
+
+    return make(rng, rows, cols, **kw)
 
 
-def random_lightbulbs(rng: random.Random, rows: int, cols: int) -> LightBulbs:
-    return LightBulbs.from_rows(
-        [[rng.randint(1, 4) for _ in range(cols)] for _ in range(rows)], name=f"rand-lightbulbs-{rows}x{cols}"
-    )
+def random_kuromasu(rng: random.Random, rows: int, cols: int, **kw) -> Puzzle:
+    from puzzlebench.model.kuromasu import random_kuromasu as make
+
+    return make(rng, rows, cols, **kw)
+
+
+def random_lightbulbs(rng: random.Random, rows: int, cols: int) -> Puzzle:
+    return random_board("lightbulbs", rng, rows, cols)

@@ -34,9 +34,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import registry
 from ..errors import EncodingError, PuzzleError, SolverUnavailable
-from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from ..model import Family, Puzzle, family_spec
 
-_PUZZLE_TYPES: dict[str, type[Puzzle]] = {cls.family.value: cls for cls in (LightUp, Kuromasu, LightBulbs)}
 
 
 # -- puzzles across the process boundary -------------------------------------------------------
@@ -60,7 +59,7 @@ def puzzle_to_json(puzzle: Puzzle) -> dict[str, Any]:
 
 def puzzle_from_json(data: Mapping[str, Any]) -> Puzzle:
     """Inverse of :func:`puzzle_to_json`."""
-    cls = _PUZZLE_TYPES[data["family"]]
+    cls = family_spec(data["family"]).puzzle_type
     kwargs: dict[str, Any] = {}
     for name, value in data["fields"].items():
         if isinstance(value, dict) and "cells" in value:
@@ -294,8 +293,8 @@ class Sweep:
         if not isinstance(self.options, Mapping):
             raise PuzzleError(f"options must be a table of option lists, got {_shown(self.options)}")
         for fam in self.families:
-            if fam not in _PUZZLE_TYPES:
-                raise PuzzleError(f"unknown family {fam!r} (choose from {', '.join(_PUZZLE_TYPES)})")
+            if fam not in Family:
+                raise PuzzleError(f"unknown family {fam!r} (choose from {', '.join(map(str, Family))})")
         known = registry.paradigms()
         for paradigm in self.paradigms:
             if paradigm not in known:

@@ -74,7 +74,7 @@ def detect_format(text: str, filename: str | None = None, family: Family | None 
         for fmt in FORMATS.values():
             if any(name.endswith(ext) for ext in fmt.extensions) and fmt.detect(text):
                 return fmt
-    candidates = [f for f in FORMATS.values() if family is None or family in f.families]
+    candidates = [f for f in FORMATS.values() if family is None or family in f.carries()]
     for fmt in candidates:
         if fmt.detect(text):
             return fmt
@@ -163,8 +163,8 @@ def load_solution(source: str | os.PathLike, puzzle: Puzzle | None = None, forma
         if fmt is not native.FORMAT:
             raise PuzzleError(f"format {fmt.name} needs the puzzle to read a solution against")
         return native.read_solution(text)
-    if puzzle.family not in fmt.families:
-        families = ", ".join(f.value for f in fmt.families)
+    if puzzle.family not in fmt.carries():
+        families = ", ".join(f.value for f in fmt.carries())
         raise PuzzleError(f"format {fmt.name} holds {families} answers, not {puzzle.family.value}")
     return fmt.read_solution(text, puzzle)
 
@@ -194,7 +194,7 @@ def describe_formats() -> str:
     """A table of the formats: name, families, extensions, solution support, description."""
     lines = [f"{'format':<11} {'families':<29} {'extensions':<12} {'answer':<6} description"]
     for fmt in FORMATS.values():
-        families = ",".join(f.value for f in fmt.families)
+        families = ",".join(f.value for f in fmt.carries())
         exts = ",".join(fmt.extensions) or "-"
         answer = "yes" if fmt.read_solution else "no"
         lines.append(f"{fmt.name:<11} {families:<29} {exts:<12} {answer:<6} {fmt.description}")

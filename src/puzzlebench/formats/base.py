@@ -27,6 +27,8 @@ BOM = "\ufeff"
 class Format:
     """One text format: which families it carries, how to recognise, read and write it.
 
+    ``families`` are the families it carries, or a function listing them from the family
+    registry (formats whose codecs the families declare); :meth:`carries` reads either.
     ``read(text, family)`` takes an optional family hint for formats that cannot tell the
     families apart on their own. ``limits(puzzle)`` says why a puzzle cannot be written
     (``None`` when it can). Formats that can carry an answer set the two solution callables.
@@ -34,7 +36,7 @@ class Format:
 
     name: str
     description: str
-    families: tuple[Family, ...]
+    families: tuple[Family, ...] | Callable[[], tuple[Family, ...]]
     extensions: tuple[str, ...]
     read: Reader
     write: Writer
@@ -44,13 +46,17 @@ class Format:
     write_solution: SolutionWriter | None = None
     literal: bool = False  # a one-line literal (URL, game id) rather than a file body
 
+    def carries(self) -> tuple[Family, ...]:
+        """The families this format holds."""
+        return self.families() if callable(self.families) else self.families
+
     def can_write(self, puzzle: Puzzle) -> bool:
-        return puzzle.family in self.families and self.limits(puzzle) is None
+        return puzzle.family in self.carries() and self.limits(puzzle) is None
 
     def check_writable(self, puzzle: Puzzle) -> None:
         """Raise a PuzzleError naming what this format cannot express about ``puzzle``."""
-        if puzzle.family not in self.families:
-            families = ", ".join(f.value for f in self.families)
+        if puzzle.family not in self.carries():
+            families = ", ".join(f.value for f in self.carries())
             raise PuzzleError(f"format {self.name} holds {families} puzzles, not {puzzle.family.value}")
         reason = self.limits(puzzle)
         if reason:

@@ -14,14 +14,16 @@
      .  3  #  .
      ...
 
-Cell tokens, separated by spaces (columns are right-aligned for reading):
+Cell tokens, separated by spaces (columns are right-aligned for reading), are each family's
+own (``FamilySpec.native_help``; ``puzzlebench families`` lists them), for example:
 
 - lightup: ``.`` open, ``#`` wall, ``0``-``4`` numbered wall;
 - kuromasu: ``.`` cell, a positive integer numbered cell, ``?`` white cell with unknown number;
 - lightbulbs: the cell's number 1..9.
 
-The ``solution:`` grid repeats the board with each marked cell replaced by ``*`` (Light Up bulb,
-LightBulbs lit cell) or ``#`` (Kuromasu black cell).
+The ``solution:`` grid repeats the board with each marked cell replaced by the family's mark
+(``FamilySpec.native_mark``: ``*`` for a Light Up bulb or a lit LightBulbs cell, ``#`` for a
+Kuromasu black cell).
 """
 
 from __future__ import annotations
@@ -30,33 +32,22 @@ import json
 import re
 
 from ..errors import ParseError
-from ..model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, Solution
+from ..model import Family, Puzzle, Solution, family_spec, family_specs
+from ..model.family import BadToken
 from .base import (Format, check_grid_size, is_number, numbered_lines, parse_number, safe_name, split_tokens,
                    strip_bom)
 
 NAME = "native"
 _KEY = re.compile(r"^([a-z]+):\s*(.*?)\s*$")
-_MARK = {Family.LIGHTUP: "*", Family.KUROMASU: "#", Family.LIGHTBULBS: "*"}
 
 
 def _tokens(puzzle: Puzzle) -> list[list[str]]:
     """The board as rows of cell tokens."""
-    if isinstance(puzzle, LightUp):
-        def tok(cell):
-            if cell in puzzle.numbers:
-                return str(puzzle.numbers[cell])
-            return "#" if cell in puzzle.walls else "."
-    elif isinstance(puzzle, Kuromasu):
-        def tok(cell):
-            if cell in puzzle.numbers:
-                return str(puzzle.numbers[cell])
-            return "?" if cell in puzzle.unknown else "."
-    elif isinstance(puzzle, LightBulbs):
-        def tok(cell):
-            return str(puzzle.number(cell))
-    else:
-        raise TypeError(f"no native form for {type(puzzle).__name__}")
-    return [[tok((r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    try:
+        token = family_spec(puzzle).native_token
+    except (AttributeError, ValueError):
+        raise TypeError(f"no native form for {type(puzzle).__name__}") from None
+    return [[token(puzzle, (r, c)) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
 
 
 def _grid_text(rows: list[list[str]]) -> list[str]:
@@ -74,7 +65,7 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     board = _tokens(puzzle)
     lines += _grid_text(board)
     if solution is not None:
-        mark = _MARK[puzzle.family]
+        mark = family_spec(puzzle).native_mark
         marked = [[mark if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
         lines.append("solution:")
         lines += _grid_text(marked)
@@ -108,7 +99,8 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
     try:
         family = Family(kind)
     except ValueError:
-        raise ParseError(NAME, f"kind must be lightup, kuromasu or lightbulbs, got {kind!r}", kind_line, 7) from None
+        known = ", ".join(spec.family.value for spec in family_specs())
+        raise ParseError(NAME, f"kind must be one of {known}, got {kind!r}", kind_line, 7) from None
     size = []
     for key in ("rows", "cols"):
         n, value = header[key]
@@ -161,35 +153,13 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
 
 def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -> Puzzle:
     """The puzzle from tokenised grid rows (each token checked against the family's alphabet)."""
-    def bad(n: int, col: int, tok: str, expected: str) -> ParseError:
-        return ParseError(NAME, f"bad {family.value} cell {tok!r}, expected {expected}", n, col)
-
-    if family is Family.LIGHTBULBS:
-        numbers = []
-        for n, tokens in board:
-            row = []
-            for col, tok in tokens:
-                if not is_number(tok):
-                    raise bad(n, col, tok, "a number 1..9")
-                row.append(parse_number(NAME, tok, "cell", n, col))
-            numbers.append(tuple(row))
-        return LightBulbs(rows, cols, numbers=tuple(numbers), name=name, meta=meta)
-    walls, numbers, unknown = set(), {}, set()
-    for r, (n, tokens) in enumerate(board):
-        for c, (col, tok) in enumerate(tokens):
-            if tok == ".":
-                continue
-            if family is Family.LIGHTUP and tok == "#":
-                walls.add((r, c))
-            elif family is Family.KUROMASU and tok == "?":
-                unknown.add((r, c))
-            elif is_number(tok):
-                numbers[(r, c)] = parse_number(NAME, tok, "cell", n, col)
-            else:
-                raise bad(n, col, tok, "'.', '#' or 0..4" if family is Family.LIGHTUP else "'.', '?' or a number")
-    if family is Family.LIGHTUP:
-        return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=name, meta=meta)
-    return Kuromasu(rows, cols, numbers=numbers, unknown=frozenset(unknown), name=name, meta=meta)
+    spec = family_spec(family)
+    tokens = [[tok for _, tok in row] for _, row in board]
+    try:
+        return spec.from_native(rows, cols, tokens, name=name, meta=meta)
+    except BadToken as exc:
+        n, row = board[exc.row]
+        raise ParseError(NAME, f"bad {family.value} cell {exc.token!r}, expected {exc.expected}", n, row[exc.col][0]) from None
 
 
 def read(text: str, family: Family | None = None) -> Puzzle:
@@ -207,7 +177,7 @@ def read_solution(text: str, puzzle: Puzzle | None = None) -> Solution:
     if puzzle is not None and puzzle != own:
         raise ParseError(NAME, "the file's board differs from the given puzzle")
     board = _tokens(own)
-    mark = _MARK[own.family]
+    mark = family_spec(own).native_mark
     cells = []
     for r, (n, tokens) in enumerate(rows):
         for c, (col, tok) in enumerate(tokens):
@@ -225,7 +195,7 @@ def detect(text: str) -> bool:
 FORMAT = Format(
     name=NAME,
     description="puzzlebench's own text: kind, size, optional name/meta, grid, optional solution",
-    families=(Family.LIGHTUP, Family.KUROMASU, Family.LIGHTBULBS),
+    families=lambda: tuple(spec.family for spec in family_specs()),
     extensions=(".pzl",),
     read=read,
     write=write,

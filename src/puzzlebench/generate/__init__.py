@@ -16,32 +16,32 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Callable
 
-from ..model import Family
+from ..model import Family, family_specs
 from .common import GenerationError, Generated, Proof, parse_size, prove, resolve_paradigm
 from .kuromasu import KuromasuOptions, generate_kuromasu
 from .lightbulbs import LightBulbsOptions, generate_lightbulbs
 from .lightup import LightUpOptions, generate_lightup
 
-#: Family -> (options class, generator function).
-GENERATORS: dict[Family, tuple[type, Callable[..., Generated]]] = {
-    Family.LIGHTUP: (LightUpOptions, generate_lightup),
-    Family.KUROMASU: (KuromasuOptions, generate_kuromasu),
-    Family.LIGHTBULBS: (LightBulbsOptions, generate_lightbulbs),
-}
+
+def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
+    """Family -> (options class, generator function), for every registered family that has one
+    (``FamilySpec.generator``)."""
+    return {spec.family: parts for spec in family_specs() if (parts := spec.generator_parts()) is not None}
 
 __all__ = [
-    "GENERATORS", "GenerationError", "Generated", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
+    "generators", "GenerationError", "Generated", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
     "generate", "options_for", "parse_size",
 ]
 
 
 def options_for(family: Family | str, **options: Any):
     """The family's options object, with a clear error for an option it does not have."""
+    known = generators()
     try:
-        fam = Family(family)
-    except ValueError:
-        raise GenerationError(f"unknown family {family!r}; choose lightup, kuromasu or lightbulbs") from None
-    cls = GENERATORS[fam][0]
+        cls = known[Family(family)][0]
+    except (ValueError, KeyError):
+        raise GenerationError(f"no generator for {family!r}; choose {', '.join(map(str, known))}") from None
+    fam = Family(family)
     known = {f.name for f in fields(cls)}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -72,7 +72,7 @@ def generate(
     fam = Family(family)
     if not (isinstance(rows, int) and isinstance(cols, int) and rows >= 1 and cols >= 1):
         raise GenerationError(f"size must be at least 1x1, got {rows}x{cols}")
-    gen = GENERATORS[fam][1](rows, cols, seed, opts)
+    gen = generators()[fam][1](rows, cols, seed, opts)
     proof_paradigm = resolve_paradigm(paradigm, fam)
     if proof_paradigm is None:
         return gen

@@ -29,9 +29,9 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise GenerationError(f"--count must be at least 1, got {args.count}")
     fmt = get_format(args.format)
-    if args.family not in {f.value for f in fmt.families}:
+    if args.family not in {f.value for f in fmt.carries()}:
         raise GenerationError(f"format {fmt.name} cannot hold {args.family} puzzles "
-                              f"(it holds {', '.join(f.value for f in fmt.families)})")
+                              f"(it holds {', '.join(f.value for f in fmt.carries())})")
     options = {k: _option_value(v) for k, v in parse_options(args.option).items()}
     if args.density is not None:
         options["density"] = args.density

@@ -1,20 +1,24 @@
-"""The shared puzzle model: geometry, the three families, their solutions and verifiers."""
+"""The shared puzzle model: geometry, the families (one module each, found through
+:mod:`puzzlebench.model.family`), their solutions and verifiers."""
 
 from .base import Family, Puzzle, Rule, Solution, Violation
+from .family import FamilySpec, family_spec, family_specs, register_family
 from .grid import Cell, Direction, Grid, Segment
-from .kuromasu import Kuromasu, KuromasuSolution
-from .lightbulbs import LightBulbs, LightBulbsSolution
-from .lightup import LightUp, LightUpSolution
 from .verify import verify
 
-PUZZLE_TYPES: dict[Family, type[Puzzle]] = {
-    Family.LIGHTUP: LightUp,
-    Family.KUROMASU: Kuromasu,
-    Family.LIGHTBULBS: LightBulbs,
-}
+# The built-in families, in the order they are listed everywhere.
+from .lightup import LightUp, LightUpSolution  # noqa: E402  (isort: skip)
+from .kuromasu import Kuromasu, KuromasuSolution  # noqa: E402
+from .lightbulbs import LightBulbs, LightBulbsSolution  # noqa: E402
+
+
+def puzzle_types() -> dict[Family, type[Puzzle]]:
+    """Family -> puzzle class, for every registered family."""
+    return {spec.family: spec.puzzle_type for spec in family_specs()}
+
 
 __all__ = [
-    "Cell", "Direction", "Family", "Grid", "Kuromasu", "KuromasuSolution", "LightBulbs",
-    "LightBulbsSolution", "LightUp", "LightUpSolution", "PUZZLE_TYPES", "Puzzle", "Rule",
-    "Segment", "Solution", "Violation", "verify",
+    "Cell", "Direction", "Family", "FamilySpec", "Grid", "Kuromasu", "KuromasuSolution", "LightBulbs",
+    "LightBulbsSolution", "LightUp", "LightUpSolution", "Puzzle", "Rule", "Segment", "Solution", "Violation",
+    "family_spec", "family_specs", "puzzle_types", "register_family", "verify",
 ]

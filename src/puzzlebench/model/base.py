@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
@@ -45,37 +44,130 @@ def check_size(rows: object, cols: object) -> None:
         )
 
 
-class Family(str, Enum):
-    """The three puzzle families."""
+class _Named(type):
+    """Metaclass of the open name types: ``Family.KUROMASU``, ``for f in Family``, ``"x" in Family``."""
 
-    LIGHTUP = "lightup"
-    KUROMASU = "kuromasu"
-    LIGHTBULBS = "lightbulbs"
+    def __getattr__(cls, attr: str):
+        members = cls.__dict__.get("_members", {})
+        for member in members.values():
+            if member.attr == attr:
+                return member
+        raise AttributeError(f"{cls.__name__} has no member {attr}")
+
+    def __iter__(cls):
+        return iter(list(cls._members.values()))
+
+    def __len__(cls) -> int:
+        return len(cls._members)
+
+    def __contains__(cls, value: object) -> bool:
+        return isinstance(value, str) and value in cls._members
+
+
+class Family(str, metaclass=_Named):
+    """A puzzle family's name. Families are registered, not enumerated here: each family module
+    calls :meth:`define` once (``LIGHTUP = Family.define("lightup")``), after which
+    ``Family("lightup")``, ``Family.LIGHTUP`` and ``for f in Family`` know it. Members are
+    singletons (``is`` compares them) and equal to their name as a string."""
+
+    _members: dict[str, "Family"] = {}
+    _aliases: dict[str, "Family"] = {}
+    attr: str
+
+    def __new__(cls, value: object) -> "Family":
+        if isinstance(value, Family):
+            return value
+        key = str(value).strip().lower() if isinstance(value, str) else value
+        member = cls._members.get(key) or cls._aliases.get(key)  # type: ignore[arg-type]
+        if member is None:
+            raise ValueError(f"{value!r} is not a puzzle family; known: {', '.join(cls._members)}")
+        return member
+
+    @classmethod
+    def define(cls, name: str, aliases: Iterable[str] = ()) -> "Family":
+        """The family called ``name`` (lower case), created on first call; ``aliases`` are
+        other names ``Family(...)`` accepts (``akari`` for ``lightup``)."""
+        if name in cls._members:
+            return cls._members[name]
+        if not name.isidentifier() or name.lower() != name:
+            raise ValueError(f"a family name is a lower-case identifier, got {name!r}")
+        member = str.__new__(cls, name)
+        member.attr = name.upper()
+        cls._members[name] = member
+        for alias in aliases:
+            cls._aliases[alias.lower()] = member
+        return member
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return self.attr
 
     def __str__(self) -> str:
-        return self.value
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"<Family.{self.attr}>"
+
+    def __reduce__(self):
+        return (Family, (str.__str__(self),))
+
+    def __copy__(self) -> "Family":
+        return self
+
+    def __deepcopy__(self, memo) -> "Family":
+        return self
 
 
-class Rule(str, Enum):
-    """Names of the rules a proposed answer can break (what the verifiers report)."""
+class Rule(str, metaclass=_Named):
+    """The name of a rule an answer can break (what verifiers report). Each family module
+    defines its own (``UNLIT_CELL = Rule.define("UNLIT_CELL", "unlit cell")``); ``Rule.UNLIT_CELL``
+    then finds it."""
 
-    OUT_OF_BOUNDS = "cell out of bounds"
-    # Light Up
-    BULB_ON_WALL = "bulb on a wall"
-    UNLIT_CELL = "unlit cell"
-    BULBS_SEE_EACH_OTHER = "bulbs see each other"
-    CLUE_COUNT_WRONG = "clue count wrong"
-    # Kuromasu
-    BLACK_ON_NUMBER = "black on a numbered cell"
-    ADJACENT_BLACKS = "adjacent blacks"
-    WHITE_REGION_SPLIT = "white region split"
-    VISIBLE_COUNT_WRONG = "visible count wrong"
-    # LightBulbs
-    LIT_IFF_BROKEN = "lit-iff rule broken"
-    EMPTY_ANSWER = "empty answer"
+    _members: dict[str, "Rule"] = {}
+    attr: str
+
+    def __new__(cls, value: object) -> "Rule":
+        if isinstance(value, Rule):
+            return value
+        for member in cls._members.values():
+            if value in (str.__str__(member), member.attr):
+                return member
+        raise ValueError(f"{value!r} is not a rule name")
+
+    @classmethod
+    def define(cls, attr: str, text: str) -> "Rule":
+        """The rule called ``text`` (``Rule.<attr>``), created on first call."""
+        if text in cls._members:
+            return cls._members[text]
+        member = str.__new__(cls, text)
+        member.attr = attr
+        cls._members[text] = member
+        return member
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return self.attr
 
     def __str__(self) -> str:
-        return self.value
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"<Rule.{self.attr}>"
+
+    def __reduce__(self):
+        return (Rule, (str.__str__(self),))
+
+
+#: A cell outside the grid (every family).
+OUT_OF_BOUNDS = Rule.define("OUT_OF_BOUNDS", "cell out of bounds")
 
 
 @dataclass(frozen=True)

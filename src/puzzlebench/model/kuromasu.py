@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange, PuzzleError
-from .base import Family, Puzzle, Solution, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
+from .family import DARK, WHITE, CellView, FamilySpec, grid_cells, numbers_from_tokens, register_family
 from .grid import Cell
+from .verify import STEPS, adjacent_pairs, inside, regions
+
+BLACK_ON_NUMBER = Rule.define("BLACK_ON_NUMBER", "black on a numbered cell")
+ADJACENT_BLACKS = Rule.define("ADJACENT_BLACKS", "adjacent blacks")
+WHITE_REGION_SPLIT = Rule.define("WHITE_REGION_SPLIT", "white region split")
+VISIBLE_COUNT_WRONG = Rule.define("VISIBLE_COUNT_WRONG", "visible count wrong")
 
 
 class KuromasuSolution(Solution):
@@ -22,7 +30,7 @@ class KuromasuSolution(Solution):
 class Kuromasu(Puzzle):
     """An R x C grid with numbered cells (1..R+C-1) and "?" cells (white, number unknown)."""
 
-    family: ClassVar[Family] = Family.KUROMASU
+    family: ClassVar[Family] = Family.define("kuromasu", aliases=("kurodoko",))
     solution_type: ClassVar[type[Solution]] = KuromasuSolution
 
     numbers: Mapping[Cell, int] = field(default_factory=dict)
@@ -56,3 +64,84 @@ class Kuromasu(Puzzle):
 
     def solution(self, cells: Iterable[Cell]) -> KuromasuSolution:
         return KuromasuSolution(cells)
+
+
+def verify_kuromasu(p: Kuromasu, black: frozenset[Cell]) -> list[Violation]:
+    """Kuromasu's rules, walked directly on the board."""
+    out: list[Violation] = []
+    # Numbered (and '?') cells are white.
+    for cell in sorted(black & p.clue_cells):
+        out.append(Violation(BLACK_ON_NUMBER, (cell,), f"numbered cell {cell} is black"))
+    # No two black cells share a side.
+    for a, b in adjacent_pairs(p, black):
+        out.append(Violation(ADJACENT_BLACKS, (a, b), f"black cells {a} and {b} share a side"))
+    # All white cells form one orthogonally connected region.
+    white = [(r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in black]
+    parts = regions(p, white)
+    if len(parts) > 1:
+        cut_off = sorted(cell for part in parts[1:] for cell in part)
+        out.append(Violation(
+            WHITE_REGION_SPLIT, tuple(cut_off),
+            f"{len(cut_off)} white cell(s) are cut off from the region of {white[0]}, first {cut_off[0]}",
+        ))
+    # A number equals the count of white cells it sees, itself included.
+    for cell, n in p.numbers.items():
+        seen = 1
+        for dr, dc in STEPS:
+            r, c = cell[0] + dr, cell[1] + dc
+            while inside(p, r, c) and (r, c) not in black:
+                seen += 1
+                r, c = r + dr, c + dc
+        if seen != n:
+            out.append(Violation(VISIBLE_COUNT_WRONG, (cell,), f"number {n} at {cell} sees {seen} white cell(s)"))
+    return out
+
+
+def _view(p: Kuromasu, cell: Cell, black: frozenset[Cell], _: Any) -> CellView:
+    if cell in black:
+        return CellView("#", DARK)
+    label = str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else None
+    return CellView(label or ".", WHITE, label)
+
+
+def _token(p: Kuromasu, cell: Cell) -> str:
+    return str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else "."
+
+
+def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Kuromasu:
+    unknown = {(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "?"}
+    plain = [["." if t == "?" else t for t in row] for row in tokens]
+    numbers = numbers_from_tokens(plain, ".", "'.', '?' or a number", 0)
+    return Kuromasu(rows, cols, numbers=numbers, unknown=frozenset(unknown), **kw)
+
+
+def random_kuromasu(rng: random.Random, rows: int, cols: int, clue_p: float = 0.25) -> Kuromasu:
+    numbers = {}
+    for r in range(rows):
+        for c in range(cols):
+            if rng.random() < clue_p:
+                numbers[(r, c)] = rng.randint(1, min(rows + cols - 1, 5))
+    return Kuromasu(rows, cols, numbers=numbers, name=f"rand-kuromasu-{rows}x{cols}")
+
+
+SPEC = register_family(FamilySpec(
+    family=Kuromasu.family,
+    title="Kuromasu",
+    aliases=("kurodoko",),
+    puzzle_type=Kuromasu,
+    answer="black cells",
+    rules=("numbered cells are white", "no two black cells share a side",
+           "all white cells are orthogonally connected",
+           "a number counts the white cells it sees in its row and column, itself included"),
+    verify=verify_kuromasu,
+    view=_view,
+    native_token=_token,
+    from_native=_from_native,
+    native_mark="#",
+    native_help="'.' cell, a number, '?' white cell with an unknown number",
+    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
+    random_board=random_kuromasu,
+    generator="puzzlebench.generate.kuromasu:KuromasuOptions:generate_kuromasu",
+    description="blacken cells, never two side by side, keeping the white cells connected, so that "
+                "each number sees that many white cells in its row and column",
+))

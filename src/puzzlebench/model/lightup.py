@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange
-from .base import Family, Puzzle, Solution, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
+from .family import DARK, LIT, WHITE, BadToken, CellView, FamilySpec, grid_cells, numbers_from_tokens, register_family
 from .grid import Cell
+from .verify import STEPS, inside
+
+BULB_ON_WALL = Rule.define("BULB_ON_WALL", "bulb on a wall")
+UNLIT_CELL = Rule.define("UNLIT_CELL", "unlit cell")
+BULBS_SEE_EACH_OTHER = Rule.define("BULBS_SEE_EACH_OTHER", "bulbs see each other")
+CLUE_COUNT_WRONG = Rule.define("CLUE_COUNT_WRONG", "clue count wrong")
 
 
 class LightUpSolution(Solution):
@@ -25,7 +33,7 @@ class LightUp(Puzzle):
     Numbered cells are walls whether or not ``walls`` lists them.
     """
 
-    family: ClassVar[Family] = Family.LIGHTUP
+    family: ClassVar[Family] = Family.define("lightup", aliases=("akari",))
     solution_type: ClassVar[type[Solution]] = LightUpSolution
 
     walls: frozenset[Cell] = frozenset()
@@ -55,3 +63,103 @@ class LightUp(Puzzle):
 
     def solution(self, cells: Iterable[Cell]) -> LightUpSolution:
         return LightUpSolution(cells)
+
+
+def verify_lightup(p: LightUp, bulbs: frozenset[Cell]) -> list[Violation]:
+    """Light Up's rules, walked directly on the board."""
+    out: list[Violation] = []
+    # A bulb stands on an open cell.
+    for cell in sorted(bulbs & p.walls):
+        out.append(Violation(BULB_ON_WALL, (cell,), f"bulb at {cell} is on a wall"))
+    lit: set[Cell] = set()
+    seen_pairs: set[tuple[Cell, Cell]] = set()
+    for b in sorted(bulbs - p.walls):
+        lit.add(b)
+        for dr, dc in STEPS:
+            r, c = b[0] + dr, b[1] + dc
+            while inside(p, r, c) and (r, c) not in p.walls:
+                lit.add((r, c))
+                # No bulb is lit by another bulb.
+                if (r, c) in bulbs:
+                    pair = (min(b, (r, c)), max(b, (r, c)))
+                    if pair not in seen_pairs:
+                        seen_pairs.add(pair)
+                        out.append(Violation(BULBS_SEE_EACH_OTHER, pair, f"bulbs at {pair[0]} and {pair[1]} see each other"))
+                r, c = r + dr, c + dc
+    # Every open cell is lit.
+    unlit = [(r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.walls and (r, c) not in lit]
+    for cell in unlit:
+        out.append(Violation(UNLIT_CELL, (cell,), f"cell {cell} is not lit"))
+    # A numbered wall has exactly that many bulbs on its four neighbours.
+    for cell, n in p.numbers.items():
+        around = [(cell[0] + dr, cell[1] + dc) for dr, dc in STEPS]
+        got = sorted(x for x in around if x in bulbs)
+        if len(got) != n:
+            out.append(Violation(CLUE_COUNT_WRONG, (cell, *got), f"wall {cell} wants {n} bulb(s) next to it, has {len(got)}"))
+    return out
+
+
+def lit_cells(puzzle: LightUp, bulbs: frozenset[Cell]) -> frozenset[Cell]:
+    """Open cells lit by ``bulbs`` (each bulb's own cell and its rays up to a wall)."""
+    lit: set[Cell] = set()
+    for bulb in bulbs:
+        if bulb in puzzle.walls:
+            continue
+        lit.add(bulb)
+        for ray in puzzle.grid.rays(bulb, blocked=lambda c: c in puzzle.walls).values():
+            lit.update(ray)
+    return frozenset(lit)
+
+
+def _view(p: LightUp, cell: Cell, bulbs: frozenset[Cell], lit: Any) -> CellView:
+    if cell in p.walls:
+        label = str(p.numbers[cell]) if cell in p.numbers else None
+        return CellView(label or "#", DARK, label, ink="#fff")
+    if cell in bulbs:
+        return CellView("*", LIT, disc=True)
+    return CellView("+", LIT) if cell in lit else CellView(".", WHITE)
+
+
+def _token(p: LightUp, cell: Cell) -> str:
+    return str(p.numbers[cell]) if cell in p.numbers else "#" if cell in p.walls else "."
+
+
+def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> LightUp:
+    walls = {(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "#"}
+    plain = [["." if t == "#" else t for t in row] for row in tokens]
+    numbers = numbers_from_tokens(plain, ".", "'.', '#' or 0..4", 0, 4)
+    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, **kw)
+
+
+def random_lightup(rng: random.Random, rows: int, cols: int, wall_p: float = 0.3, number_p: float = 0.5) -> LightUp:
+    walls = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < wall_p}
+    numbers = {}
+    for r, c in walls:
+        if rng.random() < number_p:
+            free = sum((r + dr, c + dc) not in walls and 0 <= r + dr < rows and 0 <= c + dc < cols
+                       for dr, dc in STEPS)
+            numbers[(r, c)] = rng.randint(0, min(4, free))
+    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=f"rand-lightup-{rows}x{cols}")
+
+
+SPEC = register_family(FamilySpec(
+    family=LightUp.family,
+    title="Light Up",
+    aliases=("akari",),
+    puzzle_type=LightUp,
+    answer="bulbs",
+    rules=("a bulb lights its row and column up to a wall", "every open cell is lit",
+           "no bulb lights another", "a numbered wall has that many bulbs beside it"),
+    verify=verify_lightup,
+    view=_view,
+    context=lambda p, bulbs: lit_cells(p, bulbs),
+    native_token=_token,
+    from_native=_from_native,
+    native_mark="*",
+    native_help="'.' open, '#' wall, 0-4 numbered wall",
+    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.walls],
+    random_board=random_lightup,
+    generator="puzzlebench.generate.lightup:LightUpOptions:generate_lightup",
+    description="place bulbs on open cells so every open cell is lit, no bulb sees another, and "
+                "numbered walls have that many bulbs next to them",
+))
