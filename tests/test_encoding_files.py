@@ -11,7 +11,8 @@ import puzzlebench as pb
 import puzzlebench.formats
 from puzzlebench import registry
 from puzzlebench.cli import main
-from puzzlebench.encodings.files import ASP_SCHEMA, MZN_SCHEMA, asp_facts, schema
+from puzzlebench.encodings.files import asp_facts, schema
+from puzzlebench.model import family_spec
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Family, Kuromasu
 
@@ -54,9 +55,9 @@ see(R,C,R2,C2-1) :- see(R,C,R2,C2), C2 <= C, white(R2,C2-1), R2 = R.
 def test_schema_names_the_facts_and_the_answer_of_every_family() -> None:
     for family in Family:
         text = schema(family, "asp")
-        predicate, _ = ASP_SCHEMA[family]
+        predicate = family_spec(family).asp_facts.answer
         assert f"#show {predicate}/2." in text and "size(R,C)." in text
-        assert f"'{MZN_SCHEMA[family][0]}'" in schema(family, "minizinc")
+        assert f"'{family_spec(family).mzn_data.answer}'" in schema(family, "minizinc")
     assert "num(0,1,2)." in asp_facts(Kuromasu(2, 2, numbers={(0, 1): 2}))
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import errors
 from .errors import PuzzleError, SolverUnavailable
+from .model import Family
 
 if TYPE_CHECKING:
     from .model import Puzzle
@@ -365,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("encodings", help="list the encoding registry")
-    p.add_argument("--family", choices=("lightup", "kuromasu", "lightbulbs"))
+    p.add_argument("--family", choices=[str(f) for f in Family])
     p.add_argument("--paradigm", choices=paradigms)
     p.add_argument("--schema", nargs=2, metavar=("FAMILY", "PARADIGM"),
                    help="print the instance interface an encoding of FAMILY in PARADIGM is written against")

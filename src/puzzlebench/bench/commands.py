@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import PuzzleError
+from ..model import Family
 from .spec import Run, SuiteItem, Sweep, load_items, read_toml
 
 # -- the main job's defaults (edit here) ---------------------------------------------------------
@@ -263,7 +264,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="solver (repeatable; each applies to its own paradigm; 'all' = every installed one; "
                         "default: each paradigm's own)")
     p.add_argument("--encoding", action="append", help="encoding name or file (.lp, .mzn) (repeatable; default: default)")
-    p.add_argument("--family", action="append", choices=("lightup", "kuromasu", "lightbulbs"), help="restrict to these families")
+    p.add_argument("--family", action="append", choices=[str(f) for f in Family], help="restrict to these families")
     p.add_argument("--option", action="append", metavar="KEY=V1,V2", help="option values; the sweep takes the cartesian product")
     p.add_argument("--count", type=int, help="answers wanted per run (2 proves uniqueness, 0 all; default 2)")
     p.add_argument("--repeat", type=int, help="repetitions of each run (default 1)")

@@ -16,91 +16,32 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..errors import EncodingError
-from ..model import Cell, Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from ..model import Cell, Family, Puzzle, family_spec
+from ..model.family import InstanceSchema
 from .base import EncodingSpec
 
 #: file suffix -> the paradigm that runs it
 SUFFIXES: dict[str, str] = {".lp": "asp", ".mzn": "minizinc"}
 
 
-# -- the ASP fact schema (0-based rows and columns) ---------------------------------------------
+# -- the instance interface: each family declares it (FamilySpec.asp_facts / mzn_data) ----------
+def _schema(family: Family | str, paradigm: str) -> InstanceSchema:
+    spec = family_spec(family)
+    found = spec.asp_facts if paradigm == "asp" else spec.mzn_data if paradigm == "minizinc" else None
+    if found is None:
+        raise EncodingError(f"no {paradigm} instance schema for {spec.family}")
+    return found
+
+
 def asp_facts(puzzle: Puzzle) -> str:
-    """The puzzle as the ground facts documented in :data:`ASP_SCHEMA`."""
-    parts = [f"size({puzzle.rows},{puzzle.cols})."]
-    if isinstance(puzzle, LightUp):
-        parts += [f"wall({r},{c})." for r, c in sorted(puzzle.walls)]
-        parts += [f"num({r},{c},{n})." for (r, c), n in sorted(puzzle.numbers.items())]
-        parts += [f"open({r},{c})." for r, c in sorted(puzzle.open_cells)]
-    elif isinstance(puzzle, Kuromasu):
-        parts += [f"num({r},{c},{n})." for (r, c), n in sorted(puzzle.numbers.items())]
-        parts += [f"clue({r},{c})." for r, c in sorted(puzzle.clue_cells)]
-    elif isinstance(puzzle, LightBulbs):
-        parts += [f"n({r},{c},{n})." for r, row in enumerate(puzzle.numbers) for c, n in enumerate(row)]
-    else:
-        raise EncodingError(f"no ASP fact schema for {puzzle.family}")
-    return "\n".join(parts) + "\n"
+    """The puzzle as the ground facts its family documents (``schema(family, "asp")``), 0-based."""
+    return _schema(puzzle.family, "asp").write(puzzle)
 
 
-ASP_SCHEMA: dict[Family, tuple[str, str]] = {
-    Family.LIGHTUP: (
-        "bulb",
-        "size(R,C).      the board has R rows and C columns (cells 0..R-1 x 0..C-1)\n"
-        "wall(X,Y).      (X,Y) is a wall\n"
-        "num(X,Y,N).     the wall at (X,Y) carries the number N (0..4)\n"
-        "open(X,Y).      (X,Y) is an open cell (a bulb may go there)",
-    ),
-    Family.KUROMASU: (
-        "black",
-        "size(R,C).      the board has R rows and C columns (cells 0..R-1 x 0..C-1)\n"
-        "num(X,Y,N).     (X,Y) holds the number N\n"
-        "clue(X,Y).      (X,Y) is a clue: numbered or '?' (always white)",
-    ),
-    Family.LIGHTBULBS: (
-        "lit",
-        "size(R,C).      the board has R rows and C columns (cells 0..R-1 x 0..C-1)\n"
-        "n(X,Y,N).       cell (X,Y) holds the number N (1..9)",
-    ),
-}
-
-
-# -- the MiniZinc data schema (1-based arrays) --------------------------------------------------
 def mzn_data(puzzle: Puzzle) -> str:
-    """The puzzle as the MiniZinc data documented in :data:`MZN_SCHEMA`."""
-    from .minizinc import lightup_dzn
+    """The puzzle as the MiniZinc data its family documents (``schema(family, "minizinc")``), 1-based."""
+    return _schema(puzzle.family, "minizinc").write(puzzle)
 
-    if isinstance(puzzle, LightUp):
-        return lightup_dzn(puzzle)
-    if isinstance(puzzle, Kuromasu):
-        board = [[puzzle.numbers.get((r, c), -1 if (r, c) in puzzle.unknown else 0) for c in range(puzzle.cols)]
-                 for r in range(puzzle.rows)]
-    elif isinstance(puzzle, LightBulbs):
-        board = [list(row) for row in puzzle.numbers]
-    else:
-        raise EncodingError(f"no MiniZinc data schema for {puzzle.family}")
-    rows = ",\n     | ".join(", ".join(f"{v:2d}" for v in row) for row in board)
-    return f"h = {puzzle.rows};\nw = {puzzle.cols};\nn = [| {rows} |];\n"
-
-
-MZN_SCHEMA: dict[Family, tuple[str, str]] = {
-    Family.LIGHTUP: (
-        "x",
-        "int: h; int: w;                     rows, columns\n"
-        "array[1..h,1..w] of int: b;         -1 open cell, 5 plain wall, 0..4 numbered wall (seed 001's data)\n"
-        "output: array[1..h,1..w] of var bool: x   (x[i,j] = a bulb on open cell (i,j))",
-    ),
-    Family.KUROMASU: (
-        "black",
-        "int: h; int: w;                     rows, columns\n"
-        "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue, else the number\n"
-        "output: array[1..h,1..w] of var bool: black",
-    ),
-    Family.LIGHTBULBS: (
-        "lit",
-        "int: h; int: w;                     rows, columns\n"
-        "array[1..h,1..w] of 1..9: n;        the numbers\n"
-        "output: array[1..h,1..w] of var bool: lit",
-    ),
-}
 
 #: What a Python builder of each paradigm returns, and on what the harness blocks and reads.
 PYTHON_SCHEMA: dict[str, str] = {
@@ -119,20 +60,18 @@ PYTHON_SCHEMA: dict[str, str] = {
                 "  decision={cell: (row+1, col+1)})",
 }
 
-_MARKED = {Family.LIGHTUP: "bulb cells", Family.KUROMASU: "black cells", Family.LIGHTBULBS: "lit cells"}
-
-
 def schema(family: Family | str, paradigm: str) -> str:
     """The instance interface of ``family`` for encodings of ``paradigm``, as text."""
-    fam = Family(family)
-    out = [f"{fam} in {paradigm}: the answer is the set of {_MARKED[fam]}"]
+    spec = family_spec(family)
+    out = [f"{spec.family} in {paradigm}: the answer is the set of {spec.answer}"]
     if paradigm == "asp":
-        predicate, text = ASP_SCHEMA[fam]
-        out += ["", "facts (0-based):", text, "",
-                f"answer: #show {predicate}/2.  (show nothing else: the harness projects on the shown atoms)"]
+        found = _schema(spec.family, paradigm)
+        out += ["", "facts (0-based):", found.text, "",
+                f"answer: #show {found.answer}/2.  (show nothing else: the harness projects on the shown atoms)"]
     elif paradigm == "minizinc":
-        array, text = MZN_SCHEMA[fam]
-        out += ["", "data:", text, "", f"answer: the 2-D Boolean array {array!r} (output it, e.g. with --json-stream)"]
+        found = _schema(spec.family, paradigm)
+        out += ["", "data:", found.text, "",
+                f"answer: the 2-D Boolean array {found.answer!r} (output it, e.g. with --json-stream)"]
     out += ["", "Python builder (register_encoding):", PYTHON_SCHEMA.get(paradigm, "see puzzlebench.solvers.base")]
     return "\n".join(out)
 
@@ -169,8 +108,7 @@ def _asp_builder(text: str) -> Callable[[Puzzle, Mapping[str, Any]], Any]:
     from .asp.program import AspProgram
 
     def build(puzzle: Puzzle, options: Mapping[str, Any]) -> Any:
-        predicate, _ = ASP_SCHEMA[puzzle.family]
-        return AspProgram(text=text, facts=asp_facts(puzzle), predicate=predicate)
+        return AspProgram(text=text, facts=asp_facts(puzzle), predicate=_schema(puzzle.family, "asp").answer)
 
     return build
 
@@ -179,7 +117,7 @@ def _mzn_builder(text: str) -> Callable[[Puzzle, Mapping[str, Any]], Any]:
     from .minizinc import MiniZincArtifact
 
     def build(puzzle: Puzzle, options: Mapping[str, Any]) -> Any:
-        array, _ = MZN_SCHEMA[puzzle.family]
+        array = _schema(puzzle.family, "minizinc").answer
         # every cell: a model that marks a wall or a clue is caught by the verifier, not hidden
         cells: list[Cell] = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
         decision = {cell: (cell[0] + 1, cell[1] + 1) for cell in cells}

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import ParseError, PuzzleError
-from ..model import Family, Puzzle, Solution
+from ..model import Family, Puzzle, Solution, family_specs
 from . import asp, digits, janko, mzn, native, puzzlink, runs
 from .base import Format, decode_text, strip_bom
 from .janko import JankoEntry, iter_janko
@@ -48,19 +48,18 @@ def _family(family: Family | str | None) -> Family | None:
     try:
         return Family(family)
     except ValueError:
-        raise PuzzleError(f"unknown family {family!r}; choose lightup, kuromasu or lightbulbs") from None
+        raise PuzzleError(f"unknown family {family!r}; choose {', '.join(map(str, Family))}") from None
 
 
 def _family_hint(filename: str | None) -> Family | None:
-    """A family named in a file name (akari/lightup, kuromasu/kurodoko/range, lightbulbs)."""
+    """A family named in a file name by its name or an alias (akari, kurodoko, ...); the longest
+    name found wins (``lightbulbs`` over ``lightup``... and ``lightbulb`` over nothing)."""
     if not filename:
         return None
     low = Path(filename).name.lower()
-    for key, family in (("lightbulb", Family.LIGHTBULBS), ("akari", Family.LIGHTUP), ("lightup", Family.LIGHTUP),
-                        ("kuromasu", Family.KUROMASU), ("kurodoko", Family.KUROMASU)):
-        if key in low:
-            return family
-    return None
+    names = [(name, spec.family) for spec in family_specs() for name in (spec.family.value, *spec.aliases)]
+    found = [(len(name), family) for name, family in names if name in low or name.rstrip("s") in low]
+    return max(found, key=lambda f: f[0])[1] if found else None
 
 
 def detect_format(text: str, filename: str | None = None, family: Family | None = None) -> Format:

@@ -1,14 +1,17 @@
 """Janko / puzzlekit text: ``ROWS COLS`` then one line per row of space-separated tokens.
 
+The tokens are each family's own (``FamilySpec.janko``), for example:
+
 - Akari problem: ``-`` empty, ``x`` wall, ``0``-``4`` numbered wall; solution adds ``o`` (bulb).
 - Kuromasu problem: ``-`` cell, a positive integer numbered cell; solution: ``-`` white,
   ``x`` black (numbered cells may appear as their number).
   Published answers may write ``-`` over walls and numbers, or ``x`` over a numbered wall;
   all these forms are read.
 
-The text does not say which family it holds; a problem with ``x``, ``0`` or ``o`` is Akari, one
-with a number above 4 is Kuromasu, anything else needs the family from the caller (or the file
-name). :func:`iter_janko` reads the puzzlekit-dataset JSON files, which name their family.
+The text does not say which family it holds; each family's codec may claim a problem by its
+tokens (a problem with ``x``, ``0`` or ``o`` is Akari, one with a number above 4 and a ``-`` is
+Kuromasu); when none or several do, the family must come from the caller (or the file name).
+:func:`iter_janko` reads the puzzlekit-dataset JSON files, which name their family.
 """
 
 from __future__ import annotations
@@ -19,15 +22,32 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import ParseError, PuzzleError
-from ..model import Family, Kuromasu, LightUp, Puzzle, Solution
-from .base import (Format, check_grid_size, decode_text, is_number, numbered_lines, parse_number, split_tokens,
-                   strip_bom)
+from ..model import Family, Puzzle, Solution, family_spec, family_specs
+from ..model.family import BadToken, FamilySpec, JankoCodec
+from .base import Format, check_grid_size, decode_text, is_number, numbered_lines, parse_number, split_tokens, strip_bom
 
 NAME = "janko"
-FAMILIES = (Family.LIGHTUP, Family.KUROMASU)
-#: Dataset "name" field -> family.
-DATASET_FAMILY = {"akari": Family.LIGHTUP, "lightup": Family.LIGHTUP, "kuromasu": Family.KUROMASU,
-                  "kurodoko": Family.KUROMASU}
+
+
+def families() -> tuple[Family, ...]:
+    """The families with a janko codec."""
+    return tuple(spec.family for spec in family_specs() if spec.janko)
+
+
+def dataset_family(name: str) -> Family | None:
+    """The family a dataset's "name" field (or a file name) speaks of, if any."""
+    name = name.lower()
+    for spec in family_specs():
+        if spec.janko and any(key in name for key in (*spec.janko.dataset_names, spec.family.value)):
+            return spec.family
+    return None
+
+
+def _codec(family: Family) -> JankoCodec:
+    codec = family_spec(family).janko
+    if codec is None:
+        raise ParseError(NAME, f"holds {', '.join(map(str, families()))} puzzles, not {family.value}")
+    return codec
 
 
 def _table(text: str) -> tuple[int, int, list[tuple[int, list[tuple[int, str]]]]]:
@@ -56,46 +76,29 @@ def _table(text: str) -> tuple[int, int, list[tuple[int, list[tuple[int, str]]]]
     return rows, cols, table
 
 
-def _guess_family(table) -> Family | None:
-    for _, tokens in table:
-        for _, tok in tokens:
-            if tok in ("x", "o", "0"):
-                return Family.LIGHTUP
-            if is_number(tok) and (len(tok) > 1 or int(tok) > 4):
-                return Family.KUROMASU
-    return None
+def _guess_family(tokens: list[list[str]]) -> Family:
+    claims = [spec.family for spec in family_specs() if spec.janko and spec.janko.claims(tokens)]
+    if len(claims) != 1:
+        could = " or ".join(map(str, claims or families()))
+        raise ParseError(NAME, f"cannot tell which family this is (it could be {could}); give the family")
+    return claims[0]
 
 
 def read(text: str, family: Family | None = None) -> Puzzle:
     rows, cols, table = _table(text)
-    family = Family(family) if family is not None else _guess_family(table)
-    if family is None:
-        raise ParseError(NAME, "cannot tell Akari from Kuromasu (only '-' and 1..4 occur); give the family")
-    if family not in FAMILIES:
-        raise ParseError(NAME, f"holds Akari or Kuromasu puzzles, not {family.value}")
-    walls, numbers = set(), {}
-    for r, (n, tokens) in enumerate(table):
-        for c, (col, tok) in enumerate(tokens):
-            if tok == "-":
-                continue
-            if family is Family.LIGHTUP and tok == "x":
-                walls.add((r, c))
-            elif is_number(tok):
-                numbers[(r, c)] = parse_number(NAME, tok, "clue", n, col)
-            else:
-                expected = "'-', 'x' or 0..4" if family is Family.LIGHTUP else "'-' or a positive integer"
-                raise ParseError(NAME, f"bad {family.value} problem token {tok!r}, expected {expected}", n, col)
-    if family is Family.LIGHTUP:
-        return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers)
-    return Kuromasu(rows, cols, numbers=numbers)
+    tokens = [[tok for _, tok in row] for _, row in table]
+    family = Family(family) if family is not None else _guess_family(tokens)
+    codec = _codec(family)
+    try:
+        return codec.parse(rows, cols, tokens)
+    except BadToken as exc:
+        n, row = table[exc.row]
+        raise ParseError(NAME, f"bad {family.value} problem token {exc.token!r}, expected {exc.expected}",
+                         n, row[exc.col][0]) from None
 
 
 def _problem_tokens(puzzle: Puzzle) -> list[list[str]]:
-    if isinstance(puzzle, LightUp):
-        return [[str(puzzle.numbers[(r, c)]) if (r, c) in puzzle.numbers else "x" if (r, c) in puzzle.walls else "-"
-                 for c in range(puzzle.cols)] for r in range(puzzle.rows)]
-    assert isinstance(puzzle, Kuromasu)
-    return [[str(puzzle.numbers.get((r, c), "-")) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    return _codec(puzzle.family).tokens(puzzle)
 
 
 def _join(puzzle: Puzzle, rows: list[list[str]]) -> str:
@@ -108,46 +111,35 @@ def write(puzzle: Puzzle) -> str:
 
 
 def write_solution(puzzle: Puzzle, solution: Solution) -> str:
-    """Akari: the problem with ``o`` on bulbs; Kuromasu: ``x`` black, ``-`` white."""
+    """The family's answer text: the problem with marks (Akari: ``o`` on bulbs), or the mark
+    (``x``) on marked cells and ``-`` elsewhere."""
     FORMAT.check_writable(puzzle)
-    if isinstance(puzzle, LightUp):
-        board = _problem_tokens(puzzle)
-        rows = [["o" if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
+    codec = _codec(puzzle.family)
+    if codec.marks_over_problem:
+        board = codec.tokens(puzzle)
+        rows = [[codec.mark if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
     else:
-        rows = [["x" if (r, c) in solution.cells else "-" for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+        rows = [[codec.mark if (r, c) in solution.cells else "-" for c in range(puzzle.cols)] for r in range(puzzle.rows)]
     return _join(puzzle, rows)
 
 
 def read_solution(text: str, puzzle: Puzzle) -> Solution:
     """The answer in a janko solution text, checked against ``puzzle``'s size and clues."""
-    if not isinstance(puzzle, (LightUp, Kuromasu)):
-        raise ParseError(NAME, f"holds Akari or Kuromasu answers, not {puzzle.family.value}")
+    codec = _codec(puzzle.family)
     rows, cols, table = _table(text)
     if (rows, cols) != puzzle.shape:
         raise ParseError(NAME, f"solution is {rows}x{cols}, puzzle is {puzzle.rows}x{puzzle.cols}", 1, 1)
-    board = _problem_tokens(puzzle)
-    mark = "o" if isinstance(puzzle, LightUp) else "x"
+    board = codec.tokens(puzzle)
     cells = []
     for r, (n, tokens) in enumerate(table):
         for c, (col, tok) in enumerate(tokens):
-            if tok == mark:
+            if tok == codec.mark:
                 cells.append((r, c))
             elif tok == "-":  # some published answers blank out the clues
                 continue
-            elif not _same_kind(tok, board[r][c]):
+            elif not codec.fits(tok, board[r][c]):
                 raise ParseError(NAME, f"solution token {tok!r} disagrees with the puzzle's {board[r][c]!r}", n, col)
     return puzzle.solution(cells)
-
-
-def _same_kind(token: str, clue: str) -> bool:
-    """Whether an answer's copy of a clue fits the board: walls stay walls, numbers stay numbers.
-
-    (Published answers sometimes write a numbered wall as a plain ``x``.)
-    """
-    if clue == "-":
-        return False
-    walls = ("x", "0", "1", "2", "3", "4")
-    return token == clue or (token in walls and clue in walls)
 
 
 def detect(text: str) -> bool:
@@ -156,9 +148,8 @@ def detect(text: str) -> bool:
 
 
 def _limits(puzzle: Puzzle) -> str | None:
-    if isinstance(puzzle, Kuromasu) and puzzle.unknown:
-        return f"'?' clue at {min(puzzle.unknown)} (janko Kuromasu has numbers only)"
-    return None
+    codec = family_spec(puzzle).janko
+    return codec.limits(puzzle) if codec else None
 
 
 def _shape(record: object) -> str:
@@ -182,10 +173,13 @@ class JankoEntry:
         return iter((self.id, self.puzzle, self.solution))
 
 
-def iter_janko(path: str | Path, family: Family | None = None) -> Iterator[JankoEntry]:
+def iter_janko(path: str | Path, family: Family | None = None,
+               malformed: list[tuple[str, str]] | None = None) -> Iterator[JankoEntry]:
     """Every puzzle of a puzzlekit-dataset JSON file (``{"name", "data": {ID: {problem, solution}}}``).
 
-    Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``.
+    Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``. A record
+    that cannot be read raises a :class:`ParseError` naming its id; given a ``malformed`` list,
+    such a record is appended to it as ``(id, reason)`` instead and the rest are still read.
     """
     path = Path(path)
     fmt = f"{NAME}-json"
@@ -205,22 +199,26 @@ def iter_janko(path: str | Path, family: Family | None = None) -> Iterator[Janko
     if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
         raise ParseError(fmt, f"{path.name}: expected an object with a 'data' object of puzzles")
     if family is None:
-        family = DATASET_FAMILY.get(str(doc.get("name", "")).lower())
-        if family is None:
-            family = next((f for key, f in DATASET_FAMILY.items() if key in path.name.lower()), None)
+        family = dataset_family(str(doc.get("name", ""))) or dataset_family(path.name)
     for pid, record in doc["data"].items():
         problem = record.get("problem") if isinstance(record, dict) else None
         answer = record.get("solution") if isinstance(record, dict) else None
-        if not isinstance(problem, str) or not (answer is None or isinstance(answer, str)):
-            raise ParseError(fmt, f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
-                                  f"(strings), got {_shape(record)}")
         try:
-            puzzle = read(problem, family)
-            solution = read_solution(answer, puzzle) if answer else None
+            if not isinstance(problem, str) or not (answer is None or isinstance(answer, str)):
+                raise ParseError(fmt, f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
+                                      f"(strings), got {_shape(record)}")
+            try:
+                puzzle = read(problem, family)
+                solution = read_solution(answer, puzzle) if answer else None
+            except ParseError as exc:
+                raise ParseError(exc.format, f"{path.name} puzzle {pid!r}: {exc.reason}", exc.line, exc.column) from None
+            except PuzzleError as exc:
+                raise ParseError(fmt, f"{path.name} puzzle {pid!r}: {exc}") from None
         except ParseError as exc:
-            raise ParseError(exc.format, f"{path.name} puzzle {pid!r}: {exc.reason}", exc.line, exc.column) from None
-        except PuzzleError as exc:
-            raise ParseError(fmt, f"{path.name} puzzle {pid!r}: {exc}") from None
+            if malformed is None:
+                raise
+            malformed.append((str(pid), str(exc)))
+            continue
         source = str(record.get("source", ""))
         puzzle = puzzle.with_meta(name=str(pid), source=source, corpus=str(doc.get("name", path.stem)))
         yield JankoEntry(str(pid), puzzle, solution, source)
@@ -229,7 +227,7 @@ def iter_janko(path: str | Path, family: Family | None = None) -> Iterator[Janko
 FORMAT = Format(
     name=NAME,
     description="janko.at / puzzlekit text: 'ROWS COLS' then rows of tokens (- x 0-4 o; - numbers)",
-    families=FAMILIES,
+    families=families,
     extensions=(".janko",),
     read=read,
     write=write,

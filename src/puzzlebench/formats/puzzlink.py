@@ -1,4 +1,4 @@
-"""puzz.link / pzprjs URLs for Light Up (``akari``) and Kurodoko (``kurodoko``).
+"""puzz.link / pzprjs URLs, for every family that declares a codec (``FamilySpec.puzzlink``).
 
 What is read and written follows pzprjs (github.com/robx/pzprjs, the code behind puzz.link):
 
@@ -36,14 +36,11 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ..model import Family, Kuromasu, LightUp, Puzzle
+from ..model import Cell, Family, Puzzle, family_spec, family_specs
+from ..model.family import BadBody, FamilySpec
 from .base import Format
 
 NAME = "puzzlink"
-LIGHTUP_PIDS = ("akari", "lightup", "bijutsukan")
-KURODOKO_PIDS = ("kurodoko",)
-#: The PID pzprjs writes for each family (``pzpr.variety(pid).urlid``).
-URL_IDS = {Family.LIGHTUP: "akari", Family.KUROMASU: "kurodoko"}
 BASE = "https://puzz.link/p?"
 #: Number16 prefixes: (prefix, hex digits, offset, first number written this way).
 _WIDE = (("-", 2, 0, 16), ("+", 3, 0, 256), ("=", 3, 4096, 4096), ("%", 3, 8192, 8192),
@@ -56,7 +53,7 @@ _OTHER_URLS = re.compile(r"www\.kanpen\.net|www\.geocities(\.co)?\.jp/(pencil_ap
                          r"|indi\.s58\.xrea\.com/.+/(sa|sc)/")
 
 
-def _run_letter(n: int) -> str:
+def run_letter(n: int) -> str:
     """A run of 1..20 empty cells: g = 1 ... z = 20 (base-36 digit n + 15)."""
     return "0123456789abcdefghijklmnopqrstuvwxyz"[n + 15]
 
@@ -104,49 +101,37 @@ def _split(text: str) -> tuple[str, int, int, str, int]:
     return _MODE.sub("", pid), int(size[1]), int(size[0]), "/".join(body_parts), column
 
 
+def _by_pid() -> dict[str, FamilySpec]:
+    """PID -> family, over every family with a puzz.link codec."""
+    return {pid: spec for spec in family_specs() if spec.puzzlink for pid in spec.puzzlink.ids}
+
+
+def url_ids() -> dict[Family, str]:
+    """The PID pzprjs writes for each family (``pzpr.variety(pid).urlid``)."""
+    return {spec.family: spec.puzzlink.ids[0] for spec in family_specs() if spec.puzzlink}
+
+
 def read(text: str, family: Family | None = None) -> Puzzle:
     pid, rows, cols, body, column = _split(text)
-    if pid in LIGHTUP_PIDS:
-        found = Family.LIGHTUP
-    elif pid in KURODOKO_PIDS:
-        found = Family.KUROMASU
-    else:
-        raise ParseError(NAME, f"puzzle type {pid!r} is not akari/lightup or kurodoko", 1, 1)
-    if family is not None and Family(family) is not found:
+    known = _by_pid()
+    if pid not in known:
+        raise ParseError(NAME, f"puzzle type {pid!r} is not one of {', '.join(known)}", 1, 1)
+    spec = known[pid]
+    if family is not None and Family(family) is not spec.family:
         raise ParseError(NAME, f"URL holds {pid}, not {Family(family).value}", 1, 1)
-    if found is Family.LIGHTUP:
-        return _decode_lightup(body, rows, cols, column)
-    return _decode_kurodoko(body, rows, cols, column)
+    try:
+        return spec.puzzlink.decode(body, rows, cols)
+    except BadBody as exc:
+        raise ParseError(NAME, f"{exc.message} in a {pid} body", 1, column + exc.index) from None
 
 
-def _decode_lightup(body: str, rows: int, cols: int, column: int) -> LightUp:
+# Body parts pzprjs shares between genres (src/variety-common/Encode.js).
+
+def decode_number16(body: str, rows: int, cols: int) -> tuple[dict[Cell, int], set[Cell]]:
+    """``decodeNumber16``: the numbered cells and the ``.`` ("?") cells of a body."""
     size = rows * cols
-    walls, numbers = set(), {}
-    c = 0
-    for i, ch in enumerate(body):
-        if c >= size:
-            break  # the board is full: pzprjs ignores the rest
-        if "0" <= ch <= "4":
-            numbers[divmod(c, cols)] = int(ch)
-        elif "5" <= ch <= "9":
-            numbers[divmod(c, cols)] = int(ch) - 5
-            c += 1
-        elif "a" <= ch <= "e":
-            numbers[divmod(c, cols)] = int(ch, 16) - 10
-            c += 2
-        elif "g" <= ch <= "z":
-            c += int(ch, 36) - 16
-        elif ch == ".":
-            walls.add(divmod(c, cols))
-        else:
-            raise ParseError(NAME, f"unexpected {ch!r} in an akari body (0-9, a-e, g-z or '.')", 1, column + i)
-        c += 1
-    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers)
-
-
-def _decode_kurodoko(body: str, rows: int, cols: int, column: int) -> Kuromasu:
-    size = rows * cols
-    numbers, unknown = {}, set()
+    numbers: dict[Cell, int] = {}
+    unknown: set[Cell] = set()
     c = i = 0
     while i < len(body) and c < size:  # pzprjs stops once the board is full
         ch = body[i]
@@ -158,7 +143,7 @@ def _decode_kurodoko(body: str, rows: int, cols: int, column: int) -> Kuromasu:
             _, digits, base, _ = wide
             chunk = body[i + 1:i + 1 + digits]
             if len(chunk) != digits or not _HEX.fullmatch(chunk):
-                raise ParseError(NAME, f"{ch!r} must be followed by {digits} hex digits", 1, column + i)
+                raise BadBody(f"{ch!r} must be followed by {digits} hex digits", i)
             numbers[divmod(c, cols)] = int(chunk, 16) + base
             i += 1 + digits
         elif ch == ".":
@@ -168,39 +153,29 @@ def _decode_kurodoko(body: str, rows: int, cols: int, column: int) -> Kuromasu:
             c += int(ch, 36) - 16
             i += 1
         else:
-            raise ParseError(NAME, f"unexpected {ch!r} in a kurodoko body", 1, column + i)
+            raise BadBody(f"unexpected {ch!r}", i)
         c += 1
-    return Kuromasu(rows, cols, numbers=numbers, unknown=frozenset(unknown))
+    return numbers, unknown
 
 
-def _encode_lightup(puzzle: LightUp) -> str:
-    cells = [puzzle.numbers.get(cell, "." if cell in puzzle.walls else None) for cell in puzzle.grid.cells()]
-    out, count, c = [], 0, 0
-    while c < len(cells):
-        qn, token = cells[c], ""
-        if isinstance(qn, int):
-            # A number absorbs up to two empty cells after it (pzprjs's encode4Cell).
-            if c + 1 < len(cells) and cells[c + 1] is not None:
-                token = str(qn)
-            elif c + 2 < len(cells) and cells[c + 2] is not None:
-                token, c = str(qn + 5), c + 1
-            else:
-                token, c = "abcde"[qn], c + 2
-        elif qn == ".":
-            token = "."
-        else:
+def encode_number16(rows: int, cols: int, numbers: dict[Cell, int], unknown: frozenset[Cell] = frozenset()) -> str:
+    """``encodeNumber16``: numbers, ``.`` for "?" cells, runs of empty cells."""
+    out, count = [], 0
+    for cell in ((r, c) for r in range(rows) for c in range(cols)):
+        token = number16(numbers[cell]) if cell in numbers else "." if cell in unknown else ""
+        if not token:
             count += 1
         if count and (token or count == 20):
-            out.append(_run_letter(count))
+            out.append(run_letter(count))
             count = 0
         out.append(token)
-        c += 1
     if count:
-        out.append(_run_letter(count))
+        out.append(run_letter(count))
     return "".join(out)
 
 
-def _number16(n: int) -> str:
+def number16(n: int) -> str:
+    """One number as ``encodeNumber16`` writes it."""
     # pzprjs writes the offset numbers (=, %, * and $) without zero padding, which its own reader
     # cannot read back; they need boards with rows + cols > 4096, so padding here changes nothing real.
     if n < 16:
@@ -209,37 +184,18 @@ def _number16(n: int) -> str:
     return prefix + format(n - base, "x").zfill(digits)
 
 
-def _encode_kurodoko(puzzle: Kuromasu) -> str:
-    out, count = [], 0
-    for cell in puzzle.grid.cells():
-        token = _number16(puzzle.numbers[cell]) if cell in puzzle.numbers else "." if cell in puzzle.unknown else ""
-        if not token:
-            count += 1
-        if count and (token or count == 20):
-            out.append(_run_letter(count))
-            count = 0
-        out.append(token)
-    if count:
-        out.append(_run_letter(count))
-    return "".join(out)
-
-
 def write(puzzle: Puzzle) -> str:
     """pzprjs's URL for ``puzzle``, as puzz.link writes it."""
     FORMAT.check_writable(puzzle)
-    if isinstance(puzzle, LightUp):
-        body = _encode_lightup(puzzle)
-    else:
-        assert isinstance(puzzle, Kuromasu)
-        body = _encode_kurodoko(puzzle)
-    data = f"{puzzle.cols}/{puzzle.rows}/{body}"
+    codec = family_spec(puzzle).puzzlink
+    data = f"{puzzle.cols}/{puzzle.rows}/{codec.encode(puzzle)}"
     if not re.fullmatch(r"[a-zA-Z0-9]", data[-1]):
         data += "/"  # outputURLData: keep a last '.' from being cut off by link shorteners
-    return f"{BASE}{URL_IDS[puzzle.family]}/{data}"
+    return f"{BASE}{codec.ids[0]}/{data}"
 
 
 def detect(text: str) -> bool:
-    """A one-line puzz.link URL or bare PID/COLS/ROWS/BODY naming one of these genres."""
+    """A one-line puzz.link URL or bare PID/COLS/ROWS/BODY naming a genre a family declares."""
     s = text.strip()
     if not s or any(ch.isspace() for ch in s):
         return False
@@ -247,13 +203,13 @@ def detect(text: str) -> bool:
         pid = _split(s)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
     except ParseError:
         return False
-    return pid in LIGHTUP_PIDS + KURODOKO_PIDS
+    return pid in _by_pid()
 
 
 FORMAT = Format(
     name=NAME,
-    description="puzz.link / pzprjs URLs (?akari/W/H/... and ?kurodoko/W/H/...), mirrors and bare PID/W/H/... accepted",
-    families=(Family.LIGHTUP, Family.KUROMASU),
+    description="puzz.link / pzprjs URLs (?akari/W/H/..., ?kurodoko/W/H/..., ...), mirrors and bare PID/W/H/... accepted",
+    families=lambda: tuple(spec.family for spec in family_specs() if spec.puzzlink),
     extensions=(".url",),
     read=read,
     write=write,

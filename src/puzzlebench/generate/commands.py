@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import GenerationError, parse_size
+from . import generators
 
 
 def _option_value(text: str):
@@ -67,7 +68,7 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     """Add ``generate`` and ``generate-suites`` to the ``puzzlebench`` command line."""
     p = subparsers.add_parser("generate", help="generate seeded puzzles with uniqueness proofs")
-    p.add_argument("family", choices=("lightup", "kuromasu", "lightbulbs"))
+    p.add_argument("family", choices=list(map(str, generators())))
     p.add_argument("--size", required=True, help="ROWSxCOLS, e.g. 10x10")
     p.add_argument("--density", type=float, help="walls (lightup), black cells (kuromasu) or lit cells (lightbulbs)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")

@@ -10,21 +10,17 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
-from ..model import Family, Puzzle, Solution
+from ..model import Family, Puzzle, Solution, family_spec
 from ..model.grid import Cell
 from .cnf import Undecided
 
 T = TypeVar("T")
 A = TypeVar("A")
 
-#: Proof paradigms per family, fastest first, as measured on the generated suites (count=2 proofs
-#: of Light Up and Kuromasu: Kuromasu 70x70 sat 3.2 s, asp 8.0 s; enumeration of LightBulbs
-#: answers: 12x12 asp 1.3 s, cp 1.3 s, sat 2.7 s; see puzzles/README.md).
-PREFERRED_PARADIGMS: dict[Family, tuple[str, ...]] = {
-    Family.LIGHTUP: ("sat", "asp", "cp", "smt"),
-    Family.KUROMASU: ("sat", "asp", "cp", "smt"),
-    Family.LIGHTBULBS: ("asp", "cp", "sat", "smt"),
-}
+# Proof paradigms per family, fastest first, are each family's ``FamilySpec.proof_paradigms``, as
+# measured on the generated suites (count=2 proofs of Light Up and Kuromasu: Kuromasu 70x70 sat
+# 3.2 s, asp 8.0 s; enumeration of LightBulbs answers: 12x12 asp 1.3 s, cp 1.3 s, sat 2.7 s; see
+# puzzles/README.md).
 
 
 class GenerationError(PuzzleError):
@@ -123,7 +119,7 @@ def default_paradigm(family: Family | str) -> str | None:
     """The fastest available paradigm with an encoding of ``family``, or None if there is none."""
     fam = Family(family)
     have = [p for p in registry.available() if any(s.name == "default" for s in registry.encodings(fam, p))]
-    for p in PREFERRED_PARADIGMS[fam]:
+    for p in family_spec(fam).proof_paradigms:
         if p in have:
             return p
     return have[0] if have else None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+from ..errors import PuzzleError
 from .base import Family, Puzzle, Violation
 from .grid import Cell
 
@@ -34,6 +35,15 @@ class BadToken(ValueError):
     def __init__(self, row: int, col: int, token: str, expected: str):
         super().__init__(f"bad cell {token!r} at {(row, col)}, expected {expected}")
         self.row, self.col, self.token, self.expected = row, col, token, expected
+
+
+class BadBody(ValueError):
+    """A malformed puzz.link body: ``message`` and the 0-based ``index`` of the offending
+    character (the format adds the URL's own offset)."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.message, self.index = message, index
 
 
 @dataclass(frozen=True)
@@ -78,11 +88,38 @@ class PuzzlinkCodec:
     """A family's puzz.link body codec (after ``?TYPE/COLS/ROWS/``), as pzprjs writes it.
 
     ``ids`` are the type names pzprjs accepts (the first is written); ``decode(body, rows,
-    cols)`` raises :class:`ValueError` with a message on a malformed body."""
+    cols)`` raises :class:`BadBody` on a malformed body. The body parts pzprjs shares between
+    genres (number16 cells, runs of empty cells) are in :mod:`puzzlebench.formats.puzzlink`."""
 
     ids: tuple[str, ...]
     decode: Callable[[str, int, int], Puzzle]
     encode: Callable[[Puzzle], str]
+
+
+@dataclass(frozen=True)
+class InstanceSchema:
+    """How a family's puzzle is handed to an encoding file: ``write(puzzle)`` gives the text
+    (ASP facts, MiniZinc data), ``text`` documents it, ``answer`` names where the answer is read
+    (the ASP predicate ``answer/2``, or the MiniZinc 2-D Boolean array)."""
+
+    answer: str
+    text: str
+    write: Callable[[Puzzle], str]
+
+
+def asp_size(puzzle: Puzzle) -> list[str]:
+    """The ``size(R,C).`` fact every family's ASP schema starts with."""
+    return [f"size({puzzle.rows},{puzzle.cols})."]
+
+
+ASP_SIZE_DOC = "size(R,C).      the board has R rows and C columns (cells 0..R-1 x 0..C-1)\n"
+MZN_SIZE_DOC = "int: h; int: w;                     rows, columns\n"
+
+
+def dzn_board(puzzle: Puzzle, name: str, value: Callable[[Cell], int]) -> str:
+    """MiniZinc data ``h``, ``w`` and the 2-D array ``name`` of ``value(cell)``."""
+    rows = ",\n     | ".join(", ".join(f"{value((r, c)):2d}" for c in range(puzzle.cols)) for r in range(puzzle.rows))
+    return f"h = {puzzle.rows};\nw = {puzzle.cols};\n{name} = [| {rows} |];\n"
 
 
 @dataclass(frozen=True)
@@ -101,6 +138,8 @@ class FamilySpec:
     - ``janko``, ``puzzlink``: codecs, or None where the format has no such family;
     - ``candidates(puzzle)``: the cells an answer may mark (brute force tries their subsets);
     - ``random_board(rng, rows, cols)``: a random small puzzle (for tests);
+    - ``asp_facts``, ``mzn_data``: the instance interface of ``.lp`` and ``.mzn`` encoding files;
+    - ``proof_paradigms``: the paradigms a generator's uniqueness proof tries, fastest first;
     - ``generator``: ``"module:OptionsClass:function"``, imported on first use.
     """
 
@@ -121,6 +160,9 @@ class FamilySpec:
     context: Callable[[Puzzle, frozenset[Cell]], Any] = lambda puzzle, marked: None
     janko: JankoCodec | None = None
     puzzlink: PuzzlinkCodec | None = None
+    asp_facts: InstanceSchema | None = None
+    mzn_data: InstanceSchema | None = None
+    proof_paradigms: tuple[str, ...] = ("sat", "asp", "cp", "smt")
     generator: str | None = None
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -152,7 +194,7 @@ def family_spec(family: Family | str | Puzzle) -> FamilySpec:
     try:
         return _SPECS[Family(family)]
     except (KeyError, ValueError):
-        raise ValueError(f"unknown puzzle family {family!r}; known: {', '.join(map(str, _SPECS))}") from None
+        raise PuzzleError(f"unknown puzzle family {family!r}; known: {', '.join(map(str, _SPECS))}") from None
 
 
 def family_specs() -> Iterator[FamilySpec]:

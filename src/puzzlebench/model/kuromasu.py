@@ -8,7 +8,8 @@ from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange, PuzzleError
 from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
-from .family import DARK, WHITE, CellView, FamilySpec, grid_cells, numbers_from_tokens, register_family
+from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, JankoCodec,
+                     PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
 from .verify import STEPS, adjacent_pairs, inside, regions
 
@@ -124,6 +125,19 @@ def random_kuromasu(rng: random.Random, rows: int, cols: int, clue_p: float = 0.
     return Kuromasu(rows, cols, numbers=numbers, name=f"rand-kuromasu-{rows}x{cols}")
 
 
+def _url_decode(body: str, rows: int, cols: int) -> Kuromasu:
+    from ..formats.puzzlink import decode_number16
+
+    numbers, unknown = decode_number16(body, rows, cols)
+    return Kuromasu(rows, cols, numbers=numbers, unknown=frozenset(unknown))
+
+
+def _url_encode(p: Kuromasu) -> str:
+    from ..formats.puzzlink import encode_number16
+
+    return encode_number16(p.rows, p.cols, dict(p.numbers), p.unknown)
+
+
 SPEC = register_family(FamilySpec(
     family=Kuromasu.family,
     title="Kuromasu",
@@ -141,6 +155,26 @@ SPEC = register_family(FamilySpec(
     native_help="'.' cell, a number, '?' white cell with an unknown number",
     candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
     random_board=random_kuromasu,
+    asp_facts=InstanceSchema("black", ASP_SIZE_DOC + (
+        "num(X,Y,N).     (X,Y) holds the number N\n"
+        "clue(X,Y).      (X,Y) is a clue: numbered or '?' (always white)"),
+        lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+                            + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]) + "\n"),
+    mzn_data=InstanceSchema("black", MZN_SIZE_DOC + (
+        "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue, else the number\n"
+        "output: array[1..h,1..w] of var bool: black"),
+        lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0))),
+    # janko text: '-' cell, a number; answers '-' white, 'x' black (clues may be copied)
+    janko=JankoCodec(
+        tokens=lambda p: [[str(p.numbers.get((r, c), "-")) for c in range(p.cols)] for r in range(p.rows)],
+        parse=lambda rows, cols, tokens: Kuromasu(
+            rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1)),
+        claims=lambda tokens: any(t == "-" for row in tokens for t in row) and any(
+            len(t) > 1 or t in "56789" for row in tokens for t in row if t.isdecimal()),
+        limits=lambda p: f"'?' clue at {min(p.unknown)} (janko Kuromasu has numbers only)" if p.unknown else None,
+        dataset_names=("kuromasu", "kurodoko"),
+    ),
+    puzzlink=PuzzlinkCodec(ids=("kurodoko",), decode=_url_decode, encode=_url_encode),
     generator="puzzlebench.generate.kuromasu:KuromasuOptions:generate_kuromasu",
     description="blacken cells, never two side by side, keeping the white cells connected, so that "
                 "each number sees that many white cells in its row and column",

@@ -8,7 +8,8 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import ClueOutOfRange, GridShapeError
 from .base import Family, Puzzle, Rule, Solution, Violation
-from .family import LIT, WHITE, CellView, FamilySpec, grid_cells, numbers_from_tokens, register_family
+from .family import (ASP_SIZE_DOC, LIT, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, asp_size, dzn_board,
+                     grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
 from .verify import inside
 
@@ -118,6 +119,13 @@ SPEC = register_family(FamilySpec(
     native_help="the cell's number 1..9",
     candidates=lambda p: grid_cells(p.rows, p.cols),
     random_board=random_lightbulbs,
+    asp_facts=InstanceSchema("lit", ASP_SIZE_DOC + "n(X,Y,N).       cell (X,Y) holds the number N (1..9)",
+                             lambda p: "\n".join(asp_size(p) + [f"n({r},{c},{n})." for r, row in enumerate(p.numbers)
+                                                                for c, n in enumerate(row)]) + "\n"),
+    mzn_data=InstanceSchema("lit", MZN_SIZE_DOC + (
+        "array[1..h,1..w] of 1..9: n;        the numbers\n"
+        "output: array[1..h,1..w] of var bool: lit"), lambda p: dzn_board(p, "n", p.number)),
+    proof_paradigms=("asp", "cp", "sat", "smt"),
     generator="puzzlebench.generate.lightbulbs:LightBulbsOptions:generate_lightbulbs",
     description="seed 003's puzzle: light cells so that a cell is lit exactly when its number counts "
                 "the lit cells of its 3x3 neighbourhood",

@@ -8,7 +8,8 @@ from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange
 from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
-from .family import DARK, LIT, WHITE, BadToken, CellView, FamilySpec, grid_cells, numbers_from_tokens, register_family
+from .family import (ASP_SIZE_DOC, DARK, LIT, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
+                     JankoCodec, PuzzlinkCodec, asp_size, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
 from .verify import STEPS, inside
 
@@ -142,6 +143,95 @@ def random_lightup(rng: random.Random, rows: int, cols: int, wall_p: float = 0.3
     return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=f"rand-lightup-{rows}x{cols}")
 
 
+# janko text: '-' empty, 'x' wall, 0-4 numbered wall; answers repeat the board with 'o' on bulbs.
+
+def _janko_tokens(p: LightUp) -> list[list[str]]:
+    return [["x" if t == "#" else "-" if t == "." else t for t in row]
+            for row in ([_token(p, (r, c)) for c in range(p.cols)] for r in range(p.rows))]
+
+
+def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> LightUp:
+    walls = {(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "x"}
+    plain = [["-" if t == "x" else t for t in row] for row in tokens]
+    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4))
+
+
+def _janko_fits(token: str, clue: str) -> bool:
+    """An answer's copy of a clue: walls stay walls (published answers write a numbered wall
+    as a plain ``x`` now and then)."""
+    walls = ("x", "0", "1", "2", "3", "4")
+    return clue != "-" and (token == clue or (token in walls and clue in walls))
+
+
+# puzz.link body (pzprjs decode4Cell/encode4Cell): 0-4 a numbered wall; 5-9 one (n+5) followed by
+# one empty cell; a-e one (n+10) followed by two; '.' a wall without number; g-z 1..20 empty cells.
+
+def _url_decode(body: str, rows: int, cols: int) -> LightUp:
+    size = rows * cols
+    walls, numbers = set(), {}
+    c = 0
+    for i, ch in enumerate(body):
+        if c >= size:
+            break  # the board is full: pzprjs ignores the rest
+        if "0" <= ch <= "4":
+            numbers[divmod(c, cols)] = int(ch)
+        elif "5" <= ch <= "9":
+            numbers[divmod(c, cols)] = int(ch) - 5
+            c += 1
+        elif "a" <= ch <= "e":
+            numbers[divmod(c, cols)] = int(ch, 16) - 10
+            c += 2
+        elif "g" <= ch <= "z":
+            c += int(ch, 36) - 16
+        elif ch == ".":
+            walls.add(divmod(c, cols))
+        else:
+            raise BadBody(f"unexpected {ch!r} (0-9, a-e, g-z or '.')", i)
+        c += 1
+    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers)
+
+
+def _url_encode(p: LightUp) -> str:
+    from ..formats.puzzlink import run_letter
+
+    cells = [p.numbers.get(cell, "." if cell in p.walls else None) for cell in grid_cells(p.rows, p.cols)]
+    out, count, c = [], 0, 0
+    while c < len(cells):
+        qn, token = cells[c], ""
+        if isinstance(qn, int):
+            # A number absorbs up to two empty cells after it (pzprjs's encode4Cell).
+            if c + 1 < len(cells) and cells[c + 1] is not None:
+                token = str(qn)
+            elif c + 2 < len(cells) and cells[c + 2] is not None:
+                token, c = str(qn + 5), c + 1
+            else:
+                token, c = "abcde"[qn], c + 2
+        elif qn == ".":
+            token = "."
+        else:
+            count += 1
+        if count and (token or count == 20):
+            out.append(run_letter(count))
+            count = 0
+        out.append(token)
+        c += 1
+    if count:
+        out.append(run_letter(count))
+    return "".join(out)
+
+
+def _asp_facts(p: LightUp) -> str:
+    return "\n".join(asp_size(p) + [f"wall({r},{c})." for r, c in sorted(p.walls)]
+                     + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+                     + [f"open({r},{c})." for r, c in sorted(p.open_cells)]) + "\n"
+
+
+def _dzn(p: LightUp) -> str:
+    from ..encodings.minizinc import lightup_dzn
+
+    return lightup_dzn(p)
+
+
 SPEC = register_family(FamilySpec(
     family=LightUp.family,
     title="Light Up",
@@ -159,6 +249,18 @@ SPEC = register_family(FamilySpec(
     native_help="'.' open, '#' wall, 0-4 numbered wall",
     candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.walls],
     random_board=random_lightup,
+    asp_facts=InstanceSchema("bulb", ASP_SIZE_DOC + (
+        "wall(X,Y).      (X,Y) is a wall\n"
+        "num(X,Y,N).     the wall at (X,Y) carries the number N (0..4)\n"
+        "open(X,Y).      (X,Y) is an open cell (a bulb may go there)"), _asp_facts),
+    mzn_data=InstanceSchema("x", MZN_SIZE_DOC + (
+        "array[1..h,1..w] of int: b;         -1 open cell, 5 plain wall, 0..4 numbered wall (seed 001's data)\n"
+        "output: array[1..h,1..w] of var bool: x   (x[i,j] = a bulb on open cell (i,j))"), _dzn),
+    janko=JankoCodec(tokens=_janko_tokens, parse=_janko_parse, mark="o", marks_over_problem=True, fits=_janko_fits,
+                     claims=lambda tokens: any(t in ("x", "o", "0") for row in tokens for t in row),
+                     dataset_names=("akari", "lightup")),
+    # pzprjs's PIDs for this genre (pzpr.variety.toPID); it writes "akari"
+    puzzlink=PuzzlinkCodec(ids=("akari", "lightup", "bijutsukan"), decode=_url_decode, encode=_url_encode),
     generator="puzzlebench.generate.lightup:LightUpOptions:generate_lightup",
     description="place bulbs on open cells so every open cell is lit, no bulb sees another, and "
                 "numbered walls have that many bulbs next to them",
