@@ -38,10 +38,12 @@ def options_for(family: Family | str, **options: Any):
     """The family's options object, with a clear error for an option it does not have."""
     known = generators()
     try:
-        cls = known[Family(family)][0]
-    except (ValueError, KeyError):
-        raise GenerationError(f"no generator for {family!r}; choose {', '.join(map(str, known))}") from None
-    fam = Family(family)
+        fam = Family(family)
+    except ValueError:
+        raise GenerationError(f"unknown family {family!r}; choose {', '.join(map(str, known))}") from None
+    if fam not in known:
+        raise GenerationError(f"no generator for {fam}; choose {', '.join(map(str, known))}")
+    cls = known[fam][0]
     known = {f.name for f in fields(cls)}
     unknown = sorted(set(options) - known)
     if unknown:
