@@ -2,7 +2,8 @@
 
 puzzlekit (SmilingWayne/puzzlekit) models each puzzle type itself; the "encoding" here is only
 the translation into its input grid, so what is measured is puzzlekit's model as it ships.
-Its grid alphabet is the janko corpus's: ``-`` empty, ``x`` black, digits for numbers.
+Its grid alphabet is the janko corpus's: each family's ``FamilySpec.janko`` tokens in, its answer
+mark (``o`` bulb, ``x`` black/shaded) out.
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import EncodingError
-from ..model import Family, Kuromasu, LightUp, Puzzle
+from ..model import Puzzle, family_spec, family_specs
 from .base import Artifact, EncodingSpec
 
-EMPTY = "-"
-BLACK = "x"
 
 
 @dataclass
@@ -39,55 +38,45 @@ class PuzzlekitArtifact(Artifact):
         return len(self.grid[0]) if self.grid else 0
 
 
-def _lightup(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
-    assert isinstance(puzzle, LightUp)
-    grid = [
-        [
-            (str(puzzle.numbers[(r, c)]) if (r, c) in puzzle.numbers else BLACK) if (r, c) in puzzle.walls else EMPTY
-            for c in range(puzzle.cols)
-        ]
-        for r in range(puzzle.rows)
+#: puzzlekit's solver for each family it has one for (its ``puzzle_type`` names).
+PUZZLE_TYPES: dict[str, str] = {"lightup": "akari", "kuromasu": "kuromasu", "hitori": "hitori", "nurikabe": "nurikabe"}
+
+
+def _build(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
+    """puzzlekit reads the janko problem grid and answers on it with the janko answer mark."""
+    spec = family_spec(puzzle)
+    codec = spec.janko
+    reason = codec.limits(puzzle) if codec else f"no janko grid for {spec.family}"
+    if reason:
+        raise EncodingError(f"puzzlekit's {PUZZLE_TYPES[spec.family.value]} solver cannot take this puzzle: {reason}")
+    decision = {cell: cell for cell in spec.candidates(puzzle)}
+    return PuzzlekitArtifact(decision=decision, puzzle_type=PUZZLE_TYPES[spec.family.value],
+                             grid=codec.tokens(puzzle), marked=codec.mark)
+
+
+_REFERENCE = "puzzlekit 0.3.4, https://github.com/SmilingWayne/puzzlekit"
+
+#: What puzzlekit's model of each family states (read from its solvers/<type>.py).
+_DESCRIPTIONS = {
+    "lightup": "puzzlekit's AkariSolver (CP-SAT): at most one bulb per row/column segment, "
+               "every open cell sees a bulb, numbered walls count their neighbours",
+    "kuromasu": "puzzlekit's KuromasuSolver (CP-SAT): no adjacent blacks, white cells connected "
+                "by a height (distance) labelling, visibility chains per direction summed to each number",
+    "hitori": "puzzlekit's HitoriSolver (CP-SAT): repeated numbers, adjacent shaded cells and the "
+              "connectivity of unshaded cells as puzzlekit models them",
+    "nurikabe": "puzzlekit's NurikabeSolver (CP-SAT): wall connectivity, 2x2 walls and island sizes "
+                "as puzzlekit models them",
+}
+
+
+def specs() -> list[EncodingSpec]:
+    """puzzlekit's encodings for every registered family it has a solver for."""
+    return [
+        EncodingSpec(family=spec.family, paradigm="puzzlekit", name="default", build=_build,
+                     description=_DESCRIPTIONS[spec.family.value], origin="puzzlekit",
+                     reference=f"{_REFERENCE} (solvers/{PUZZLE_TYPES[spec.family.value]}.py)")
+        for spec in family_specs() if spec.family.value in PUZZLE_TYPES and spec.janko
     ]
-    return PuzzlekitArtifact(
-        decision={cell: cell for cell in puzzle.open_cells}, puzzle_type="akari", grid=grid, marked="o"
-    )
 
 
-def _kuromasu(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
-    assert isinstance(puzzle, Kuromasu)
-    # puzzlekit's Kuromasu input has numbers and blanks only: a "?" clue cannot be said.
-    if puzzle.unknown:
-        first = min(puzzle.unknown)
-        raise EncodingError(f"puzzlekit's Kuromasu solver has no '?' clue (cell {first} is one)")
-    grid = [
-        [str(puzzle.numbers[(r, c)]) if (r, c) in puzzle.numbers else EMPTY for c in range(puzzle.cols)]
-        for r in range(puzzle.rows)
-    ]
-    decision = {cell: cell for cell in puzzle.grid.cells() if cell not in puzzle.clue_cells}
-    return PuzzlekitArtifact(decision=decision, puzzle_type="kuromasu", grid=grid, marked=BLACK)
-
-
-_REFERENCE = "puzzlekit 0.3.4, https://github.com/SmilingWayne/puzzlekit (solvers/akari.py, solvers/kuromasu.py)"
-
-ENCODINGS: list[EncodingSpec] = [
-    EncodingSpec(
-        family=Family.LIGHTUP,
-        paradigm="puzzlekit",
-        name="default",
-        build=_lightup,
-        description="puzzlekit's AkariSolver (CP-SAT): at most one bulb per row/column segment, "
-        "every open cell sees a bulb, numbered walls count their neighbours",
-        origin="puzzlekit",
-        reference=_REFERENCE,
-    ),
-    EncodingSpec(
-        family=Family.KUROMASU,
-        paradigm="puzzlekit",
-        name="default",
-        build=_kuromasu,
-        description="puzzlekit's KuromasuSolver (CP-SAT): no adjacent blacks, white cells connected "
-        "by a height (distance) labelling, visibility chains per direction summed to each number",
-        origin="puzzlekit",
-        reference=_REFERENCE,
-    ),
-]
+ENCODINGS: list[EncodingSpec] = specs()

@@ -15,12 +15,11 @@ import math
 from typing import Any, ClassVar, Iterator
 
 from ..encodings.base import Option
-from ..encodings.puzzlekit import PuzzlekitArtifact
+from ..encodings.puzzlekit import PUZZLE_TYPES, PuzzlekitArtifact
 from ..model import Cell
 from .base import Backend
 
 #: The puzzlekit puzzle types our encodings build (encodings/puzzlekit.py).
-PUZZLE_TYPES = ("akari", "kuromasu")
 
 #: CP-SAT statuses that carry an answer, and the one that proves there is none.
 _ANSWERED = ("OPTIMAL", "FEASIBLE")
@@ -64,7 +63,7 @@ class PuzzlekitBackend(Backend):
         # puzzlekit imports each puzzle's model (and OR-Tools) on first request
         from puzzlekit.solvers import get_solver_class
 
-        for puzzle_type in PUZZLE_TYPES:
+        for puzzle_type in PUZZLE_TYPES.values():
             get_solver_class(puzzle_type)
 
     def build(self, artifact: PuzzlekitArtifact, deadline: float | None) -> None:
