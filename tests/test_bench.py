@@ -326,11 +326,26 @@ def test_main_job_smoke(tmp_path):
     (suite / "manifest.json").write_text("{}")
     script = tmp_path / "cli.py"
     script.write_text(CLI_DRIVER)
-    out = tmp_path / "results"
+    base = tmp_path / "results"
+    # another machine's results, as a fresh clone has them: kept, never relabelled or reused
+    other = base / "elsewhere-0123456789"
+    other.mkdir(parents=True)
+    (other / "machine.json").write_text('{"machine": {"cpu": "another CPU"}}')
+    (base / "machines.json").write_text(json.dumps({other.name: {"machine": {"cpu": "another CPU"}}}))
     command = [sys.executable, str(script), "main", "--smoke", "--quiet", "--puzzles", str(tmp_path / "puzzles"),
-               "--out", str(out)]
+               "--out", str(base)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    from puzzlebench.bench.commands import machine_folder
+    from puzzlebench.bench.metadata import machine
+
+    out = machine_folder(base)
+    assert out.parent == base and out.name.endswith(machine()["id"]) and out != other
+    assert json.loads((other / "machine.json").read_text()) == {"machine": {"cpu": "another CPU"}}
+    index = json.loads((base / "machines.json").read_text())
+    assert set(index) == {other.name, out.name} and index[out.name]["machine"]["id"] == machine()["id"]
+    assert f"{other}: results of another machine (another CPU" in done.stderr
+    assert json.loads((out / "machine.json").read_text())["machine"]["id"] == machine()["id"]
     assert "PAR-2" in done.stdout and "Virtual best" in done.stdout
     for name in ("main.jsonl", "summary.csv", "machine.json", "runs.csv", "report.txt"):
         assert (out / name).exists(), name
@@ -345,3 +360,28 @@ def test_main_job_smoke(tmp_path):
     assert all(r["count_limit"] == MAIN_PEERS[r["paradigm"]][0] for r in records if r["paradigm"] in peers)
     if "puzzlekit" in peers:
         assert "puzzlekit/default (count=1)" in (out / "report.txt").read_text()
+
+
+def test_resume_reuses_a_record_only_when_it_was_measured_the_same_way(tmp_path):
+    out = tmp_path / "r.jsonl"
+    item = SuiteItem(tiny_lightup("p0"), "p0", "faults")
+    first = run_sweep([Run(item, "sat", timeout=5.0, memory_mb=512)], str(out), resume=True, quiet=True)
+    same = run_sweep([Run(item, "sat", timeout=5.0, memory_mb=512)], str(out), resume=True, quiet=True)
+    assert (first.stored, same.stored, same.skipped) == (1, 0, 1)
+    # another timeout, another memory limit: measured again, and the sweep says why
+    longer = run_sweep([Run(item, "sat", timeout=6.0, memory_mb=512)], str(out), resume=True, quiet=True)
+    assert longer.stored == 1 and any("differ in timeout (1)" in note for note in longer.notes), longer.notes
+    bigger = run_sweep([Run(item, "sat", timeout=6.0, memory_mb=1024)], str(out), resume=True, quiet=True)
+    assert bigger.stored == 1 and any("memory_mb (2), timeout (1)" in note for note in bigger.notes), bigger.notes
+    records = list(read_records(out))
+    assert [(r["timeout"], r["memory_mb"]) for r in records] == [(5.0, 512), (6.0, 512), (6.0, 1024)]
+
+
+def test_a_run_key_names_the_machine_and_solver_version(monkeypatch):
+    from puzzlebench.bench import metadata
+
+    run = Run(SuiteItem(tiny_lightup("p0"), "p0", "faults"), "sat", timeout=5.0)
+    assert run.solver_version == registry.solver("sat").version() and run.solver_version
+    before = run.key
+    monkeypatch.setattr(metadata, "machine", lambda: {"id": "another-machine"})
+    assert run.key != before

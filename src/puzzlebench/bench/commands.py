@@ -190,14 +190,46 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
     return list(unique.values())
 
 
+def machine_folder(base: str | Path) -> Path:
+    """Where the main job keeps this machine's results: ``<base>/<host>-<machine id>``."""
+    from .metadata import machine
+
+    info = machine()
+    host = "".join(ch if ch.isalnum() else "-" for ch in str(info.get("host") or "machine"))[:30] or "machine"
+    return Path(base) / f"{host}-{info['id']}"
+
+
+def _index_machines(base: Path, mine: Path) -> list[str]:
+    """Record this machine's folder in ``<base>/machines.json`` (its own entry only) and list the
+    other machines' results kept beside it."""
+    from . import metadata
+
+    index_path = base / "machines.json"
+    try:
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+        if not isinstance(index, dict):
+            index = {}
+    except (OSError, ValueError):
+        index = {}
+    index[mine.name] = {"machine": metadata.machine(), "git_commit": metadata.git_commit(),
+                        "timestamp": metadata.timestamp()}
+    index_path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return [f"{base / name}: results of another machine ({entry.get('machine', {}).get('cpu', '?')}, "
+            f"{entry.get('timestamp', '?')}), kept as they are" for name, entry in sorted(index.items())
+            if name != mine.name and isinstance(entry, dict)]
+
+
 def _cmd_main(args: argparse.Namespace) -> int:
     from .. import results
     from . import metadata
     from .report import format_report, solved_table
 
-    out = Path(args.out)
+    base = Path(args.out)
+    out = machine_folder(base)
     out.mkdir(parents=True, exist_ok=True)
-    notes: list[str] = []
+    notes: list[str] = [f"measuring on this machine ({metadata.machine()['cpu']}, {metadata.machine()['cores']} "
+                        f"cores, id {metadata.machine()['id']}) into {out}"]
+    notes += _index_machines(base, out)
     runs = main_runs(args.smoke, notes, Path(args.puzzles) if args.puzzles else None)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)

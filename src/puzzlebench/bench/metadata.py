@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
 import platform
 import subprocess
@@ -61,19 +62,54 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
+def _memory_gb() -> float | None:
+    try:
+        return round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _install_id() -> str:
+    """This installation's systemd/D-Bus machine id (two VMs of one image differ), or ''."""
+    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            return open(path, encoding="ascii").read().strip()
+        except OSError:
+            continue
+    return ""
+
+
+def machine_id(info: dict[str, Any] | None = None) -> str:
+    """A short stable id of a machine: CPU, cores, memory, host name and installation id.
+
+    Results measured on one machine are never reused or relabelled as another's: the id is part
+    of every run's key and names the folder the main job writes."""
+    info = info if info is not None else machine()
+    if info.get("id"):
+        return str(info["id"])
+    ident = [info.get("cpu"), info.get("cores"), info.get("memory_gb"), info.get("host"), info.get("install", "")]
+    return hashlib.sha256(repr(ident).encode()).hexdigest()[:10]
+
+
 @lru_cache(maxsize=None)
 def machine() -> dict[str, Any]:
-    """CPU model, core count (usable by this process), platform and host name."""
+    """CPU model, core count (usable by this process), memory, platform, host name, and the
+    machine's :func:`machine_id`."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    return {
+    install = _install_id()
+    info: dict[str, Any] = {
         "cpu": _cpu_model(),
         "cores": cores,
+        "memory_gb": _memory_gb(),
         "platform": platform.platform(),
         "host": platform.node(),
+        "install": hashlib.sha256(install.encode()).hexdigest()[:10] if install else "",
     }
+    info["id"] = machine_id(info)
+    return info
 
 
 def python_version() -> str:

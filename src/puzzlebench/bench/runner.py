@@ -54,7 +54,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from ..errors import PuzzleError
 from . import metadata
 from .spec import Run
-from .store import ResultStore
+from .store import ResultStore, read_records
 
 #: Seconds the parent waits past a run's timeout before killing it (interpreter start-up,
 #: solver imports, the harness noticing its own deadline).
@@ -685,6 +685,34 @@ class SweepOutcome:
     notes: list[str] = field(default_factory=list)
 
 
+#: What a stored record must match to be reused, besides the run's identity (see ``Run.key``).
+MEASUREMENT = ("timeout", "memory_mb", "solver_version", "encoding_hash", "machine")
+
+
+def _not_reused(pending: Sequence[Run], out: str) -> list[str]:
+    """Say which stored records of pending runs were measured differently, and how."""
+    from .metadata import machine_id
+
+    wanted = {(r.item.id, r.puzzle.content_hash(), r.label, r.count, r.repeat): r for r in pending}
+    differ: dict[str, int] = {}
+    for rec in read_records(out):
+        run = wanted.get((rec.get("puzzle_id"), rec.get("puzzle_hash"), rec.get("label"), rec.get("count_limit"),
+                          rec.get("repeat")))
+        if run is None:
+            continue
+        now = {"timeout": run.timeout, "memory_mb": run.memory_mb, "solver_version": run.solver_version,
+               "encoding_hash": run.encoding_hash, "machine": machine_id()}
+        then = {**{k: rec.get(k) for k in MEASUREMENT}, "machine": machine_id(rec.get("machine") or {})}
+        for name in MEASUREMENT:
+            if then[name] not in (None, "") and then[name] != now[name]:
+                differ[name] = differ.get(name, 0) + 1
+    if not differ:
+        return []
+    what = ", ".join(f"{name} ({n})" for name, n in sorted(differ.items()))
+    return [f"{out}: stored records of {len(pending)} pending run(s) were measured under other settings and are "
+            f"not reused: they differ in {what}; new records are added beside them"]
+
+
 def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: Any = None,
               quiet: bool = False, notes: Sequence[str] = ()) -> SweepOutcome:
     """Execute ``runs`` (skipping stored keys when resuming), appending one record per run.
@@ -702,6 +730,8 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
             outcome.notes.append(f"{out}: dropped a torn trailing line left by an interrupted run")
         pending = [r for r in runs if r.key not in store]
         outcome.skipped = len(runs) - len(pending)
+        if resume and pending and os.path.exists(out):
+            outcome.notes += _not_reused(pending, out)
         by_key = {r.key: r for r in pending}
         bar = tqdm(total=len(runs), initial=outcome.skipped, disable=quiet, unit="run", dynamic_ncols=True)
 

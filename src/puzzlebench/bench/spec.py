@@ -28,6 +28,7 @@ import math
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
@@ -124,6 +125,14 @@ def items_from(entries: Iterable[Any], suite: str) -> list[SuiteItem]:
 
 
 # -- runs ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _solver_version(paradigm: str, solver: str) -> str:
+    try:
+        return registry.solver(paradigm, solver or None).version()
+    except EncodingError:
+        return ""
+
+
 @dataclass(frozen=True)
 class Run:
     """One isolated solver run; ``task`` ("module:function") replaces solve in tests only."""
@@ -160,13 +169,22 @@ class Run:
         return self.item.puzzle
 
     @property
+    def solver_version(self) -> str:
+        """The version of the solver this run executes ('' for a test task)."""
+        return "" if self.task else _solver_version(self.paradigm, self.solver)
+
+    @property
     def key(self) -> str:
-        """Hash of what makes the run: puzzle id + content, family, configuration (solver and the
-        encoding's content hash included), count, repetition."""
+        """Hash of everything that defines the measurement: puzzle id + content, family,
+        configuration (solver, its version and the encoding's content hash included), count,
+        repetition, timeout, memory limit and the machine that measures. A stored record is
+        reused by a resumed sweep only when all of these match."""
+        from .metadata import machine_id
+
         ident = [
             self.item.id, self.puzzle.content_hash(), self.puzzle.family.value, self.paradigm, self.encoding,
             sorted((k, str(v)) for k, v in self.options.items()), self.count, self.repeat, self.task,
-            self.solver, self.encoding_hash,
+            self.solver, self.encoding_hash, self.solver_version, self.timeout, self.memory_mb, machine_id(),
         ]
         return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:20]
 
