@@ -36,3 +36,9 @@ def seeds_dir() -> Path:
     if not SEEDS.exists():
         pytest.skip("seed documents not found beside the repository; set PUZZLEBENCH_SHARED")
     return SEEDS
+
+
+def committed_main_results() -> Path:
+    """The committed main-job records (``results/<machine>/main.jsonl``; the first machine's)."""
+    found = sorted((REPO / "results").glob("*/main.jsonl"))
+    return found[0] if found else REPO / "results" / "missing" / "main.jsonl"

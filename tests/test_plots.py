@@ -225,11 +225,10 @@ def test_agreement_compares_answer_sets_only_where_enumeration_was_exhausted() -
 
 
 def test_agreement_on_recorded_lightbulbs_finds_no_disagreement() -> None:
-    from pathlib import Path
-
+    from conftest import committed_main_results
     from puzzlebench import results
 
-    path = Path(__file__).resolve().parents[1] / "results" / "main.jsonl"
+    path = committed_main_results()
     if not path.exists():
         pytest.skip("no committed results")
     df = results.load(path)

@@ -121,3 +121,35 @@ def test_mkplot_files_per_configuration(table, tmp_path):
 def test_load_reports_a_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         results.load(tmp_path / "nothing.jsonl")
+
+
+def test_runs_under_different_timeouts_are_split_in_the_report_and_refused_by_plots(tmp_path):
+    from puzzlebench import plots
+    from puzzlebench.errors import PuzzleError
+
+    recs = [record("a", "sat/default", time_total=1.0, timeout=20.0),
+            record("b", "sat/default", time_total=5.0, timeout=60.0, key="b-60"),
+            record("a", "asp/default", time_total=2.0, timeout=20.0)]
+    with pytest.warns(results.IncomparableRunsWarning, match=r"timeout \(20.0, 60.0\)"):
+        df = results.load(write(tmp_path / "r.jsonl", recs))
+    assert results.incomparable(df) == {"timeout": [20.0, 60.0]}
+    text = format_report(df)
+    assert "Not comparable as one set: the runs differ in timeout (20.0, 60.0); the tables are split by timeout" in text
+    assert "== timeout = 20.0 ==" in text and "== timeout = 60.0 ==" in text
+    twenty = text.split("== timeout = 60.0 ==")[0]
+    assert "asp/default" in twenty and "1/1" in twenty  # the 60 s run is not in the 20 s table
+    with pytest.raises(PuzzleError, match=r"cactus plot: the runs are not comparable, they differ in timeout"):
+        plots.cactus(df)
+    plots.cactus(df[df.timeout == 20.0])  # one setting selected: drawn
+
+
+def test_machines_and_solver_versions_are_told_apart(tmp_path):
+    recs = [record("a", "sat/default", machine={"cpu": "A", "cores": 2, "host": "one"}, solver="cadical195",
+                   solver_version="1.9.5"),
+            record("b", "sat/default", machine={"cpu": "B", "cores": 8, "host": "two"}, solver="cadical195",
+                   solver_version="2.0.0")]
+    with pytest.warns(results.IncomparableRunsWarning):
+        df = results.load(write(tmp_path / "r.jsonl", recs))
+    found = results.incomparable(df)
+    assert len(found["machine_id"]) == 2 and found["cadical195 version"] == ["1.9.5", "2.0.0"]
+    assert "split by machine_id" in format_report(df)

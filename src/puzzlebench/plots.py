@@ -2,7 +2,8 @@
 
 Every function takes the DataFrame of :func:`puzzlebench.results.load` (one row per run) and
 returns a matplotlib Figure; nothing is shown or saved unless asked. A run counts as solved when
-its status is ``sat`` or ``unsat`` and the verifier did not reject its answer.
+its status is ``sat`` or ``unsat`` and the verifier did not reject its answer. Plots of times
+refuse runs measured under different settings (timeout, memory limit, machine): select one first.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
+
+from .results import require_comparable
 
 SOLVED = ("sat", "unsat")
 TIME = "time_total"
@@ -181,6 +184,7 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
     (``complete`` False) are dashed and marked "(relaxed)", configurations asked for another number
     of answers than most are marked "(count=N)"; neither enters the virtual best.
     """
+    require_comparable(df, "cactus plot")
     df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
     groups = _instance_sets(df, by)
     fig, axes = _panels(len(groups))
@@ -229,6 +233,7 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
 
 def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIME, timeout: float | None = None) -> Figure:
     """Per-instance times of configuration ``x`` against ``y`` (log-log); unsolved runs sit on the border."""
+    require_comparable(df, "scatter plot")
     limit = _timeout_of(df, timeout)
     data = df.assign(_inst=_instance(df), _t=np.where(solved_mask(df), df[time], limit))
     wide = data.pivot_table(index="_inst", columns=by, values="_t", aggfunc="median")
@@ -366,6 +371,7 @@ def size_vs_grid(df: pd.DataFrame, size: str | None = None, by: str = "label") -
 def runtime_vs_grid(df: pd.DataFrame, by: str = "label", time: str = TIME) -> Figure:
     """Median solved-run time against grid size, log-log, one series per configuration; unsolved
     runs are drawn as "x" on the timeout line (legend: "timeout/unsolved")."""
+    require_comparable(df, "runtime vs grid plot")
     df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
     ok = solved_mask(df)
     return _vs_grid(df[ok & df[time].notna()], time, by, f"{time.replace('time_', '')} time (s)", "Runtime vs grid size",
@@ -412,6 +418,7 @@ def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME,
     use a relaxed encoding (``complete`` False: its answers may fail the verifier) is hatched and
     labelled "(relaxed)". One row of panels per family.
     """
+    require_comparable(df, "ablation bars plot")
     df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
     values = option_values(df, option)
     data = df.assign(_value=values.astype(str))[values.notna()]

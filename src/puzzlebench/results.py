@@ -24,9 +24,10 @@ from typing import Any, Iterable
 
 import pandas as pd
 
+from .bench.metadata import machine_id
 from .bench.spec import make_label
-from .errors import PuzzleError
 from .bench.store import read_records
+from .errors import PuzzleError
 
 #: Leading columns, in the shared record's order; any others follow.
 COLUMNS: tuple[str, ...] = (
@@ -34,7 +35,7 @@ COLUMNS: tuple[str, ...] = (
     "encoding", "encoding_hash", "options", "label", "complete", "repeat", "status", "verdict", "count", "count_limit", "exhausted", "solved", "par2",
     "solution_hash", "expected_count", "time_build", "time_solve", "time_first", "time_total", "time_cpu",
     "time_wall", "peak_rss_mb", "backend", "backend_version", "timeout", "memory_mb", "jobs", "versions",
-    "git_commit", "python", "machine", "timestamp", "error",
+    "git_commit", "python", "machine", "machine_id", "timestamp", "error",
 )
 SOLVED_STATUSES = ("sat", "unsat")
 #: Columns holding dicts or lists: kept as objects in the frame, JSON text in CSV/Parquet.
@@ -43,6 +44,44 @@ NESTED = ("options", "versions", "machine", "extra", "resolved_options", "soluti
 
 class ResultsNotFound(PuzzleError, FileNotFoundError):
     """A results path that does not exist."""
+
+
+class IncomparableRunsWarning(UserWarning):
+    """The records were measured under different settings (timeout, memory, machine) or with
+    several versions of one solver; tables and plots split or refuse them."""
+
+
+#: Settings under which two runs' times can be compared.
+COMPARABLE = ("timeout", "memory_mb", "machine_id")
+
+
+def incomparable(df: pd.DataFrame) -> dict[str, list]:
+    """What makes the runs of ``df`` not comparable: each setting of :data:`COMPARABLE` with
+    more than one value, and ``"<solver> version"`` for a solver seen in several versions."""
+    out: dict[str, list] = {}
+    for col in COMPARABLE:
+        if col in df.columns:
+            values = sorted({v for v in df[col].dropna().tolist()}, key=str)
+            if len(values) > 1:
+                out[col] = values
+    if {"solver", "solver_version"} <= set(df.columns):
+        for solver, versions in df.dropna(subset=["solver", "solver_version"]).groupby("solver")["solver_version"]:
+            if versions.nunique() > 1:
+                out[f"{solver} version"] = sorted(versions.unique(), key=str)
+    return out
+
+
+def describe_incomparable(found: dict[str, list]) -> str:
+    """``"timeout (20.0, 60.0); machine_id (a, b)"``."""
+    return "; ".join(f"{name} ({', '.join(map(str, values))})" for name, values in found.items())
+
+
+def require_comparable(df: pd.DataFrame, what: str) -> None:
+    """Refuse ``what`` (a plot, a table) over runs measured under different settings."""
+    found = {k: v for k, v in incomparable(df).items() if k in COMPARABLE}
+    if found:
+        raise PuzzleError(f"{what}: the runs are not comparable, they differ in {describe_incomparable(found)}; "
+                          f"select one setting first (e.g. df[df.timeout == {found.get('timeout', ['T'])[0]}])")
 
 
 class DuplicateRecordsWarning(UserWarning):
@@ -112,6 +151,11 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     # records written before solvers were named: the backend was the paradigm's one solver
     df["solver"] = df["solver"].where(df["solver"].notna(), df["backend"])
     df["solver_version"] = df["solver_version"].where(df["solver_version"].notna(), df["backend_version"])
+    df["machine_id"] = [machine_id(m) if isinstance(m, dict) and m else None for m in df["machine"]]
+    found = incomparable(df)
+    if found:
+        warnings.warn(f"runs measured under different settings: {describe_incomparable(found)}; reports split "
+                      "them and plots refuse them until one setting is selected", IncomparableRunsWarning, stacklevel=2)
     df["solved"] = [is_solved(r) for r in df.to_dict("records")]
     timeout = pd.to_numeric(df.get("timeout"), errors="coerce")
     df["par2"] = pd.to_numeric(df["time_total"], errors="coerce").where(df["solved"], 2 * timeout)

@@ -145,7 +145,7 @@ def _asked_counts(df: pd.DataFrame) -> dict[str, int]:
 
 def format_report(df: pd.DataFrame) -> str:
     """The whole report as text."""
-    from ..results import drop_duplicate_keys
+    from ..results import COMPARABLE, describe_incomparable, drop_duplicate_keys, incomparable
 
     if df.empty:
         return "no records"
@@ -159,7 +159,24 @@ def format_report(df: pd.DataFrame) -> str:
     if already + found:
         lines.append(f"Duplicate records dropped: {already + found} (a run key stored more than once; "
                      "the first record of each key is counted)")
-    lines += ["", "Solved and PAR-2 (s, mean per puzzle; unsolved count 2 x timeout), by family:"]
+    differ = incomparable(df)
+    split = [col for col in COMPARABLE if col in differ]
+    if differ:
+        lines.append(f"Not comparable as one set: the runs differ in {describe_incomparable(differ)}"
+                     + (f"; the tables are split by {', '.join(split)}" if split else ""))
+    if split:
+        for values, group in df.groupby(split, dropna=False, sort=True):
+            values = values if isinstance(values, tuple) else (values,)
+            lines += ["", "== " + ", ".join(f"{c} = {v}" for c, v in zip(split, values)) + " =="]
+            lines += _tables(group)
+    else:
+        lines += _tables(df)
+    return "\n".join(lines)
+
+
+def _tables(df: pd.DataFrame) -> list[str]:
+    """The solved/PAR-2, virtual best, disagreement and failure tables of comparable runs."""
+    lines = ["", "Solved and PAR-2 (s, mean per puzzle; unsolved count 2 x timeout), by family:"]
     table = solved_table(df)
     table["solved"] = table["solved"].astype(str) + "/" + table["puzzles"].astype(str)
     asked = _asked_counts(df)
@@ -186,4 +203,4 @@ def format_report(df: pd.DataFrame) -> str:
     lines += ["", f"Failures (crash/memout/error/wrong): {len(bad)}"]
     if not bad.empty:
         lines.append(bad.to_string(index=False, max_colwidth=100))
-    return "\n".join(lines)
+    return lines
