@@ -37,18 +37,20 @@ def synthetic() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_power_law_recovers_the_exponent() -> None:
-    cells = np.array([25, 100, 400, 1600], dtype=float)
-    k, a = plots.power_law(cells, 3.0 * cells**1.5)
-    assert k == pytest.approx(1.5) and a == pytest.approx(3.0)
-
-
 def test_size_plot_legend_carries_fitted_exponent() -> None:
     df = synthetic()
     fig = plots.size_vs_grid(df[df.size_atoms.notna()], "size_atoms")
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert texts == ["asp/default (k=1.50)"]
+    assert texts == ["asp/default (k=1.50 [1.50, 1.50])"]
     assert fig.axes[0].get_xscale() == "log" and "cells" in fig.axes[0].get_xlabel()
+
+
+def test_no_exponent_is_drawn_from_three_sizes() -> None:
+    df = synthetic()
+    df = df[df.size_atoms.notna() & (df.rows < 40)]
+    fig = plots.size_vs_grid(df, "size_atoms")
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts == ["asp/default"] and len(fig.axes[0].get_lines()) == 1  # the data, no fitted line
 
 
 def test_cactus_counts_only_solved_runs() -> None:
@@ -141,12 +143,12 @@ def test_runtime_vs_grid_marks_unsolved_runs_at_the_timeout() -> None:
     crosses = [l for l in ax.get_lines() if l.get_marker() == "x" and len(l.get_xdata())]
     assert len(crosses) == 1
     assert crosses[0].get_xdata().tolist() == [1600] and crosses[0].get_ydata().tolist() == [10.0]
-    assert "asp/default (k=1.50, 1 unsolved)" in _legend_texts(ax)
+    assert "asp/default (1 unsolved)" in _legend_texts(ax)  # three solved sizes: no exponent stated
 
 
 def test_size_vs_grid_uses_each_paradigms_natural_metric() -> None:
     rows = []
-    for n in (5, 10, 20):
+    for n in (5, 10, 20, 40):
         c = n * n
         base = {"puzzle_id": f"p{n}", "family": "kuromasu", "rows": n, "cols": n, "status": "sat", "time_total": 0.1}
         rows += [
@@ -157,8 +159,8 @@ def test_size_vs_grid_uses_each_paradigms_natural_metric() -> None:
         ]
     fig = plots.size_vs_grid(pd.DataFrame(rows))
     texts = _legend_texts(fig.axes[0])
-    assert texts == ["asp/default: rules (k=1.00)", "cp/default: constraints (k=1.00)",
-                     "sat/default: clauses (k=1.50)", "smt/default: assertions (k=1.00)"]
+    assert texts == ["asp/default: rules (k=1.00 [1.00, 1.00])", "cp/default: constraints (k=1.00 [1.00, 1.00])",
+                     "sat/default: clauses (k=1.50 [1.50, 1.50])", "smt/default: assertions (k=1.00 [1.00, 1.00])"]
     assert "kuromasu" in fig.axes[0].get_title()
 
 

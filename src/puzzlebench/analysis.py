@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -196,9 +198,15 @@ def strategy_configs(family: str | Family, encoding: str = "default",
 
 # -- running ------------------------------------------------------------------------------------
 def _progress(iterable, desc: str, disable: bool = False, total: int | None = None):
+    """A progress bar; in a notebook it also leaves one line of text when done, since a saved
+    notebook or its HTML copy cannot redraw the bar's widget."""
     from tqdm.auto import tqdm
 
-    return tqdm(iterable, desc=desc, disable=disable, total=total, leave=False)
+    items = list(iterable)
+    start = time.perf_counter()
+    yield from tqdm(items, desc=desc, disable=disable, total=total or len(items), leave=False)
+    if not disable and "ipykernel" in sys.modules:
+        print(f"{desc}: {len(items)} done in {time.perf_counter() - start:.1f} s")
 
 
 def _items(puzzles: Iterable[Any]) -> list[SuiteItem]:
@@ -238,10 +246,12 @@ def record(run_: Run, result: Any) -> dict[str, Any]:
 
 def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeout: float = 10.0,
         repeat: int = 1, progress: bool = True, isolated: bool = False, out: str | os.PathLike | None = None,
-        memory_mb: int | None = 2048, desc: str = "runs") -> pd.DataFrame:
+        memory_mb: int | None = 2048, desc: str = "runs", warmup: bool = True) -> pd.DataFrame:
     """Solve every puzzle with every configuration registered for its family; one row per run.
 
-    In-process by default (``puzzlebench.solve``, its soft timeout). ``isolated=True`` uses the
+    In-process by default (``puzzlebench.solve``, its soft timeout); with ``warmup`` each
+    (family, paradigm, solver, encoding) first solves its smallest puzzle once, off the record,
+    so that importing and initialising a solver is not billed to the first (smallest) board. ``isolated=True`` uses the
     benchmark runner instead: one child process per run, hard wall-clock and memory limits,
     records appended to ``out`` (a JSON-lines file, resumed if it exists; a temporary one if None).
     """
@@ -253,6 +263,8 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
         return _run_isolated(runs, out, progress)
     from .solvers import solve
 
+    if warmup:
+        _warm_up(runs, solve)
     records = []
     for r in _progress(runs, desc, disable=not progress):
         try:
@@ -263,6 +275,20 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
             continue
         records.append(record(r, result))
     return frame(records)
+
+
+def _warm_up(runs: list[Run], solve: Any) -> None:
+    smallest: dict[tuple, Run] = {}
+    for r in runs:
+        key = (r.puzzle.family, r.paradigm, r.solver, r.encoding)
+        if key not in smallest or r.puzzle.rows * r.puzzle.cols < smallest[key].puzzle.rows * smallest[key].puzzle.cols:
+            smallest[key] = r
+    for r in smallest.values():
+        try:
+            solve(r.puzzle, r.paradigm, r.encoding, count=1, timeout=r.timeout, solver=r.solver or None,
+                  strict=False, **r.options)
+        except Exception:  # the timed run records whatever goes wrong
+            pass
 
 
 def _run_isolated(runs: list[Run], out: str | os.PathLike | None, progress: bool) -> pd.DataFrame:
@@ -373,15 +399,19 @@ def time_share(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> pd.Dat
 
 
 def exponents(df: pd.DataFrame, value: str, by: str = "label", x: str = "cells") -> pd.DataFrame:
-    """Fitted power law ``value ~ a * x**k`` per series (least squares in log-log)."""
-    from .plots import power_law
+    """Fitted power law ``value ~ a * x**k`` per series (:func:`puzzlebench.stats.fit_power_law`:
+    per-size medians, a 95% interval on ``k``, no fit where the sizes or the noise do not allow
+    one, ``reason`` says why)."""
+    from .stats import fit_power_law
 
     rows = []
     for label, part in df[df[value].notna()].groupby(by):
-        xs, ys = part[x].to_numpy(float), part[value].to_numpy(float)
-        k, a = power_law(xs, ys)
-        rows.append({by: label, "k": k, "a": a, "points": len(part), f"{x}_min": xs.min(), f"{x}_max": xs.max()})
-    return pd.DataFrame(rows).set_index(by) if rows else pd.DataFrame(columns=["k", "a", "points"])
+        fit = fit_power_law(part[x].to_numpy(float), part[value].to_numpy(float))
+        rows.append({by: label, "k": fit.k, "k_low": fit.k_low, "k_high": fit.k_high, "a": fit.a,
+                     "points": len(part), "sizes": fit.sizes, f"{x}_min": fit.cells_min, f"{x}_max": fit.cells_max,
+                     "fit": fit.text()})
+    columns = ["k", "k_low", "k_high", "a", "points", "sizes", f"{x}_min", f"{x}_max", "fit"]
+    return pd.DataFrame(rows).set_index(by) if rows else pd.DataFrame(columns=columns)
 
 
 # -- seed 000's connectivity question -----------------------------------------------------------

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
 from .results import require_comparable
+from .stats import fit_power_law
 
 SOLVED = ("sat", "unsat")
 TIME = "time_total"
@@ -263,15 +264,6 @@ def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIM
     return fig
 
 
-def power_law(cells: np.ndarray, values: np.ndarray) -> tuple[float, float]:
-    """Fit ``value = a * cells**k`` by least squares in log-log space; returns (k, a)."""
-    ok = (cells > 0) & (values > 0)
-    if ok.sum() < 2 or len(np.unique(cells[ok])) < 2:
-        return float("nan"), float("nan")
-    k, log_a = np.polyfit(np.log(cells[ok]), np.log(values[ok]), 1)
-    return float(k), float(np.exp(log_a))
-
-
 def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: str,
              unsolved: pd.DataFrame | None = None, timeout: float | None = None) -> Figure:
     """Median ``value`` against grid cells per series, log-log, one panel per family.
@@ -312,8 +304,9 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
             grouped = rows.groupby("cells")[col].median() if col else pd.Series(dtype=float)
             colour = None
             if not grouped.empty:
-                k, a = power_law(rows["cells"].to_numpy(float), rows[col].to_numpy(float))
-                extra = [f"k={k:.2f}"] if np.isfinite(k) else []
+                fit = fit_power_law(rows["cells"].to_numpy(float), rows[col].to_numpy(float))
+                k, a = fit.k, fit.a
+                extra = [fit.text()] if fit.fitted else []
                 if n_lost:
                     extra.append(f"{n_lost} unsolved")
                 line = ax.plot(grouped.index, grouped.to_numpy(), markersize=4, **styles[label],
@@ -337,7 +330,7 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
         ax.set_yscale("log")
         ax.set_xlabel("grid size (cells, R x C)")
         ax.set_ylabel(ylabel)
-        ax.set_title(_named(title + " (dotted: fitted power law, value ~ cells^k)", family))
+        ax.set_title(_named(title + " (dotted: fitted power law, value ~ cells^k, 95% interval)", family))
         ax.grid(True, which="both", alpha=0.3)
         if entries:
             _legend(fig, ax, entries)
