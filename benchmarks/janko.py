@@ -1,6 +1,7 @@
 """Performance benchmark on the janko corpus: every paradigm's default encoding against puzzlekit.
 
-For each puzzle of ``Akari_dataset.json`` / ``Kuromasu_dataset.json`` this solves, in one process
+For each puzzle of the family datasets (``Akari_dataset.json``, ``Kuromasu_dataset.json``,
+``Hitori_dataset.json``, ``Nurikabe_dataset.json``; those whose family is registered) this solves, in one process
 and one after another on the same puzzle, with every selected paradigm's default encoding at
 ``count=2`` (an answer and a uniqueness proof) and with puzzlekit at ``count=1`` (it finds one
 answer and proves nothing more). Each answer is checked against the independent verifier and
@@ -9,22 +10,23 @@ against the published solution. It writes:
 * ``rows.jsonl`` — one record per (puzzle, paradigm), flushed as written (results-record keys);
 * ``rows.csv`` — the same rows, flat;
 * ``summary.json`` / ``summary.csv`` — per family and paradigm: solved, total, CPU, GC time,
-  median, worst puzzle, ratio to puzzlekit's total, and whether the targets hold; plus versions
-  and machine.
+  median, worst puzzle, ratio to puzzlekit's total, and whether the targets hold; the records
+  that could not be read (``malformed``, by id and reason); plus versions and machine.
 
 A run's time is ``Result.timings.total`` of :func:`puzzlebench.solve`: one ``perf_counter``
 clock around building the encoding (Python), loading/grounding it, the search and the
 verifier's check of each answer, for puzzlekit as for the four paradigms. The cyclic garbage
 collector is isolated between runs unless ``--shared-gc`` is given (see ``GcMeter``).
 
-Targets: the fastest paradigm's total is at most 1/5 of puzzlekit's on Akari and 1/10 on
-Kuromasu; every paradigm's default solves every puzzle (answer valid, equal to the published
-one, uniqueness proved); no single run exceeds the time limit (10 s).
+Targets: the fastest paradigm's total is at most 1/5 of puzzlekit's on Akari, Hitori and Nurikabe
+and 1/10 on Kuromasu; every paradigm's default solves every puzzle (answer valid, equal to the
+published one, uniqueness proved); no single run exceeds the time limit (10 s; puzzlekit gets
+``--peer-timeout``, 20 s, as its own figures on Nurikabe do).
 
 Usage::
 
     .venv/bin/python benchmarks/janko.py [--corpus ../shared/corpora/janko]
-        [--family akari|kuromasu] [--paradigm sat --paradigm cp ...] [--limit N]
+        [--family akari|kuromasu|hitori|nurikabe] [--paradigm sat --paradigm cp ...] [--limit N]
         [--timeout 10] [--out results/janko] [--shared-gc]
 """
 
@@ -50,16 +52,23 @@ from puzzlebench.bench.spec import make_label
 from puzzlebench.errors import EncodingError, SolverUnavailable
 from puzzlebench.formats import iter_janko
 from puzzlebench.formats.janko import JankoEntry
-from puzzlebench.model import Family, Kuromasu, LightUp
+from puzzlebench.model import Family, family_spec
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "janko"
 DEFAULT_OUT = REPO / "results" / "janko"
 
-#: Corpus family name -> (puzzle family, dataset file, required speed-up over puzzlekit).
+#: Corpus family name -> (puzzle family, dataset file, required speed-up over puzzlekit), for the
+#: families this installation has registered.
 FAMILIES: dict[str, tuple[Family, str, float]] = {
-    "akari": (Family.LIGHTUP, "Akari_dataset.json", 5.0),
-    "kuromasu": (Family.KUROMASU, "Kuromasu_dataset.json", 10.0),
+    name: (Family(family), dataset, speedup)
+    for name, family, dataset, speedup in (
+        ("akari", "lightup", "Akari_dataset.json", 5.0),
+        ("kuromasu", "kuromasu", "Kuromasu_dataset.json", 10.0),
+        ("hitori", "hitori", "Hitori_dataset.json", 5.0),
+        ("nurikabe", "nurikabe", "Nurikabe_dataset.json", 5.0),
+    )
+    if family in Family
 }
 PEER = "puzzlekit"
 #: What each paradigm is asked for: an answer plus a uniqueness proof, except the peer (one answer).
@@ -128,12 +137,14 @@ def shown_path(path: Path) -> str:
         return path.name
 
 
-def corpus(path: Path, family: str, limit: int | None) -> list[JankoEntry]:
-    """The first ``limit`` puzzles of one family's dataset, with their published solutions."""
+def corpus(path: Path, family: str, limit: int | None,
+           malformed: list[tuple[str, str]] | None = None) -> list[JankoEntry]:
+    """The first ``limit`` readable puzzles of one family's dataset, with their published
+    solutions; records that cannot be read go to ``malformed`` as (id, reason)."""
     dataset = path / FAMILIES[family][1] if path.is_dir() else path
     if not dataset.exists():
         raise SystemExit(f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})")
-    return list(islice(iter_janko(dataset, FAMILIES[family][0]), limit))
+    return list(islice(iter_janko(dataset, FAMILIES[family][0], malformed), limit))
 
 
 def default_paradigms() -> list[str]:
@@ -150,11 +161,14 @@ def has_default(family: str, paradigm: str) -> bool:
     return True
 
 
-def warm_up(paradigms: Iterable[str]) -> None:
-    """Load every backend library once on a tiny puzzle so import time is not billed to puzzle 1."""
-    tiny = {Family.LIGHTUP: LightUp(1, 1), Family.KUROMASU: Kuromasu(1, 1, numbers={(0, 0): 1})}
+def warm_up(paradigms: Iterable[str], families: Iterable[str]) -> None:
+    """Load every backend library once on a small puzzle of each family, so that import time is
+    not billed to puzzle 1."""
+    import random
+
+    tiny = [family_spec(FAMILIES[f][0]).random_board(random.Random(0), 3, 3) for f in families]
     for paradigm in paradigms:
-        for puzzle in tiny.values():
+        for puzzle in tiny:
             try:
                 pb.solve(puzzle, paradigm, count=1, timeout=10, strict=False)
             except (EncodingError, SolverUnavailable):
@@ -320,11 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="directory holding the janko datasets")
     ap.add_argument("--family", choices=sorted(FAMILIES), action="append",
-                    help="corpus family (repeatable; default: both)")
+                    help="corpus family (repeatable; default: every registered one)")
     ap.add_argument("--paradigm", action="append",
                     help="paradigm to run (repeatable; default: every installed paradigm plus puzzlekit)")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
+    ap.add_argument("--peer-timeout", type=float, default=20.0, help="puzzlekit's per-run limit (default 20)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/janko)")
     ap.add_argument("--shared-gc", dest="isolate_gc", action="store_false",
                     help="leave the cyclic garbage collector alone: no freeze of the corpus and "
@@ -344,8 +359,12 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     context = {"git_commit": git_commit(), "machine": machine()}
-    warm_up(paradigms)
-    entries_by_family = {family: corpus(args.corpus, family, args.limit) for family in families}
+    warm_up(paradigms, families)
+    malformed: dict[str, list[tuple[str, str]]] = {family: [] for family in families}
+    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family]) for family in families}
+    for family, bad in malformed.items():
+        for pid, reason in bad:
+            print(f"{family}: record {pid} not read: {reason}", file=sys.stderr)
     if args.isolate_gc:
         # The corpus and the libraries loaded so far are the same for every paradigm: move them
         # out of the collector's reach so a full collection costs what the runs allocate.
@@ -368,8 +387,9 @@ def main(argv: list[str] | None = None) -> int:
             for entry in tqdm(entries_by_family[family], desc=family, unit="puzzle"):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.
                 for paradigm in active:
+                    timeout = args.peer_timeout if paradigm == PEER else args.timeout
                     record = meter.measure(
-                        lambda: run_one(entry, f"janko-{family}", paradigm, args.timeout, context), args.isolate_gc)
+                        lambda: run_one(entry, f"janko-{family}", paradigm, timeout, context), args.isolate_gc)
                     lines.append(json.dumps(record, default=str))
                     sink.write(lines[-1] + "\n")
                     sink.flush()
@@ -386,8 +406,10 @@ def main(argv: list[str] | None = None) -> int:
         "families": families,
         "paradigms": paradigms,
         "skipped_no_default_encoding": skipped,
+        "malformed": {family: [{"id": pid, "reason": reason} for pid, reason in bad] for family, bad in malformed.items()},
         "limit": args.limit,
         "timeout": args.timeout,
+        "peer_timeout": args.peer_timeout,
         "isolate_gc": args.isolate_gc,
         "definitions": DEFINITIONS,
         "elapsed_s": elapsed,
