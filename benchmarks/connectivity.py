@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     context = {"git_commit": git_commit(), "machine": machine()}
-    janko.warm_up(paradigms)
+    janko.warm_up(paradigms, ["kuromasu"])
     entries = janko.corpus(args.corpus, "kuromasu", args.limit)
     gc.collect()
     gc.freeze()
