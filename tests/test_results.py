@@ -153,3 +153,15 @@ def test_machines_and_solver_versions_are_told_apart(tmp_path):
     found = results.incomparable(df)
     assert len(found["machine_id"]) == 2 and found["cadical195 version"] == ["1.9.5", "2.0.0"]
     assert "split by machine_id" in format_report(df)
+
+
+def test_repeated_configurations_show_their_median_and_spread(tmp_path):
+    recs = [record("a", "sat/default", time_total=t, repeat=i, key=f"a-{i}") for i, t in enumerate((1.0, 1.2, 0.8))]
+    recs += [record("a", "asp/default", time_total=2.0)]
+    df = results.load(write(tmp_path / "r.jsonl", recs))
+    table = solved_table(df).set_index("label")
+    assert table.loc["sat/default", "repeats"] == 3 and table.loc["sat/default", "spread"] == pytest.approx(0.4)
+    assert table.loc["sat/default", "par2"] == pytest.approx(1.0)  # the median repetition
+    assert math.isnan(table.loc["asp/default", "spread"])
+    text = format_report(df)
+    assert "3x, 40%" in text and "repeats, spread" in text

@@ -25,6 +25,9 @@ MAIN_TIMEOUT = 20.0
 MAIN_MEMORY_MB = 2048
 MAIN_COUNT = 2  # 2 proves uniqueness
 MAIN_REPEAT = 1
+#: The headline configurations (every paradigm's default encoding and solver) repeat this many
+#: times on the boards of the ablations, so the report can show the median and its spread.
+MAIN_HEADLINE_REPEAT = 3
 #: Peers run beside the paradigms on the same puzzles, each asked for what it can give
 #: (answers), on boards up to a side (None = all): puzzlekit finds one answer and cannot prove
 #: uniqueness; MiniZinc/Gecode (seed 001) can, but its all-pairs visibility relation grows with
@@ -178,6 +181,8 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                     if opt.name in names and opt.choices:
                         runs += Sweep(items=small, paradigms=[paradigm], families=[family],
                                       options={opt.name: list(opt.choices)}, **settings).expand(notes)
+    headline = {**settings, "repeat": MAIN_HEADLINE_REPEAT} if not smoke else settings
+    runs += Sweep(items=small, paradigms=paradigms, **headline).expand(notes)
     for paradigm in paradigms:
         others = [name for name in MAIN_SOLVERS.get(paradigm, ()) if registry.solver(paradigm, name).supported()]
         if others:

@@ -29,6 +29,7 @@ def instances(df: pd.DataFrame) -> pd.DataFrame:
     return (
         df.groupby(keys, dropna=False, sort=True)
         .agg(solved=("solved", "all"), par2=("par2", "median"), time=("time_total", "median"),
+             time_min=("time_total", "min"), time_max=("time_total", "max"), repeats=("time_total", "size"),
              complete=("complete", "first"), paradigm=("paradigm", "first"), encoding=("encoding", "first"),
              solver=("solver_text", "first"))
         .reset_index()
@@ -48,11 +49,15 @@ def _solver_text(df: pd.DataFrame) -> pd.Series:
 
 
 def solved_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration and family: puzzles, solved, PAR-2 (mean seconds per puzzle)."""
+    """Per configuration and family: puzzles, solved, PAR-2 (mean seconds per puzzle), and for
+    configurations run more than once the repetitions and the spread of their times (the median
+    over puzzles of (slowest - fastest) / median repetition; NaN for single runs)."""
     inst = instances(df)
+    inst = inst.assign(spread=((inst["time_max"] - inst["time_min"]) / inst["time"]).where(inst["repeats"] > 1))
     table = (
         inst.groupby(["label", "family"], sort=True)
         .agg(puzzles=("solved", "size"), solved=("solved", "sum"), par2=("par2", "mean"),
+             repeats=("repeats", "max"), spread=("spread", "median"),
              complete=("complete", "first"), solver=("solver", "first"))
         .reset_index()
     )
@@ -185,8 +190,15 @@ def _tables(df: pd.DataFrame) -> list[str]:
     relaxed = table["complete"].eq(False)
     table.loc[relaxed, "label"] = table.loc[relaxed, "label"] + " (relaxed)"
     table = table.sort_values(["family", "label"], kind="stable")
-    lines.append(table.drop(columns=["puzzles", "complete"]).rename(columns={"par2": "PAR-2"})
+    repeated = table["repeats"].gt(1).any()
+    if repeated:
+        table["spread"] = [f"{r}x, {s:.0%}" if r > 1 and s == s else "" for r, s in zip(table["repeats"], table["spread"])]
+    shown = table.drop(columns=["puzzles", "complete", "repeats"] + ([] if repeated else ["spread"]))
+    lines.append(shown.rename(columns={"par2": "PAR-2", "spread": "repeats, spread"})
                  .to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if repeated:
+        lines.append("repeats, spread: runs per puzzle, and the median over puzzles of (slowest - fastest) / median "
+                     "of the repetitions; PAR-2 takes each puzzle's median repetition")
     if relaxed.any():
         lines.append("(relaxed): an encoding without one of the rules; it counts as solved only where every "
                      "answer it found passed the verifier, i.e. where the dropped rule was not needed")
