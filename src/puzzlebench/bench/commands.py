@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -241,6 +242,7 @@ def _cmd_main(args: argparse.Namespace) -> int:
     jsonl = out / "main.jsonl"
     if args.fresh and jsonl.exists():
         jsonl.unlink()
+    started = time.perf_counter()
     outcome = execute_sweep(runs, str(jsonl), resume=True, jobs=args.jobs, scheduler=args.scheduler,
                             dask_local=args.dask_local, quiet=args.quiet, notes=notes)
     df = results.load(jsonl)
@@ -250,7 +252,8 @@ def _cmd_main(args: argparse.Namespace) -> int:
         "machine": metadata.machine(), "versions": metadata.versions(), "git_commit": metadata.git_commit(),
         "python": metadata.python_version(), "timestamp": metadata.timestamp(),
         "settings": {"smoke": args.smoke, "timeout": runs[0].timeout if runs else None, "count": MAIN_COUNT,
-                     "memory_mb": MAIN_MEMORY_MB, "runs": len(runs), "jobs": args.jobs or 1},
+                     "memory_mb": MAIN_MEMORY_MB, "runs": len(runs), "jobs": args.jobs or 1,
+                     "stored": outcome.stored, "elapsed_s": round(time.perf_counter() - started, 1)},
     }, indent=1) + "\n", encoding="utf-8")
     try:
         from ..plots import save_standard_plots

@@ -1,0 +1,186 @@
+"""The README's findings, written from the results files that hold them (no typed numbers).
+
+Each claim is a sentence built from one results file of this checkout, and names the machine
+and date of the run that measured it:
+
+* ``results/janko/summary.json`` (``benchmarks/janko.py``): the paradigms against puzzlekit;
+* ``results/connectivity/summary.csv`` (``benchmarks/connectivity.py``): what Kuromasu's
+  connectivity rule costs;
+* ``results/solvers-<family>/summary.json`` (``benchmarks/solvers.py``): every solver pair;
+* ``results/<machine>/main.jsonl`` (``puzzlebench main``): the bundled suites.
+
+``python -m puzzlebench.claims --readme README.md`` rewrites the block between the
+``<!-- claims -->`` and ``<!-- /claims -->`` markers; the tests check that the README's block is
+what this module writes from the committed results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+BEGIN, END = "<!-- claims -->", "<!-- /claims -->"
+
+
+def _load_json(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _where(doc: dict[str, Any]) -> str:
+    machine = doc.get("machine") or {}
+    when = str(doc.get("timestamp", "?"))[:10]
+    return f"{machine.get('cores', '?')}-core {machine.get('cpu', 'unknown CPU')}, {when}"
+
+
+_NAMES = {"akari": "Akari", "kuromasu": "Kuromasu", "hitori": "Hitori", "nurikabe": "Nurikabe"}
+
+
+def janko_claims(root: Path) -> list[str]:
+    doc = _load_json(root / "janko" / "summary.json")
+    if not doc:
+        return []
+    rows = doc["summary"]
+    peer = "puzzlekit"
+    ours = [r for r in rows if r["paradigm"] != peer]
+    puzzles = {r["family"]: r["puzzles"] for r in rows}
+    solved_all = all(r["solved"] == r["puzzles"] for r in ours)
+    out = [f"**Every paradigm's default encoding {'solves' if solved_all else 'does not solve'} every janko puzzle** "
+           f"with its published answer and a uniqueness proof: "
+           + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
+           + f" ({sum(r['puzzles'] for r in ours):,} runs; `benchmarks/janko.py`, {_where(doc)})."]
+    for family in doc["families"]:
+        mine = [r for r in ours if r["family"] == family]
+        theirs = next((r for r in rows if r["family"] == family and r["paradigm"] == peer), None)
+        if not mine:
+            continue
+        best = min(mine, key=lambda r: r["total_s"])
+        others = ", ".join(f"{r['paradigm'].upper()} {r['total_s']:.1f} s" for r in sorted(mine, key=lambda r: r["total_s"])
+                           if r is not best)
+        versus = (f", {best['vs_puzzlekit']:.3f} of puzzlekit's {theirs['total_s']:.2f} s (one answer, no proof)"
+                  if theirs and best.get("vs_puzzlekit") is not None else "")
+        worst = max(mine, key=lambda r: r["worst_s"] or 0)
+        out.append(f"{_NAMES.get(family, family)}: {best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
+                   f"{versus}; then {others}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
+                   f"({worst['paradigm']}, {worst['worst_id']}).")
+    return out
+
+
+def connectivity_claims(root: Path) -> list[str]:
+    path = root / "connectivity" / "summary.csv"
+    meta = _load_json(root / "connectivity" / "summary.json") or {}
+    try:
+        with path.open(encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+    except OSError:
+        return []
+
+    def row(paradigm: str, encoding: str, connectivity: str) -> dict[str, str] | None:
+        return next((r for r in rows if (r["paradigm"], r["encoding"], r["connectivity"]) == (paradigm, encoding, connectivity)), None)
+
+    def ratio(r: dict[str, str] | None, col: str) -> str:
+        return f"{float(r[col]):.2f}x" if r and r.get(col) not in (None, "") else "?"
+
+    reach, lazy, prop = row("asp", "default", "reach"), row("sat", "default", "lazy"), row("sat", "default", "propagator")
+    closure, seed = row("asp", "default", "closure"), row("asp", "seed000", "closure")
+    cheaper = [f"{name} {ratio(r, 'vs_none')}" for name, r in
+               (("ASP reach", reach), ("SAT lazy cuts", lazy), ("SAT propagator", prop)) if r]
+    out = [f"**Seed 000's question** (why \"all white cells connected\" slowed its solver): on the "
+           f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles, relative to the same encoding without the rule, "
+           + ", ".join(cheaper)
+           + (f"; the all-pairs closure is {ratio(closure, 'vs_none')} inside our program and seed 000's own "
+              f"program is {ratio(seed, 'vs_none')} (boards up to 400 cells), with "
+              f"{float(closure['mean_size']):,.0f} ground rules on average against {float(reach['mean_size']):,.0f} for reach"
+              if closure and seed and reach else "")
+           + f" (`benchmarks/connectivity.py`{', ' + _where(meta) if meta else ''})."]
+    return out
+
+
+def solver_claims(root: Path) -> list[str]:
+    out = []
+    for path in sorted(root.glob("solvers-*/summary.json")):
+        doc = _load_json(path)
+        if not doc:
+            continue
+        family = path.parent.name.removeprefix("solvers-")
+        table = [t for t in doc["table"] if t["encoding"] == "default"]
+        wrong = sorted({cfg for d in doc["disagreements"] for cfg, what in d["answers"].items() if what == "none"})
+        sat = [t for t in table if t["paradigm"] == "sat" and t["vs_default_solver"]]
+        smt = {t["solver"]: t for t in table if t["paradigm"] == "smt"}
+        text = (f"{_NAMES.get(family, family)}, every solver ({doc['runs']:,} runs, `benchmarks/solvers.py`, {_where(doc)}): "
+                f"{len(doc['disagreements'])} puzzle(s) on which two (solver, encoding) pairs prove different things")
+        if wrong:
+            text += f" ({', '.join(wrong)} wrongly report no answer)"
+        if sat:
+            text += (f"; the {len(sat)} SAT solvers are within {min(t['vs_default_solver'] for t in sat):.2f}-"
+                     f"{max(t['vs_default_solver'] for t in sat):.2f}x of the default")
+        if "cvc5" in smt and smt["cvc5"]["vs_default_solver"]:
+            text += f"; cvc5 takes {smt['cvc5']['vs_default_solver']:.1f}x z3's time"
+        out.append(text + ".")
+    return out
+
+
+def main_job_claims(root: Path) -> list[str]:
+    index = _load_json(root / "machines.json") or {}
+    out = []
+    for name in sorted(index):
+        report = root / name / "report.txt"
+        machine = _load_json(root / name / "machine.json") or {}
+        if not report.exists():
+            continue
+        head = report.read_text(encoding="utf-8").splitlines()[0]
+        settings = machine.get("settings", {})
+        took = f", {settings['elapsed_s'] / 60:.0f} min" if settings.get("elapsed_s") else ""
+        disagreements = re.search(r"Disagreements between complete encodings: (\d+)", report.read_text(encoding="utf-8"))
+        out.append(f"The main job on `{name}` ({_where(machine)}{took}): {head}; "
+                   f"{disagreements.group(1) if disagreements else '?'} disagreements between complete encodings "
+                   f"(`results/{name}/report.txt`).")
+    return out
+
+
+def claims(root: str | Path = "results") -> list[str]:
+    """Every claim the results under ``root`` support, in README order."""
+    root = Path(root)
+    return janko_claims(root) + solver_claims(root) + connectivity_claims(root) + main_job_claims(root)
+
+
+def block(root: str | Path = "results") -> str:
+    """The README block: the claims as a list between the markers."""
+    body = "\n".join(f"- {c}" for c in claims(root))
+    return f"{BEGIN}\n{body}\n{END}"
+
+
+def rewrite(readme: str | Path, root: str | Path = "results") -> bool:
+    """Replace the README's claims block; True if it changed."""
+    path = Path(readme)
+    text = path.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{path}: no {BEGIN} ... {END} block")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    new = text[:start] + block(root) + text[end:]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="print, or write into a README, the claims the results support")
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--readme", help="rewrite this file's claims block")
+    args = ap.parse_args(argv)
+    if args.readme:
+        print("rewritten" if rewrite(args.readme, args.results) else "unchanged", args.readme)
+    else:
+        print(block(args.results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
