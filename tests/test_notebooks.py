@@ -85,6 +85,7 @@ def test_tour(tmp_path):
     assert s["formats_equal"] and s["all_verified"] and s["all_unique"] and s["all_match_published"]
     assert {"asp/default", "sat/default", "cp/default", "asp/seed000"} <= set(s["runs"])
     assert s["printed_lightup_violations"] > 0  # seed 000's printed Light Up answer is invalid
+    assert s["time_axes"] == ["log", "linear"]  # totals over two decades on a log axis, shares beside them
     assert set(s["other_verdicts"].values()) == {"agree"}
     svgs = sum(1 for o in _outputs(nb) if "image/svg+xml" in o.get("data", {}))
     assert svgs >= 3 and _pngs(nb) == len(list(figures.glob("*.png"))) == 1
@@ -111,6 +112,8 @@ def test_connectivity_ablation(tmp_path):
     assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png"))) >= 8
     text = "".join(o.get("data", {}).get("text/markdown", "") for o in _outputs(nb))
     assert "What the rule grounds to" in text
+    streams = "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
+    assert f"connectivity variants: {s['runs']} done in" in streams
 
 
 def test_scaling_through_isolated_runs(tmp_path):
@@ -121,6 +124,9 @@ def test_scaling_through_isolated_runs(tmp_path):
     assert s["par2_rows"] == 3 * paradigms and set(s["best_par2"]) == {"lightup", "kuromasu", "lightbulbs"}
     assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png")))
     assert s["figures"] >= 3 * 3 + 1  # cactus, scatter(s), time vs size per family; build vs solve
+    # the progress bars' final state survives in the saved notebook as text
+    streams = "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
+    assert f"{s['runs']} run(s) stored" in streams
 
 
 def test_lightbulbs(tmp_path):

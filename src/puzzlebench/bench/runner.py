@@ -734,6 +734,7 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
             outcome.notes += _not_reused(pending, out)
         by_key = {r.key: r for r in pending}
         bar = tqdm(total=len(runs), initial=outcome.skipped, disable=quiet, unit="run", dynamic_ncols=True)
+        began = time.perf_counter()
 
         def started(desc: Mapping[str, Any]) -> None:
             run = by_key[desc["key"]]
@@ -757,6 +758,10 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
             if close:
                 close()  # cancels what has not started; waits for the (killed) running ones
             bar.close()
+            if not quiet and "ipykernel" in sys.modules:
+                # a saved notebook cannot redraw the bar's widget: leave its final state as text
+                print(f"{outcome.stored} run(s) stored, {outcome.skipped} already present, {outcome.failures} "
+                      f"failure(s) in {time.perf_counter() - began:.1f} s -> {out}")
         stopped_by = _stop_signal
     if stopped_by is not None:
         raise SweepInterrupted(stopped_by)
