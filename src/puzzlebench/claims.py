@@ -137,7 +137,8 @@ def main_job_claims(root: Path) -> list[str]:
             continue
         head = report.read_text(encoding="utf-8").splitlines()[0]
         settings = machine.get("settings", {})
-        took = f", {settings['elapsed_s'] / 60:.0f} min" if settings.get("elapsed_s") else ""
+        took = (f", the job took {settings['elapsed_s'] / 60:.0f} min for {settings.get('stored', '?')} runs"
+                if settings.get("elapsed_s") else "")
         disagreements = re.search(r"Disagreements between complete encodings: (\d+)", report.read_text(encoding="utf-8"))
         out.append(f"The main job on `{name}` ({_where(machine)}{took}): {head}; "
                    f"{disagreements.group(1) if disagreements else '?'} disagreements between complete encodings "

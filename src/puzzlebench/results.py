@@ -1,7 +1,7 @@
 """Benchmark records as a pandas DataFrame, and what is derived from them (CSV, Parquet, mkplot).
 
 >>> from puzzlebench import results
->>> df = results.load("results/main.jsonl")          # one row per run
+>>> df = results.load("results/t.jsonl")             # one row per run
 >>> results.to_csv(df, "results/runs.csv")
 
 Columns follow the shared results record; ``size_*``/``search_*`` are flat columns, and
