@@ -16,7 +16,7 @@ import puzzlebench as pb
 from puzzlebench import registry
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp
 
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from bruteforce import all_solutions, random_board
 
 PARADIGMS = registry.available()
 FAMILIES = list(Family)
@@ -31,7 +31,7 @@ def _has(family: Family, paradigm: str) -> bool:
 
 def _cases(family: Family, seed: int, n: int) -> list:
     rng = random.Random(seed)
-    make = {Family.LIGHTUP: random_lightup, Family.KUROMASU: random_kuromasu, Family.LIGHTBULBS: random_lightbulbs}[family]
+    make = lambda rng, rows, cols: random_board(family, rng, rows, cols)  # noqa: E731  (each family's own)
     shapes = [(1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4)]
     return [make(rng, *shapes[i % len(shapes)]) for i in range(n)]
 
