@@ -375,6 +375,7 @@ def test_resume_reuses_a_record_only_when_it_was_measured_the_same_way(tmp_path)
     assert bigger.stored == 1 and any("memory_mb (2), timeout (1)" in note for note in bigger.notes), bigger.notes
     records = list(read_records(out))
     assert [(r["timeout"], r["memory_mb"]) for r in records] == [(5.0, 512), (6.0, 512), (6.0, 1024)]
+    assert all(isinstance(r["load_avg"], float) for r in records)  # how busy the machine was
 
 
 def test_a_run_key_names_the_machine_and_solver_version(monkeypatch):

@@ -112,6 +112,14 @@ def machine() -> dict[str, Any]:
     return info
 
 
+def load_average() -> float | None:
+    """The machine's one-minute load average (runnable processes), where the OS reports it."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def python_version() -> str:
     return sys.version.split()[0]
 

@@ -499,6 +499,7 @@ def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: st
     fields.update(
         runner=ended.runner, versions=metadata.versions(), git_commit=metadata.git_commit(),
         python=metadata.python_version(), machine=metadata.machine(), timestamp=metadata.timestamp(),
+        load_avg=metadata.load_average(),  # how busy the machine was: timings under load are slower
     )
     return fields
 
