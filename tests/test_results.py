@@ -165,3 +165,6 @@ def test_repeated_configurations_show_their_median_and_spread(tmp_path):
     assert math.isnan(table.loc["asp/default", "spread"])
     text = format_report(df)
     assert "3x, 40%" in text and "repeats, spread" in text
+    assert "Machine load" not in text  # these records do not say
+    df["load_avg"] = [0.5, 1.5, 3.0, 1.0]
+    assert "Machine load (1-minute load average at the end of each run): median 1.25, max 3.00" in format_report(df)

@@ -161,6 +161,10 @@ def format_report(df: pd.DataFrame) -> str:
     statuses = df["status"].value_counts()
     lines.append(f"{len(df)} runs over {df['puzzle_hash'].nunique()} puzzles, {df['label'].nunique()} configurations; "
                  + ", ".join(f"{s} {n}" for s, n in statuses.items()))
+    if "load_avg" in df.columns and pd.to_numeric(df["load_avg"], errors="coerce").notna().any():
+        load = pd.to_numeric(df["load_avg"], errors="coerce").dropna()
+        lines.append(f"Machine load (1-minute load average at the end of each run): median {load.median():.2f}, "
+                     f"max {load.max():.2f}")
     if already + found:
         lines.append(f"Duplicate records dropped: {already + found} (a run key stored more than once; "
                      "the first record of each key is counted)")
