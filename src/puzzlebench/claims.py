@@ -136,9 +136,14 @@ def main_job_claims(root: Path) -> list[str]:
         if not report.exists():
             continue
         head = report.read_text(encoding="utf-8").splitlines()[0]
-        settings = machine.get("settings", {})
-        took = (f", the job took {settings['elapsed_s'] / 60:.0f} min for {settings.get('stored', '?')} runs"
-                if settings.get("elapsed_s") else "")
+        took = ""
+        if (root / name / "main.jsonl").exists():
+            from .bench.store import read_records
+
+            walls = [r.get("time_wall") for r in read_records(root / name / "main.jsonl")]
+            walls = [w for w in walls if isinstance(w, (int, float))]
+            # the runs are sequential: their wall times add up to the job's time, less start-up and plots
+            took = f", the runs taking {sum(walls) / 60:.0f} min one after another" if walls else ""
         disagreements = re.search(r"Disagreements between complete encodings: (\d+)", report.read_text(encoding="utf-8"))
         out.append(f"The main job on `{name}` ({_where(machine)}{took}): {head}; "
                    f"{disagreements.group(1) if disagreements else '?'} disagreements between complete encodings "
