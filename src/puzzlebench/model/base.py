@@ -64,7 +64,45 @@ class _Named(type):
         return isinstance(value, str) and value in cls._members
 
 
-class Family(str, metaclass=_Named):
+class _Name(str, metaclass=_Named):
+    """A registered name: a singleton ``str`` equal to its text, with ``.value`` and ``.name``
+    (its ``UPPER_CASE`` attribute) like an enum member, pickled by its text."""
+
+    _members: dict[str, "_Name"] = {}
+    attr: str
+
+    @classmethod
+    def _create(cls, text: str, attr: str) -> "_Name":
+        member = str.__new__(cls, text)
+        member.attr = attr
+        cls._members[text] = member
+        return member
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return self.attr
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}.{self.attr}>"
+
+    def __reduce__(self):
+        return (type(self), (str.__str__(self),))
+
+    def __copy__(self) -> "_Name":
+        return self
+
+    def __deepcopy__(self, memo) -> "_Name":
+        return self
+
+
+class Family(_Name):
     """A puzzle family's name. Families are registered, not enumerated here: each family module
     calls :meth:`define` once (``LIGHTUP = Family.define("lightup")``), after which
     ``Family("lightup")``, ``Family.LIGHTUP`` and ``for f in Family`` know it. Members are
@@ -72,7 +110,6 @@ class Family(str, metaclass=_Named):
 
     _members: dict[str, "Family"] = {}
     _aliases: dict[str, "Family"] = {}
-    attr: str
 
     def __new__(cls, value: object) -> "Family":
         if isinstance(value, Family):
@@ -91,44 +128,18 @@ class Family(str, metaclass=_Named):
             return cls._members[name]
         if not name.isidentifier() or name.lower() != name:
             raise ValueError(f"a family name is a lower-case identifier, got {name!r}")
-        member = str.__new__(cls, name)
-        member.attr = name.upper()
-        cls._members[name] = member
+        member = cls._create(name, name.upper())
         for alias in aliases:
             cls._aliases[alias.lower()] = member
         return member
 
-    @property
-    def value(self) -> str:
-        return str.__str__(self)
 
-    @property
-    def name(self) -> str:
-        return self.attr
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __repr__(self) -> str:
-        return f"<Family.{self.attr}>"
-
-    def __reduce__(self):
-        return (Family, (str.__str__(self),))
-
-    def __copy__(self) -> "Family":
-        return self
-
-    def __deepcopy__(self, memo) -> "Family":
-        return self
-
-
-class Rule(str, metaclass=_Named):
+class Rule(_Name):
     """The name of a rule an answer can break (what verifiers report). Each family module
     defines its own (``UNLIT_CELL = Rule.define("UNLIT_CELL", "unlit cell")``); ``Rule.UNLIT_CELL``
     then finds it."""
 
     _members: dict[str, "Rule"] = {}
-    attr: str
 
     def __new__(cls, value: object) -> "Rule":
         if isinstance(value, Rule):
@@ -141,29 +152,7 @@ class Rule(str, metaclass=_Named):
     @classmethod
     def define(cls, attr: str, text: str) -> "Rule":
         """The rule called ``text`` (``Rule.<attr>``), created on first call."""
-        if text in cls._members:
-            return cls._members[text]
-        member = str.__new__(cls, text)
-        member.attr = attr
-        cls._members[text] = member
-        return member
-
-    @property
-    def value(self) -> str:
-        return str.__str__(self)
-
-    @property
-    def name(self) -> str:
-        return self.attr
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __repr__(self) -> str:
-        return f"<Rule.{self.attr}>"
-
-    def __reduce__(self):
-        return (Rule, (str.__str__(self),))
+        return cls._members.get(text) or cls._create(text, attr)
 
 
 #: A cell outside the grid (every family).
