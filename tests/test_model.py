@@ -64,3 +64,22 @@ def test_puzzles_pickle_for_worker_processes(puzzle):
     assert back.content_hash() == puzzle.content_hash()
     with pytest.raises(TypeError):
         back.meta["new"] = 1  # still read-only after the round trip
+
+
+def test_families_are_registered_names_that_behave_like_enum_members():
+    import copy
+    import pickle
+
+    from puzzlebench.model import Family, Rule, family_spec, family_specs
+
+    assert Family("akari") is Family.LIGHTUP is Family("lightup") and Family.LIGHTUP == "lightup"
+    assert Family.LIGHTUP.value == "lightup" and Family.LIGHTUP.name == "LIGHTUP"
+    assert list(Family) == [spec.family for spec in family_specs()]
+    assert pickle.loads(pickle.dumps(Family.KUROMASU)) is Family.KUROMASU
+    assert copy.deepcopy(Rule.UNLIT_CELL) is Rule.UNLIT_CELL and Rule("unlit cell") is Rule.UNLIT_CELL
+    with pytest.raises(ValueError, match="not a puzzle family"):
+        Family("sudoku")
+    with pytest.raises(PuzzleError, match="unknown puzzle family 'sudoku'"):
+        family_spec("sudoku")
+    with pytest.raises(AttributeError):
+        Family.SUDOKU  # noqa: B018
