@@ -194,6 +194,9 @@ def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
     # every run is judged by the verifier and the published answer (and, at count=2, proved unique)
     assert all(r["correct"] and r["verdict"] == "valid" and r["matches_published"] for r in rows)
     assert all(r["exhausted"] for r in rows if r["paradigm"] != "puzzlekit")
+    # our paradigms start from the corpus text, as puzzlekit does: reading it is on the clock
+    ours = [r for r in rows if r["paradigm"] != "puzzlekit"]
+    assert all(r["time_parse"] > 0 and r["time_total"] > r["time_parse"] for r in ours)
     by_paradigm = {r["paradigm"]: r for r in summary["summary"]}
     for paradigm, row in by_paradigm.items():
         assert row["puzzles"] == 3

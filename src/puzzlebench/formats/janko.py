@@ -162,12 +162,14 @@ def _shape(record: object) -> str:
 
 @dataclass(frozen=True)
 class JankoEntry:
-    """One corpus record: its id, the puzzle (named by the id) and the published solution."""
+    """One corpus record: its id, the puzzle (named by the id), the published solution, the
+    record's source and its problem text as the corpus holds it."""
 
     id: str
     puzzle: Puzzle
     solution: Solution
     source: str = ""
+    problem: str = ""
 
     def __iter__(self):  # unpacks as (id, puzzle, solution)
         return iter((self.id, self.puzzle, self.solution))
@@ -221,7 +223,7 @@ def iter_janko(path: str | Path, family: Family | None = None,
             continue
         source = str(record.get("source", ""))
         puzzle = puzzle.with_meta(name=str(pid), source=source, corpus=str(doc.get("name", path.stem)))
-        yield JankoEntry(str(pid), puzzle, solution, source)
+        yield JankoEntry(str(pid), puzzle, solution, source, problem)
 
 
 FORMAT = Format(
