@@ -103,6 +103,22 @@ def test_solve_timeout_is_hard(slow_kuromasu, capsys):
     assert out["kind"] == "kuromasu" and out["options"] == {"connectivity": "closure"}
 
 
+def test_an_in_process_propagator_run_ends_at_its_deadline():
+    """CaDiCaL with a Python propagator connected went on for minutes past an interrupt on a
+    100x100 Kuromasu; the propagator now ends the search itself and the run is a timeout."""
+    import puzzlebench as pb
+
+    reason = registry.solver("sat").unavailable_reason()
+    if reason:
+        pytest.skip(f"python-sat is not available: {reason}")
+    puzzle = load(str(REPO / "puzzles" / "gen-kuromasu" / "kuromasu-100x100-s1.pzl"))
+    start = time.perf_counter()
+    result = pb.solve(puzzle, "sat", count=2, timeout=1.0, connectivity="propagator")
+    elapsed = time.perf_counter() - start
+    assert result.status is pb.Status.TIMEOUT and not result.solutions and result.unique is None
+    assert elapsed < 10, f"timeout=1 took {elapsed:.1f} s"
+
+
 def test_check_timeout_is_hard(slow_kuromasu, capsys):
     start = time.perf_counter()
     code = main(["check", slow_kuromasu, "--paradigm", "asp", "--option", "connectivity=closure",

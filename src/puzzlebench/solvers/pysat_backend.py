@@ -111,6 +111,8 @@ class PysatBackend(Backend):
             self._solver.add_clause([artifact.pool.top + 1, -(artifact.pool.top + 1)])
         if artifact.propagator is not None:
             engine, observed = artifact.propagator()
+            if hasattr(engine, "deadline"):  # a TimedPropagator ends the search at the deadline
+                engine.deadline = deadline
             self._solver.connect_propagator(engine)
             for var in observed:
                 self._solver.observe(var)
@@ -125,6 +127,9 @@ class PysatBackend(Backend):
             outcome = self._solver.solve_limited(expect_interrupt=True)
             if outcome is None:
                 self._solver.clear_interrupt()
+        if getattr(self._engine, "gave_up", False):  # the propagator ended the search: unknown
+            self.timed_out = True
+            return None
         if outcome:
             self._model = self._solver.get_model() or []
         return outcome

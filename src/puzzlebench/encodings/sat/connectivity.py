@@ -15,6 +15,7 @@ white cells must be white (Fazekas et al., "IPASIR-UP: User Propagators for CDCL
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Iterable
@@ -80,7 +81,32 @@ class BoardGraph:
         return [self.black[c] for c in region if c in self.black] + [-self.black[b] for b in boundary if b in self.black]
 
 
-class ConnectivityPropagator(Propagator):
+class TimedPropagator(Propagator):
+    """A propagator that gives up at the run's deadline.
+
+    CaDiCaL does not always honour an interrupt while a propagator is connected (its loop of
+    external propagation and model checks can go on without looking at the terminate flag), so
+    the propagator stops the search itself: past ``deadline`` (a ``perf_counter`` time, set by
+    the backend) it adds two contradicting unit clauses, which ends the solve at once, and
+    sets ``gave_up`` so that the backend reports the call's outcome as unknown, not as "no
+    answer". Subclasses call :meth:`expired` at the top of ``propagate`` and ``check_model``.
+    """
+
+    deadline: float | None = None
+    gave_up = False
+
+    def expired(self, var: int) -> bool:
+        """True (and the search being ended over variable ``var``) once past the deadline."""
+        if self.gave_up:
+            return True
+        if self.deadline is None or time.perf_counter() < self.deadline:
+            return False
+        self.gave_up = True
+        self.pending[:] = [[var], [-var]]
+        return True
+
+
+class ConnectivityPropagator(TimedPropagator):
     """IPASIR-UP engine for "white cells are connected" over the black-cell variables.
 
     On each propagation round it explores the cells not known black from a known white cell
@@ -98,6 +124,7 @@ class ConnectivityPropagator(Propagator):
         self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
         self.var = [graph.black.get(c, 0) for c in cells]  # 0: a clue cell, no variable
         self.cell_of = {v: i for i, v in enumerate(self.var) if v}
+        self.first_var = min(self.cell_of, default=1)
         self.state = [UNKNOWN if v else WHITE for v in self.var]
         self.fixed = [not v for v in self.var]
         self.root = None if graph.root is None else self.index[graph.root]
@@ -151,7 +178,7 @@ class ConnectivityPropagator(Propagator):
         return [self.var[i]] if self.var[i] else []
 
     def propagate(self) -> list[int]:
-        if not self.dirty or self.pending:
+        if self.expired(self.first_var) or not self.dirty or self.pending:
             return []
         self.dirty = False
         self.calls += 1
@@ -184,6 +211,8 @@ class ConnectivityPropagator(Propagator):
         return self.reasons[lit]
 
     def check_model(self, model: list[int]) -> bool:
+        if self.expired(self.first_var):
+            return False
         size = len(model)
         black = {c for c, v in self.graph.black.items() if v <= size and model[v - 1] > 0}
         regions = self.graph.components(lambda c: c not in black)
