@@ -211,16 +211,18 @@ def test_connectivity_cuts_fence_every_region_of_a_split_candidate():
     # 3x3 with a black wall down the middle column: two white regions of three cells each
     wall = frozenset({(0, 1), (1, 1), (2, 1)})
     everything = {(r, c) for r in range(3) for c in range(3)}
-    cuts = connectivity_cuts(3, 3, wall, everything)
     fence = [((0, 1), False), ((1, 1), False), ((2, 1), False)]
-    assert cuts == [fence + [((0, 0), True), ((1, 0), True), ((2, 0), True)],
-                    fence + [((0, 2), True), ((1, 2), True), ((2, 2), True)]]
-    # without isolated marks each cut also names a white witness outside its region (the anchor
-    # when it lies outside); cells that can never be marked drop out
+    cuts = connectivity_cuts(3, 3, wall, everything, isolated=False)
+    assert cuts[:2] == [fence + [((0, 0), True), ((1, 0), True), ((2, 0), True), ((0, 2), True)],
+                        fence + [((0, 2), True), ((1, 2), True), ((2, 2), True), ((0, 0), True)]]
+    # each cut also names a white witness outside its region: the anchor when it lies outside;
+    # cells that can never be marked drop out
     general = connectivity_cuts(3, 3, wall, everything, anchor=(2, 2), isolated=False)
-    assert general[0] == cuts[0] + [((2, 2), True)]
-    assert general[1] == cuts[1] + [((0, 0), True)]
+    assert general[0][-1] == ((2, 2), True) and general[1][-1] == ((0, 0), True)
     clue = connectivity_cuts(3, 3, wall, everything - {(2, 2)}, anchor=(2, 2), isolated=False)
-    assert clue[0] == cuts[0]  # the anchor is a clue: never marked, so it drops out
+    assert clue[0] == fence + [((0, 0), True), ((1, 0), True), ((2, 0), True)]  # the clue anchor drops out
+    # isolated marks (no two share a side): the fence alone, and no cut for the largest region
+    corner = frozenset({(0, 1), (1, 0)})
+    assert connectivity_cuts(3, 3, corner, everything) == [[((0, 1), False), ((1, 0), False)]]
     # a connected board has nothing to cut
     assert connectivity_cuts(3, 3, frozenset({(1, 1)}), everything) == []

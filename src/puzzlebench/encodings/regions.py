@@ -52,10 +52,14 @@ def connectivity_cuts(
     When the candidate has another white region, each region C gets the cut "some cell of B
     turns white, or some cell of C turns marked, or a white cell outside C turns marked" (the
     witness: ``anchor`` when it lies outside C, else a cell of another region; a cell that can
-    never be marked drops out of the clause). ``isolated=True`` says marked cells never share a
-    side (Kuromasu, Hitori): then the witness is not needed, since a white C with a marked B
-    and any cell beyond them would force two marked neighbours. ``[]``: the white cells are
-    connected. Cells beyond ``markable`` never appear in a cut.
+    never be marked drops out of the clause). ``[]``: the white cells are connected. Cells
+    beyond ``markable`` never appear in a cut.
+
+    ``isolated=True`` says marked cells never share a side (Kuromasu, Hitori). Then the cut is
+    B alone, "some cell of B turns white": with B marked, C cannot turn all marked (its cells
+    touch B) and the cells beyond C and B cannot either (some touch B), so a white cell would
+    stay on each side of B. The largest region's fence, the longest of these clauses, is left
+    out: the other regions' cuts already exclude the candidate.
     """
     size = rows * cols
     black = bytearray(size)
@@ -82,7 +86,10 @@ def connectivity_cuts(
     cell = [(i // cols, i % cols) for i in range(size)]
     anchor_index = None if anchor is None else anchor[0] * cols + anchor[1]
     cuts: list[CellClause] = []
+    largest = max(range(len(regions)), key=lambda k: len(regions[k])) + 1
     for number, members in enumerate(regions, start=1):
+        if isolated and number == largest:
+            continue
         boundary = set()
         for i in members:
             c = i % cols
@@ -90,8 +97,8 @@ def connectivity_cuts(
                 if 0 <= j < size and black[j]:
                     boundary.add(j)
         clause: CellClause = [(cell[j], False) for j in sorted(boundary)]  # a fence cell turns white,
-        clause += [(cell[i], True) for i in members if cell[i] in markable]  # or a region cell marked,
-        if not isolated:  # or the white cell outside the region turns marked
+        if not isolated:  # or a region cell turns marked, or the white cell outside the region does
+            clause += [(cell[i], True) for i in members if cell[i] in markable]
             outside = anchor_index if anchor_index is not None and region[anchor_index] != number else None
             if outside is None:
                 outside = regions[0][0] if number != 1 else regions[1][0]

@@ -18,7 +18,7 @@ Rules and the rows that enforce them:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
   rejected (by the harness, or the backend's own enumeration), which adds the cuts of
   :func:`~puzzlebench.encodings.regions.connectivity_rule` (per stray region C with black border
-  B: a cell of B white or a cell of C black) as rows and solves again; ``flow`` —
+  B: a cell of B white) as rows and solves again; ``flow`` —
   single-commodity flow (after Gavish and Graves, 1978): the root, the clue
   nearest the centre (or one chosen white cell on a clueless board), emits one unit per white
   cell; every white cell keeps one; flow runs on arcs between white cells only, each arc

@@ -12,8 +12,8 @@ Rules and the blocks that enforce them:
   after n cells: seeing n cells one way already exceeds the number;
 * all white cells form one orthogonally connected region (``connectivity`` option):
   ``lazy`` — a candidate whose white cells are split is rejected by the lazy rule
-  (``regions.connectivity_cuts``), which returns, for every white region C, the cut "a boundary
-  cell of C turns white or a cell of C turns black"; the one-cell cuts (no white cell walled in alone) are asserted up
+  (``regions.connectivity_cuts``), which returns, for every white region C but the largest, the
+  cut "a boundary cell of C turns white"; the one-cell cuts (no white cell walled in alone) are asserted up
   front where sound. ``rank`` — every white cell other than the root has a white neighbour of
   smaller rank (an integer bounded below by the Manhattan distance to the root); the root is the
   clue nearest the centre, or on a clueless board the first white cell in row-major order.
@@ -21,8 +21,9 @@ Rules and the blocks that enforce them:
 
 Why the cut is sound: if C is white and its boundary black, C is a whole white region; a valid
 answer then has no other white cell, and no cell beyond C and its boundary either (such cells
-would all be black, and one would touch the black boundary). A split candidate has another
-white region, so each of its regions is such a C.
+would all be black, and one would touch the black boundary); and C cannot turn all black, its
+cells touching the black boundary. A split candidate has another white region, so each of its
+regions is such a C.
 """
 
 from __future__ import annotations
