@@ -16,8 +16,8 @@ Rules and the blocks that enforce them:
   one unit to every other white cell over white-white arcs; ``lazy`` — up front only the
   one-cell cuts (given two clues, no white cell is walled in alone); a candidate whose white
   cells are split is rejected and, per white region C with black border B but the largest, the
-  cut "a cell of B is white" (``regions.connectivity_cuts``) is added before searching again; ``none`` drops the rule (a relaxation: it may accept split answers, never
-  loses a true one).
+  cut "a cell of B is white" (``regions.connectivity_cuts``) is added before searching again;
+  ``none`` drops the rule (a relaxation: it may accept split answers, never loses a true one).
 """
 
 from __future__ import annotations
