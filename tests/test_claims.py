@@ -30,3 +30,22 @@ def test_claims_follow_the_numbers_in_the_files(tmp_path):
     doc["summary"][0]["solved"] = 2
     (tmp_path / "janko" / "summary.json").write_text(json.dumps(doc))
     assert "does not solve" in claims.claims(tmp_path)[0]
+
+
+def test_frontier_claims_follow_its_summary(tmp_path):
+    (tmp_path / "frontier").mkdir()
+    row = {"kind": "solve", "options": {}, "runs": 3, "statuses": ["sat"], "build_median_s": 0.1}
+    doc = {"side": 100, "timeout": 60.0, "machine": {"cpu": "Test CPU", "cores": 2}, "timestamp": "2030-01-02T00:00:00",
+           "summary": [{**row, "paradigm": "asp", "solved": 3, "median_s": 40.0, "worst_s": 47.0},
+                       {**row, "paradigm": "sat", "solved": 3, "median_s": 5.25, "worst_s": 6.0},
+                       {**row, "paradigm": "cp", "solved": 1, "median_s": 60.0, "worst_s": 60.0},
+                       {**row, "paradigm": "sat", "options": {"connectivity": "rank"}, "solved": 0,
+                        "median_s": 60.0, "worst_s": 60.0},
+                       {**row, "kind": "generate", "paradigm": "generator", "runs": 1, "solved": 1,
+                        "median_s": 118.0, "worst_s": 118.0}]}
+    (tmp_path / "frontier" / "summary.json").write_text(json.dumps(doc))
+    (said,) = claims.frontier_claims(tmp_path)
+    assert said.startswith("The frontier, 100x100 Kuromasu")
+    # the defaults only, most solved first, then fastest
+    assert "SAT 3/3, median 5.2 s; ASP 3/3, median 40.0 s; CP 1/3, median 60.0 s;" in said
+    assert "takes 118 s" in said and "2-core Test CPU, 2030-01-02" in said

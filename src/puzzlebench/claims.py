@@ -7,6 +7,7 @@ and date of the run that measured it:
 * ``results/connectivity/summary.csv`` (``benchmarks/connectivity.py``): what Kuromasu's
   connectivity rule costs;
 * ``results/solvers-<family>/summary.json`` (``benchmarks/solvers.py``): every solver pair;
+* ``results/frontier/summary.json`` (``benchmarks/frontier.py``): the largest Kuromasu boards;
 * ``results/<machine>/main.jsonl`` (``puzzlebench main``): the bundled suites.
 
 ``python -m puzzlebench.claims --readme README.md`` rewrites the block between the
@@ -127,6 +128,22 @@ def solver_claims(root: Path) -> list[str]:
     return out
 
 
+def frontier_claims(root: Path) -> list[str]:
+    doc = _load_json(root / "frontier" / "summary.json")
+    if not doc:
+        return []
+    side = doc["side"]
+    solves = sorted((r for r in doc["summary"] if r["kind"] == "solve" and not r["options"]),
+                    key=lambda r: (-r["solved"], r["median_s"]))
+    parts = [f"{r['paradigm'].upper()} {r['solved']}/{r['runs']}, median {r['median_s']:.1f} s" for r in solves]
+    text = (f"The frontier, {side}x{side} Kuromasu (the bundled boards, `count=2`, timeout {doc['timeout']:g} s): "
+            + "; ".join(parts))
+    made = [r for r in doc["summary"] if r["kind"] == "generate"]
+    if made:
+        text += f"; generating one board with its uniqueness proof takes {made[0]['median_s']:.0f} s"
+    return [text + f" (`benchmarks/frontier.py`, {_where(doc)})."]
+
+
 def main_job_claims(root: Path) -> list[str]:
     index = _load_json(root / "machines.json") or {}
     out = []
@@ -154,7 +171,8 @@ def main_job_claims(root: Path) -> list[str]:
 def claims(root: str | Path = "results") -> list[str]:
     """Every claim the results under ``root`` support, in README order."""
     root = Path(root)
-    return janko_claims(root) + solver_claims(root) + connectivity_claims(root) + main_job_claims(root)
+    return (janko_claims(root) + solver_claims(root) + connectivity_claims(root) + frontier_claims(root)
+            + main_job_claims(root))
 
 
 def block(root: str | Path = "results") -> str:
