@@ -194,6 +194,7 @@ SPEC = register_family(FamilySpec(
         dataset_names=("hitori",),
     ),
     puzzlink=PuzzlinkCodec(ids=("hitori",), decode=_url_decode, encode=_url_encode),
+    generator="puzzlebench.generate.hitori:HitoriOptions:generate_hitori",
     description="shade cells, never two side by side, keeping the unshaded cells connected, so that no "
                 "number repeats among the unshaded cells of a row or column",
 ))
