@@ -24,6 +24,10 @@ from .base import Backend
 #: CP-SAT statuses that carry an answer, and the one that proves there is none.
 _ANSWERED = ("OPTIMAL", "FEASIBLE")
 _PROVED_NONE = "INFEASIBLE"
+#: The status words of puzzlekit's iterative MIP solvers (Hitori: SCIP with connectivity cuts),
+#: as CP-SAT status names.
+_ITERATIVE = {"Optimal": "OPTIMAL", "Feasible": "FEASIBLE", "Infeasible": "INFEASIBLE", "Timeout": "UNKNOWN",
+              "Not Solved (Max Iterations)": "UNKNOWN"}
 
 
 class PuzzlekitBackend(Backend):
@@ -86,7 +90,8 @@ class PuzzlekitBackend(Backend):
         }
         result = self._solver.solve(solver_options=options)
         self._outcome = dict(result.solution_data)
-        status = self._cp_solver.response_proto.status.name
+        proto = getattr(self._cp_solver, "response_proto", None)  # None: an iterative MIP solver
+        status = proto.status.name if proto is not None else _ITERATIVE.get(str(self._outcome.get("status")), "ERROR")
         if status in _ANSWERED:
             yield self._decode(result.sol_grid.matrix)
         elif status == _PROVED_NONE:
