@@ -171,6 +171,15 @@ def test_corpus_sample_is_unique_and_equal_to_the_published_answer(paradigm: str
         assert e.puzzle.verify(result.solution) == []
 
 
+@pytest.mark.skipif("mip" not in PARADIGMS, reason="no mip backend")
+def test_a_highs_presolve_error_is_run_again_without_presolve(janko_dir) -> None:
+    # HiGHS's presolve ends this board's model (its deduced cells fixed) in "Solve error".
+    e = next(e for e in iter_janko(janko_dir / "Hitori_dataset.json", malformed=[]) if e.id == "591_8x8")
+    result = pb.solve(e.puzzle, "mip", count=2, timeout=60)
+    assert result.unique and result.solution.cells == e.solution.cells, (result.status, result.error)
+    assert result.extra.get("presolve_off_reruns", 0) >= 1
+
+
 # -- the generator --------------------------------------------------------------------------
 
 def test_same_seed_gives_the_same_puzzle_and_other_seeds_differ() -> None:

@@ -15,6 +15,11 @@ strictly from the three rules (they remove no answer), each with its argument:
 from __future__ import annotations
 
 from ..model import Cell, Hitori
+from .base import Option
+
+#: The option every Hitori encoding takes: state the deductions below up front, or not.
+DEDUCTIONS = Option("deductions", "on", ("on", "off"),
+                    "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)")
 
 
 def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:

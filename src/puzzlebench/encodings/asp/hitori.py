@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori, Puzzle
 from ..base import EncodingSpec, Option
-from ..latin import deductions
+from ..latin import DEDUCTIONS, deductions
 from .kuromasu import CONNECTIVITY_FILES
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -21,8 +21,6 @@ CONNECTIVITY = Option(
     "seed 000's all-pairs closure (closure); or not at all (none, relaxing)",
     relaxing=("none",),
 )
-DEDUCTIONS = Option("deductions", "on", ("on", "off"),
-                    "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)")
 
 
 def _root_facts(p: Hitori, root: Any) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import deductions, repeated_groups
+from ..latin import DEDUCTIONS, deductions, repeated_groups
 from ..regions import connectivity_rule
 from .common import CpModelArtifact, new_bools
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
@@ -77,8 +77,7 @@ ENCODINGS: list[EncodingSpec] = [
                 "(levels), flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),
             ),
-            Option("deductions", "on", ("on", "off"),
-                   "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)"),
+            DEDUCTIONS,
         ),
     ),
 ]

@@ -22,7 +22,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import deductions, repeated_groups
+from ..latin import DEDUCTIONS, deductions, repeated_groups
 from ..regions import connectivity_rule
 from .common import CnfModel, amo_option
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
@@ -78,8 +78,7 @@ SPECS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             amo_option("auto", "the unshaded cells sharing a number in a line"),
-            Option("deductions", "on", ("on", "off"),
-                   "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)"),
+            DEDUCTIONS,
         ),
     ),
 ]

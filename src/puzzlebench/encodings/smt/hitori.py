@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import deductions, repeated_groups
+from ..latin import DEDUCTIONS, deductions, repeated_groups
 from ..regions import connectivity_rule
 from .common import SmtModel
 from .connectivity import connect_by_rank, no_walled_in_cell
@@ -83,8 +83,7 @@ SPECS: list[EncodingSpec] = [
                 "rank (integer ranks decreasing towards a root), none (rule dropped)",
                 relaxing=("none",),
             ),
-            Option("deductions", "on", ("on", "off"),
-                   "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)"),
+            DEDUCTIONS,
         ),
     ),
 ]
