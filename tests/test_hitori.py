@@ -149,6 +149,14 @@ def test_the_pzprjs_example_is_unique_in_every_paradigm(paradigm: str) -> None:
     assert result.unique and result.solution.cells == PZPRJS_ANSWER
 
 
+def test_the_puzzlekit_peer_answers_without_a_time_limit() -> None:
+    if not registry.backend("puzzlekit").supported():
+        pytest.skip("puzzlekit is not installed")
+    # puzzlekit's Hitori solver is an iterative MIP (SCIP), with a time limit in integer ms.
+    result = pb.solve(puzzlink.read(PZPRJS_URL), "puzzlekit", count=1)
+    assert result.status is pb.Status.SAT and result.solution.cells == PZPRJS_ANSWER, result.error
+
+
 @pytest.fixture(scope="module")
 def corpus_sample(janko_dir) -> list:
     """20 corpus puzzles of mixed sizes: every size class, then a spread of the largest."""
