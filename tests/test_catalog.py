@@ -176,11 +176,12 @@ def relaxed_configurations() -> Iterator[tuple[EncodingSpec, dict[str, Any]]]:
 @pytest.mark.parametrize("spec,options", list(relaxed_configurations()),
                          ids=lambda x: x.name if isinstance(x, EncodingSpec) else str(x))
 def test_relaxed_configuration_never_loses_a_true_answer(spec, options):
-    from bruteforce import all_solutions, random_kuromasu, random_lightup
+    from bruteforce import all_solutions, random_board, random_kuromasu, random_lightup
 
     rng = random.Random(7)
     make = {Family.KUROMASU: random_kuromasu, Family.LIGHTUP: random_lightup,
-            Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w)}[spec.family]
+            Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w)}.get(
+        spec.family, lambda r, h, w: random_board(spec.family, r, h, w))
     for _ in range(12):
         puzzle = make(rng, rng.randint(1, 3), rng.randint(2, 4))
         truth = all_solutions(puzzle)

@@ -20,7 +20,7 @@ z3 = pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
 from puzzlebench.solvers import answers
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.smt import ENCODINGS
 from puzzlebench.errors import EncodingError
@@ -77,6 +77,8 @@ BOARDS: dict[Family, list[Puzzle]] = {
     Family.KUROMASU: tiny(random_kuromasu, 31, 10, ((2, 2), (2, 3), (3, 3), (3, 4))) + [Kuromasu(3, 3), Kuromasu(1, 3)],
     Family.LIGHTUP: tiny(random_lightup, 32, 8, ((2, 3), (3, 3), (3, 4))),
     Family.LIGHTBULBS: tiny(random_lightbulbs, 33, 8, ((1, 3), (2, 3), (3, 3), (2, 4))),
+    Family.HITORI: tiny(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 34, 8,
+                        ((2, 2), (2, 3), (3, 3), (3, 4))),
 }
 
 

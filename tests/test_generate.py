@@ -27,8 +27,9 @@ from bruteforce import all_solutions  # noqa: E402
 FAMILIES = ("lightup", "kuromasu", "lightbulbs")
 #: Options that make each family's generator plant a unique answer.
 UNIQUE = {"lightup": {}, "kuromasu": {}, "lightbulbs": {"unique": True}}
-SUITES = ("gen-lightup", "gen-kuromasu", "gen-lightbulbs")
+SUITES = ("gen-lightup", "gen-kuromasu", "gen-lightbulbs", "gen-hitori")
 GRID_SIZES = {5, 7, 10, 15, 20, 30, 50, 70, 100}
+HITORI_SIZES = {5, 7, 10, 15, 20, 25, 30}
 
 
 def _paradigms(family: str) -> list[str]:
@@ -290,6 +291,8 @@ def test_committed_suites_load_and_their_answers_verify(name):
             assert (e.solutions or 0) >= 1 or e.meta["solutions_at_least"] >= 1
     if name == "gen-lightbulbs":
         assert min(sizes) == 4 and max(sizes) == 20 and set(sizes.values()) == {4}
+    elif name == "gen-hitori":
+        assert set(sizes) == HITORI_SIZES and set(sizes.values()) == {3}
     else:
         assert set(sizes) == GRID_SIZES and set(sizes.values()) == {3}
 
@@ -323,7 +326,7 @@ def test_committed_lightbulbs_counts_agree_with_another_paradigm():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", sorted(s for s in GRID_SIZES if s > 15))
+@pytest.mark.parametrize("size", sorted(s for s in GRID_SIZES | HITORI_SIZES if s > 15))
 def test_committed_large_puzzles_are_unique_in_the_fastest_paradigm(size):
     for _, e in _entries(max_size=size, min_size=size):
         _unique_in(e.puzzle, e.solution, e.meta["proof"]["paradigm"], timeout=600)

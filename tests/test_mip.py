@@ -21,7 +21,7 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install hig
 
 import puzzlebench as pb
 from puzzlebench.solvers import answers
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.mip import ENCODINGS, MipModel
 from puzzlebench.encodings.mip.common import Linear, total
@@ -89,6 +89,9 @@ BOARDS: dict[Family, list[Puzzle]] = {
     Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES) + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
     # Every LightBulbs cell is a candidate: 4x4 boards cost the oracle 2^16 verifications each.
     Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES[:-1] + ((2, 5),)),
+    # Every Hitori cell is a candidate too.
+    Family.HITORI: boards(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 44, 18,
+                          SHAPES[:-1] + ((2, 5),)),
 }
 #: The no-good loop re-solves once per answer on a growing model: boards with many answers are
 #: left to the splitting enumeration (a clueless 4x4 Kuromasu, 562 answers, takes it ~45 s).

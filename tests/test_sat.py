@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pysat")
 
 import puzzlebench
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
+from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench import registry
 from puzzlebench.encodings.sat.common import CARD_CHOICES
 from puzzlebench.errors import EncodingError
@@ -37,7 +37,8 @@ def _truth(puzzle) -> frozenset[frozenset]:
 def _tiny(family: str, seed: int, n: int = 25, max_cells: int = 12):
     """Random boards of at most ``max_cells`` cells (so brute force stays instant)."""
     rng = random.Random(seed)
-    make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}[family]
+    own = lambda rng, rows, cols: random_board(family, rng, rows, cols)  # noqa: E731  (the family's own)
+    make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}.get(family, own)
     shapes = [(r, c) for r in range(1, 5) for c in range(1, 5) if r * c <= max_cells]
     return [make(rng, *rng.choice(shapes)) for _ in range(n)]
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from .errors import EncodingError, ParseError, PuzzleError, SolverUnavailable, VerificationError
 from .model import (
     Family,
+    Hitori,
+    HitoriSolution,
     Kuromasu,
     KuromasuSolution,
     LightBulbs,
@@ -56,7 +58,7 @@ def load_plugin(name: str) -> None:
 
 
 __all__ = [
-    "EncodingError", "Family", "Kuromasu", "KuromasuSolution", "LightBulbs", "LightBulbsSolution",
+    "EncodingError", "Family", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs", "LightBulbsSolution",
     "LightUp", "LightUpSolution", "Option", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
     "Solution", "SolverUnavailable", "Status", "Timings", "VerificationError", "Violation",
     "crosscheck", "load", "load_plugin", "register_encoding", "register_paradigm", "register_solver", "solve",

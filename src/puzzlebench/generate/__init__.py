@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from ..model import Family, family_specs
 from .common import GenerationError, Generated, Proof, parse_size, prove, resolve_paradigm
+from .hitori import HitoriOptions, generate_hitori
 from .kuromasu import KuromasuOptions, generate_kuromasu
 from .lightbulbs import LightBulbsOptions, generate_lightbulbs
 from .lightup import LightUpOptions, generate_lightup
@@ -29,7 +30,7 @@ def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
     return {spec.family: parts for spec in family_specs() if (parts := spec.generator_parts()) is not None}
 
 __all__ = [
-    "generators", "GenerationError", "Generated", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
+    "generators", "GenerationError", "Generated", "HitoriOptions", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
     "generate", "options_for", "parse_size",
 ]
 

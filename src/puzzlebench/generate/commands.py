@@ -70,7 +70,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("generate", help="generate seeded puzzles with uniqueness proofs")
     p.add_argument("family", choices=list(map(str, generators())))
     p.add_argument("--size", required=True, help="ROWSxCOLS, e.g. 10x10")
-    p.add_argument("--density", type=float, help="walls (lightup), black cells (kuromasu) or lit cells (lightbulbs)")
+    p.add_argument("--density", type=float, help="walls (lightup), black cells (kuromasu), shaded cells (hitori) or lit cells (lightbulbs)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--count", type=int, default=1, help="puzzles, with seeds SEED, SEED+1, ...")
     p.add_argument("--format", default="native", help="output format (see 'puzzlebench formats')")

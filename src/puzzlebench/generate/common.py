@@ -1,9 +1,11 @@
-"""What the three generators share: sizes, the result type, clue removal and the proof of record."""
+"""What the generators share: sizes, the result type, planted black cells, clue removal and the
+proof of record."""
 
 from __future__ import annotations
 
 import random
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence, TypeVar
@@ -11,7 +13,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
 from ..model import Family, Puzzle, Solution, family_spec
-from ..model.grid import Cell
+from ..model.grid import Cell, Grid
 from .cnf import Undecided
 
 T = TypeVar("T")
@@ -227,3 +229,48 @@ def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:
                 todo.append(x)
         out.append(sorted(group))
     return out
+
+
+def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
+    """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?
+
+    Exactly when the white neighbours of ``cell`` stay connected to each other without it. A
+    search inside the 5x5 window around ``cell`` settles most cells; only when it fails does a
+    search over the whole board decide.
+    """
+    around = grid.neighbours4(cell)
+    r0, c0 = cell
+    if _reaches(grid, black, cell, around, lambda n: abs(n[0] - r0) <= 2 and abs(n[1] - c0) <= 2):
+        return True
+    return _reaches(grid, black, cell, around, lambda n: True)
+
+
+def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], inside) -> bool:
+    """Does a breadth-first search from ``around[0]`` over white cells ``inside`` (avoiding ``cell``) reach all of ``around``?"""
+    goal = set(around[1:])
+    seen = {cell, around[0]}
+    todo = deque([around[0]])
+    while todo and goal:
+        cur = todo.popleft()
+        for n in grid.neighbours4(cur):
+            if n not in seen and n not in black and inside(n):
+                seen.add(n)
+                goal.discard(n)
+                todo.append(n)
+    return not goal
+
+
+def plant_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
+    """Cells in random order turn black while no neighbour is black and the white cells stay
+    connected, until ``round(density * cells)`` are black (Kuromasu and Hitori answers)."""
+    target = round(density * grid.size)
+    black: set[Cell] = set()
+    for cell in shuffled(rng, grid.cells()):
+        if len(black) >= target:
+            break
+        # No two black cells share a side; all white cells stay connected.
+        if any(n in black for n in grid.neighbours4(cell)):
+            continue
+        if grid.size > 1 and _keeps_whites_connected(grid, black, cell):
+            black.add(cell)
+    return black

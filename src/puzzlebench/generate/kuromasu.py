@@ -22,7 +22,6 @@ Method (all randomness from one ``random.Random(seed)``):
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
@@ -30,7 +29,8 @@ from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
 from .common import (
-    GenerationError, Generated, auto_batch, check_fraction, clusters, minimize, shuffled, white_components,
+    GenerationError, Generated, auto_batch, check_fraction, clusters, minimize, plant_black, shuffled,
+    white_components,
 )
 
 GENERATOR = "puzzlebench.generate.kuromasu"
@@ -158,55 +158,12 @@ class KuromasuOracle:
         self.cnf.close()
 
 
-def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
-    """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?
-
-    Exactly when the white neighbours of ``cell`` stay connected to each other without it. A
-    search inside the 5x5 window around ``cell`` settles most cells; only when it fails does a
-    search over the whole board decide.
-    """
-    around = grid.neighbours4(cell)
-    r0, c0 = cell
-    if _reaches(grid, black, cell, around, lambda n: abs(n[0] - r0) <= 2 and abs(n[1] - c0) <= 2):
-        return True
-    return _reaches(grid, black, cell, around, lambda n: True)
-
-
-def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], inside) -> bool:
-    """Does a breadth-first search from ``around[0]`` over white cells ``inside`` (avoiding ``cell``) reach all of ``around``?"""
-    goal = set(around[1:])
-    seen = {cell, around[0]}
-    todo = deque([around[0]])
-    while todo and goal:
-        cur = todo.popleft()
-        for n in grid.neighbours4(cur):
-            if n not in seen and n not in black and inside(n):
-                seen.add(n)
-                goal.discard(n)
-                todo.append(n)
-    return not goal
-
-
-def _choose_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
-    target = round(density * grid.size)
-    black: set[Cell] = set()
-    for cell in shuffled(rng, grid.cells()):
-        if len(black) >= target:
-            break
-        # No two black cells share a side; all white cells stay connected.
-        if any(n in black for n in grid.neighbours4(cell)):
-            continue
-        if grid.size > 1 and _keeps_whites_connected(grid, black, cell):
-            black.add(cell)
-    return black
-
-
 def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions | None = None) -> Generated:
     """A Kuromasu puzzle whose planted black cells are its only answer (proved by the oracle)."""
     opts = (options or KuromasuOptions()).check()
     rng = random.Random(seed)
     grid = Grid(rows, cols)
-    black = frozenset(_choose_black(rng, grid, opts.density))
+    black = frozenset(plant_black(rng, grid, opts.density))
     white = [c for c in grid.cells() if c not in black]
     count = {c: visible(grid, black, c) for c in white}
     clues = set(shuffled(rng, white)[: max(1, round(opts.clues * len(white)))])

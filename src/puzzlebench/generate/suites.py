@@ -1,7 +1,8 @@
 """The generated scaling suites: one spec, one command, files plus a manifest per suite.
 
 ``python -m puzzlebench.generate.suites [--out puzzles] [--jobs N]`` (or ``puzzlebench
-generate-suites``) rewrites puzzles/gen-lightup, puzzles/gen-kuromasu and puzzles/gen-lightbulbs.
+generate-suites``) rewrites puzzles/gen-lightup, puzzles/gen-kuromasu, puzzles/gen-lightbulbs and
+puzzles/gen-hitori.
 Each puzzle is a native-format file carrying its generator metadata, with its planted answer
 in a ``.solution.pzl`` file beside it; manifest.json follows the team's suite schema. Nothing
 written depends on the clock or on the number of worker processes, so a rerun with the same
@@ -28,6 +29,8 @@ from .common import GenerationError
 #: Scaling sizes of the issue.
 GRID_SIZES = (5, 7, 10, 15, 20, 30, 50, 70, 100)
 LIGHTBULBS_SIZES = (4, 5, 6, 8, 10, 12, 15, 20)
+#: Hitori up to 30x30 (the janko corpus stops at 25x25; a 50x50 board takes seconds to repair).
+HITORI_SIZES = (5, 7, 10, 15, 20, 25, 30)
 PER_SIZE = 3
 
 #: LightBulbs answers enumerated per seed-003 board: fewer are counted exactly, more recorded
@@ -40,6 +43,7 @@ DESCRIPTIONS = {
     "gen-lightbulbs": f"Seeded LightBulbs suite (4x4..20x20): 3 boards per size by seed 003's method (answers "
                       f"counted exactly up to {COUNT_LIMIT}, else recorded as solutions_at_least) and one "
                       f"unique-mode board per size.",
+    "gen-hitori": "Seeded Hitori scaling suite (5x5..30x30, 3 per size), each puzzle proved unique.",
 }
 COMMAND = "python -m puzzlebench.generate.suites --jobs 2"
 
@@ -61,7 +65,7 @@ class Job:
 
 
 def suite_jobs() -> list[Job]:
-    """Every puzzle of the three suites: seeds 1..3 per size with the generators' default options.
+    """Every puzzle of the suites: seeds 1..3 per size with the generators' default options.
 
     LightBulbs adds one unique-mode board (seed 1) per size to the three seed-003 boards.
     """
@@ -73,6 +77,8 @@ def suite_jobs() -> list[Job]:
     for size in LIGHTBULBS_SIZES:
         jobs += [Job("gen-lightbulbs", Family.LIGHTBULBS, size, seed) for seed in seeds]
         jobs.append(Job("gen-lightbulbs", Family.LIGHTBULBS, size, 1, {"unique": True}))
+    for size in HITORI_SIZES:
+        jobs += [Job("gen-hitori", Family.HITORI, size, seed) for seed in seeds]
     return jobs
 
 

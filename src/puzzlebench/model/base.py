@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
-from ..errors import CellOutOfBounds, GridShapeError, PuzzleError
+from ..errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
 from .grid import Cell, Grid
 
 
@@ -301,3 +301,45 @@ class Puzzle:
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+@dataclass(frozen=True, eq=False)
+class NumberBoard(Puzzle):
+    """Base of the puzzles with a number in every cell (``numbers[row][col]``): LightBulbs, Hitori.
+
+    ``LOW``/``HIGH`` bound the numbers (``HIGH`` None: no upper bound), ``RANGE`` says so in words."""
+
+    LOW: ClassVar[int] = 1
+    HIGH: ClassVar[int | None] = None
+    RANGE: ClassVar[str] = "a positive integer"
+
+    numbers: tuple[tuple[int, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        self._check_size()
+        title = type(self).__name__
+        rows = [tuple(row) for row in self.numbers]
+        if len(rows) != self.rows:
+            raise GridShapeError(f"{title} grid declares {self.rows} rows but has {len(rows)}")
+        for r, row in enumerate(rows):
+            if len(row) != self.cols:
+                raise GridShapeError(f"{title} row {r} has {len(row)} numbers, expected {self.cols}")
+            for c, n in enumerate(row):
+                if (isinstance(n, bool) or not isinstance(n, int) or n < self.LOW
+                        or (self.HIGH is not None and n > self.HIGH)):
+                    raise ClueOutOfRange(f"{title} number at {(r, c)} must be {self.RANGE}, got {n!r}")
+        object.__setattr__(self, "numbers", tuple(rows))
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Iterable[int]], **kw: Any):
+        """Build from a list of rows; the size is taken from the list."""
+        rows = [tuple(row) for row in rows]
+        if not rows or not rows[0]:
+            raise GridShapeError(f"{cls.__name__} grid is empty")
+        return cls(len(rows), len(rows[0]), numbers=tuple(rows), **kw)
+
+    def key(self) -> tuple:
+        return (self.rows, self.cols, self.numbers)
+
+    def number(self, cell: Cell) -> int:
+        return self.numbers[cell[0]][cell[1]]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar, Iterable
 
-from ..errors import ClueOutOfRange, GridShapeError
-from .base import Family, Puzzle, Rule, Solution, Violation
+from .base import Family, NumberBoard, Rule, Solution, Violation
 from .family import (ASP_SIZE_DOC, LIT, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, asp_size, dzn_board,
                      grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
@@ -26,40 +25,14 @@ class LightBulbsSolution(Solution):
 
 
 @dataclass(frozen=True, eq=False)
-class LightBulbs(Puzzle):
+class LightBulbs(NumberBoard):
     """An R x C grid of numbers 1..9, one per cell (``numbers[row][col]``)."""
 
     family: ClassVar[Family] = Family.define("lightbulbs")
     solution_type: ClassVar[type[Solution]] = LightBulbsSolution
 
-    numbers: tuple[tuple[int, ...], ...] = ()
-
-    def __post_init__(self) -> None:
-        self._check_size()
-        rows = [tuple(row) for row in self.numbers]
-        if len(rows) != self.rows:
-            raise GridShapeError(f"LightBulbs grid declares {self.rows} rows but has {len(rows)}")
-        for r, row in enumerate(rows):
-            if len(row) != self.cols:
-                raise GridShapeError(f"LightBulbs row {r} has {len(row)} numbers, expected {self.cols}")
-            for c, n in enumerate(row):
-                if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 9:
-                    raise ClueOutOfRange(f"LightBulbs number at {(r, c)} must be 1..9, got {n!r}")
-        object.__setattr__(self, "numbers", tuple(rows))
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[Sequence[int]], **kw) -> "LightBulbs":
-        """Build from a list of rows; the size is taken from the list."""
-        rows = [tuple(row) for row in rows]
-        if not rows or not rows[0]:
-            raise GridShapeError("LightBulbs grid is empty")
-        return cls(len(rows), len(rows[0]), numbers=tuple(rows), **kw)
-
-    def key(self) -> tuple:
-        return (self.rows, self.cols, self.numbers)
-
-    def number(self, cell: Cell) -> int:
-        return self.numbers[cell[0]][cell[1]]
+    HIGH: ClassVar[int | None] = 9
+    RANGE: ClassVar[str] = "1..9"
 
     def solution(self, cells: Iterable[Cell]) -> LightBulbsSolution:
         return LightBulbsSolution(cells)

@@ -216,6 +216,13 @@ class HighsBackend(Backend):
             # The process's thread pool was started with another size: restart it, run again.
             highs.resetGlobalScheduler(True)
             status = highs.run()
+        if highs.getModelStatus() == highspy.HighsModelStatus.kSolveError and self.options.get("presolve") != "off":
+            # HiGHS's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once its
+            # deduced cells are fixed); the same model solves without it: run once more so.
+            highs.setOptionValue("presolve", "off")
+            status = highs.run()
+            highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
+            self._count("presolve_off_reruns")
         self._record(highs)
         outcome = highs.getModelStatus()
         ms = highspy.HighsModelStatus

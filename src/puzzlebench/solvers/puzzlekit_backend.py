@@ -11,7 +11,6 @@ building is not interruptible, as it runs inside the same call).
 from __future__ import annotations
 
 import importlib.util
-import math
 from typing import Any, ClassVar, Iterator
 
 from ..encodings.base import Option
@@ -24,6 +23,11 @@ from .base import Backend
 #: CP-SAT statuses that carry an answer, and the one that proves there is none.
 _ANSWERED = ("OPTIMAL", "FEASIBLE")
 _PROVED_NONE = "INFEASIBLE"
+_NO_LIMIT = 365 * 24 * 3600.0
+#: The status words of puzzlekit's iterative MIP solvers (Hitori: SCIP with connectivity cuts),
+#: as CP-SAT status names.
+_ITERATIVE = {"Optimal": "OPTIMAL", "Feasible": "FEASIBLE", "Infeasible": "INFEASIBLE", "Timeout": "UNKNOWN",
+              "Not Solved (Max Iterations)": "UNKNOWN"}
 
 
 class PuzzlekitBackend(Backend):
@@ -81,12 +85,14 @@ class PuzzlekitBackend(Backend):
         assert self._artifact is not None and self._solver is not None, "build() first"
         left = self.remaining(deadline)
         options = {
-            "time_limit_sec": math.inf if left is None else max(left, 1e-3),
+            # no limit: a year (puzzlekit's iterative MIP solvers turn the limit into integer ms)
+            "time_limit_sec": _NO_LIMIT if left is None else max(left, 1e-3),
             "num_workers": int(self.options.get("num_workers", 1)),
         }
         result = self._solver.solve(solver_options=options)
         self._outcome = dict(result.solution_data)
-        status = self._cp_solver.response_proto.status.name
+        proto = getattr(self._cp_solver, "response_proto", None)  # None: an iterative MIP solver
+        status = proto.status.name if proto is not None else _ITERATIVE.get(str(self._outcome.get("status")), "ERROR")
         if status in _ANSWERED:
             yield self._decode(result.sol_grid.matrix)
         elif status == _PROVED_NONE:

@@ -36,10 +36,11 @@ VISIBILITY = Option(
 )
 
 #: connectivity value -> program files (after the root file where one is needed)
-_CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
-    "reach": ("kuromasu_root.lp", "kuromasu_reach.lp"),
-    "acyclic": ("kuromasu_adj.lp", "kuromasu_root.lp", "kuromasu_acyclic.lp"),
-    "closure": ("kuromasu_adj.lp", "kuromasu_closure.lp"),
+#: (shared with the other families whose white cells form one region)
+CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
+    "reach": ("connect_root.lp", "connect_reach.lp"),
+    "acyclic": ("grid_adj.lp", "connect_root.lp", "connect_acyclic.lp"),
+    "closure": ("grid_adj.lp", "connect_closure.lp"),
     "propagator": (),
     "none": (),
 }
@@ -71,9 +72,9 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     propagator = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, p.clue_cells)
-    files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", *_CONNECTIVITY_FILES[connectivity]]
-    if options["visibility"] == "connect_cell" and "kuromasu_adj.lp" not in files:
-        files.insert(1, "kuromasu_adj.lp")
+    files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", *CONNECTIVITY_FILES[connectivity]]
+    if options["visibility"] == "connect_cell" and "grid_adj.lp" not in files:
+        files.insert(1, "grid_adj.lp")
     return AspProgram(
         files=tuple(files),
         facts="".join(parts),

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import kuromasu, lightbulbs, lightup
+from . import hitori, kuromasu, lightbulbs, lightup
 from .common import MipModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS]
 
 __all__ = ["ENCODINGS", "MipModel"]

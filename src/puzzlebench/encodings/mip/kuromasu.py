@@ -14,7 +14,7 @@ Rules and the rows that enforce them:
   probes and branches on "the first k cells are white", which settles far more than a cell
   does (kuromasu-015x015-s1's uniqueness proof: 10 s with continuous s_k, 0.35 s binary);
 * all white cells form one region (``connectivity`` option):
-  ``lazy`` — up front only the one-cell cuts (with two clues, no white cell is walled in alone:
+  ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
   rejected (by the harness, or the backend's own enumeration), which adds the cuts of
   :func:`~puzzlebench.encodings.regions.connectivity_rule` (per stray region C with black border
@@ -34,7 +34,8 @@ from typing import Any, Mapping, Sequence
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
-from .common import Linear, MipModel, Var, total
+from .common import Linear, MipModel, Var
+from .connectivity import connect_by_flow, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
 DEFAULT_CONNECTIVITY = "lazy"
@@ -65,16 +66,11 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
     # All white cells form one orthogonally connected region.
     connectivity = options["connectivity"]
     if connectivity == "flow":
-        _connect_by_flow(model, puzzle, black)
+        connect_by_flow(model, puzzle.grid, black, root_cell(puzzle))
     elif connectivity == "lazy":
-        _no_isolated_white(model, puzzle, black)
+        no_isolated_white(model, puzzle.grid, black)
         model.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
     return model
-
-
-def _white(black: Black, cell: Cell) -> Linear | int:
-    """1 - b_c, or 1 for a clue cell (always white)."""
-    return 1 - black[cell] if cell in black else 1
 
 
 # -- visibility -------------------------------------------------------------------------------
@@ -96,53 +92,6 @@ def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell]) -> list[Linear
         out.append(s)
         prev = s
     return out
-
-
-# -- connectivity -----------------------------------------------------------------------------
-
-def _no_isolated_white(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
-    """The one-cell cuts up front: with two clues on the board, no white cell is walled in alone."""
-    if len(puzzle.clue_cells) < 2:
-        return
-    for cell in puzzle.grid.all_cells:
-        around = puzzle.grid.neighbours4(cell)
-        if any(nb not in black for nb in around):
-            continue  # a clue neighbour is always white
-        # b_c + sum over the neighbours of (1 - b) >= 1
-        model.add_ge(total(1 - black[nb] for nb in around) + (black[cell] if cell in black else 0), 1)
-
-
-def _connect_by_flow(model: MipModel, puzzle: Kuromasu, black: Black) -> None:
-    """Single-commodity flow: the root emits one unit per white cell, each white cell keeps one."""
-    grid, n = puzzle.grid, puzzle.grid.size
-    net_inflow = {cell: Linear() for cell in grid.all_cells}  # inflow - outflow
-    for a, b in grid.edges():
-        for u, v in ((a, b), (b, a)):
-            f = model.continuous(0, n - 1)
-            # Flow runs over white-white arcs only.
-            for end in (u, v):
-                if end in black:
-                    model.add_le(f + (n - 1) * black[end], n - 1)
-            net_inflow[v].iadd(f)
-            net_inflow[u].iadd(f, -1.0)
-    whites = n - total(black.values())
-    fixed = root_cell(puzzle)
-    sources: dict[Cell, Linear | int] = {}
-    if fixed is not None:  # the fixed root supplies every white cell, itself included
-        sources[fixed] = whites
-    else:  # a clueless board: at most one white root r_c, whose source is at most N r_c (the
-        # sources supply every white cell, so there is a root unless all cells are black)
-        roots = model.binaries(grid.all_cells)
-        model.add_le(total(roots.values()), 1)
-        for cell, r in roots.items():
-            model.add_le(r + black[cell], 1)
-            source = model.continuous(0, n)
-            model.add_le(source - n * r, 0)
-            sources[cell] = source
-        model.add_eq(total(sources.values()) - whites, 0)
-    # Conservation: inflow + source - outflow = 1 for a white cell, 0 for a black one.
-    for cell in grid.all_cells:
-        model.add_eq(net_inflow[cell] + sources.get(cell, 0) - _white(black, cell), 0)
 
 
 ENCODINGS: list[EncodingSpec] = [

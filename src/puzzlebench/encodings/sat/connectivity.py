@@ -1,6 +1,9 @@
-""""All white cells are connected", checked outside the CNF: lazy cuts and a CaDiCaL propagator.
+""""All white cells are connected" in CNF: reachability levels, lazy cuts and a CaDiCaL propagator.
 
-Both rest on one cut (the lazy mode applies it over a flat grid, ``kuromasu._lazy_cuts``).
+Shared by the families whose white (unshaded) cells form one region and never touch two black
+cells side by side (Kuromasu, Hitori).
+
+The lazy cuts and the propagator rest on one cut (``regions.connectivity_cuts``).
 Let C be a connected set of white cells whose side-neighbours outside C (its boundary) are all
 black. Then C is a whole white region, so in any answer where C is white
 and its boundary black, C holds every white cell. When another white cell exists, or when there
@@ -18,13 +21,17 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from pysat.engines import Propagator
 
-from ...model import Cell, Kuromasu
+from ...model import Cell, Puzzle
+from ..base import check_deadline
 from ..regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 from .common import Clause
+
+if TYPE_CHECKING:
+    from .common import CnfModel
 
 
 @dataclass(frozen=True)
@@ -34,14 +41,17 @@ class BoardGraph:
     cells: tuple[Cell, ...]
     neighbours: dict[Cell, tuple[Cell, ...]]
     black: dict[Cell, int]
-    root: Cell | None  # a cell that is always white (the first clue), if any
+    root: Cell | None  # a cell that is always white, if any
 
     @classmethod
-    def of(cls, puzzle: Kuromasu, black: dict[Cell, int]) -> "BoardGraph":
+    def of(cls, puzzle: Puzzle, black: dict[Cell, int], root: Cell | None = None) -> "BoardGraph":
+        """The board's graph; the root is ``root`` (a cell white in every answer) or else the
+        first cell without a variable (a Kuromasu clue), None when every cell has one."""
         grid = puzzle.grid
         cells = grid.all_cells
-        clues = sorted(puzzle.clue_cells)
-        return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, clues[0] if clues else None)
+        if root is None:
+            root = next((c for c in cells if c not in black), None)
+        return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, root)
 
     def distances(self, source: Cell) -> dict[Cell, int]:
         """Grid (all cells) BFS distance from ``source``."""
@@ -227,3 +237,54 @@ class ConnectivityPropagator(TimedPropagator):
 
     def add_clause(self) -> list[int]:
         return self.pending.pop() if self.pending else []
+
+
+def reach_levels(cnf: "CnfModel", graph: BoardGraph) -> None:
+    """Unary ranks: ("reach", r, c, k) = c is white and k steps from the root along white cells.
+
+    A white cell other than the root has a white neighbour of smaller rank; every white cell has
+    some rank < number of cells. The root is ``graph.root`` (a cell known white); without one,
+    one white cell chosen by ("root", r, c) variables plays it.
+    """
+    cells = graph.cells
+    top = len(cells) - 1  # a shortest path visits each cell at most once
+    black = graph.black
+    white = lambda c: None if c not in black else -black[c]  # noqa: E731 - None: always white
+    if graph.root is not None:
+        dist = graph.distances(graph.root)
+        start: dict[Cell, int] = {}  # level 0 is the root alone, known white
+    else:
+        dist = {c: 0 for c in cells}
+        start = {c: cnf.var("root", *c) for c in cells}
+        # Exactly one root when some cell is white, and the root is white.
+        roots = list(start.values())
+        cnf.atmost(roots, 1, "seqcounter")
+        for c in cells:
+            cnf.add([black[c]] + roots)
+            cnf.add([-start[c], -black[c]])
+
+    def reach(c: Cell, k: int) -> int | bool:
+        """The level variable, True for the root, False when c is too far for k steps."""
+        if c == graph.root:
+            return True
+        if k < dist[c]:
+            return False
+        if k == 0:
+            return start[c]
+        return cnf.var("reach", *c, k)
+
+    for c in cells:
+        if c == graph.root:
+            continue
+        check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
+        w = white(c)
+        for k in range(max(1, dist[c]), top + 1):
+            lvl = reach(c, k)
+            # Reached within k steps: white, and itself or a neighbour reached within k-1 steps.
+            if w is not None:
+                cnf.add([-lvl, w])
+            support = [reach(c, k - 1)] + [reach(nb, k - 1) for nb in graph.neighbours[c]]
+            if not any(x is True for x in support):
+                cnf.add([-lvl] + [x for x in support if x is not False])
+        # Every white cell is reached within the last level.
+        cnf.add(([-w] if w is not None else []) + [reach(c, top)])

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import kuromasu, lightbulbs, lightup
+from . import hitori, kuromasu, lightbulbs, lightup
 from .common import SmtModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS]
+ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS, *hitori.SPECS]
 
 __all__ = ["ENCODINGS", "SmtModel"]

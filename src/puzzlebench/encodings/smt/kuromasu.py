@@ -36,6 +36,7 @@ from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
 from .common import SmtModel, card_option
+from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("distance", "rays")
@@ -68,11 +69,11 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
     # All white cells form one orthogonally connected region.
     mode = options["connectivity"]
     if mode == "rank":
-        _connect_by_rank(model, puzzle, black, white)
+        connect_by_rank(model, puzzle.grid, black, white, root_cell(puzzle))
         # Bit-blasted (QF_FD) rank comparisons search badly: ranks go to the arithmetic solver.
         model.logic = "QF_LIA"
     elif mode == "lazy":
-        _no_walled_in_cell(model, puzzle, black, white)
+        no_walled_in_cell(model, puzzle.grid, black, white)
         model.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
     model.notes.update(connectivity=mode, visibility=options["visibility"])
     return model
@@ -124,49 +125,6 @@ def _count_by_rays(
                 seen.append(cur)
             prev = cur
     model.add(model.count(seen, "==", n - always, card))
-
-
-# -- connectivity -----------------------------------------------------------------------------
-
-def _connect_by_rank(model: SmtModel, puzzle: Kuromasu, black: Black, white: White) -> None:
-    """Ranks: every white non-root cell has a white neighbour of smaller rank, so a chain of
-    ever smaller ranks leads from it to the root."""
-    grid = puzzle.grid
-    top = grid.size - 1  # a shortest path visits each cell at most once
-    fixed = root_cell(puzzle)
-    is_root: dict[Cell, z3.BoolRef] = {}
-    if fixed is None:
-        # Clueless board: the root is the first white cell in row-major order.
-        all_black_before: z3.BoolRef = model.true
-        for i, cell in enumerate(grid.all_cells):
-            is_root[cell] = model.all([all_black_before, white[cell]]) if i else white[cell]
-            if i + 1 < grid.size:
-                nxt = model.bool("black_before", *cell)
-                model.add(model.iff(nxt, model.all([all_black_before, black[cell]]) if i else black[cell]))
-                all_black_before = nxt
-    rank = {}
-    for cell in grid.all_cells:
-        low = 0 if fixed is None else abs(cell[0] - fixed[0]) + abs(cell[1] - fixed[1])
-        rank[cell] = model.int("rank", *cell, lo=low, hi=top)
-    for cell in grid.all_cells:
-        if cell == fixed:
-            continue
-        # A white cell other than the root has a white neighbour of smaller rank.
-        parents = [model.all([white[nb], model.rel(rank[nb], "<", rank[cell])]) for nb in grid.neighbours4(cell)]
-        needs = model.all([white[cell], model.neg(is_root[cell])]) if fixed is None else white[cell]
-        model.add(model.implies(needs, model.any(parents)))
-    model.notes["root"] = fixed
-
-
-def _no_walled_in_cell(model: SmtModel, puzzle: Kuromasu, black: Black, white: White) -> None:
-    """The one-cell cuts up front: a white cell has a white neighbour, wherever the cell and its
-    neighbours are not the whole board (then a black cell beyond would touch a black neighbour)."""
-    grid = puzzle.grid
-    for cell in grid.all_cells:
-        around = grid.neighbours4(cell)
-        if len(around) + 1 >= grid.size or any(nb not in black for nb in around):
-            continue  # covers the board, or a clue neighbour is always white
-        model.add(model.any([white[nb] for nb in around] + ([black[cell]] if cell in black else [])))
 
 
 SPECS: list[EncodingSpec] = [

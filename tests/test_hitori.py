@@ -1,0 +1,211 @@
+"""Hitori: the verifier, its formats, its deductions, every paradigm against brute force and the
+janko corpus, and its generator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import puzzlebench as pb
+from puzzlebench import registry
+from puzzlebench.encodings.latin import forced_shaded, forced_unshaded
+from puzzlebench.errors import ClueOutOfRange, GridShapeError, ParseError
+from puzzlebench.formats import dump, iter_janko, janko, loads, puzzlink
+from puzzlebench.generate import generate
+from puzzlebench.model import Family, Hitori, Rule
+
+from bruteforce import all_solutions, random_board
+
+PARADIGMS = [p for p in registry.available() if any(s.name == "default" for s in registry.encodings("hitori", p))]
+
+# pzprjs's own Hitori example (test/script/hitori.js): its URL and the answer it accepts.
+PZPRJS_URL = "https://puzz.link/p?hitori/4/4/1114142333214213"
+PZPRJS_ROWS = [[1, 1, 1, 4], [1, 4, 2, 3], [3, 3, 2, 1], [4, 2, 1, 3]]
+PZPRJS_ANSWER = {(0, 0), (0, 2), (2, 0), (2, 2), (3, 3)}
+
+
+def _boards(seed: int, n: int, shapes=((2, 2), (2, 3), (3, 3), (3, 4), (1, 4), (2, 5))) -> list[Hitori]:
+    rng = random.Random(seed)
+    return [random_board(Family.HITORI, rng, *shapes[i % len(shapes)]) for i in range(n)]
+
+
+# -- the model and its verifier -----------------------------------------------------------------
+
+def test_the_published_pzprjs_answer_is_valid_and_each_rule_break_is_named() -> None:
+    p = Hitori.from_rows(PZPRJS_ROWS)
+    assert p.verify(PZPRJS_ANSWER) == []
+    # Unshading (0,2) leaves the 1s at (0,1) and (0,2) unshaded in row 0.
+    rules = {v.rule for v in p.verify(PZPRJS_ANSWER - {(0, 2)})}
+    assert rules == {Rule.REPEATED_NUMBER}
+    # Shading (0,1) as well puts it beside (0,0) and (0,2).
+    broken = p.verify(PZPRJS_ANSWER | {(0, 1)})
+    assert {v.rule for v in broken} >= {Rule.ADJACENT_SHADED}
+    assert [v.cells for v in broken if v.rule is Rule.ADJACENT_SHADED] == [((0, 0), (0, 1)), ((0, 1), (0, 2))]
+
+
+def test_a_repeated_number_in_a_column_is_found() -> None:
+    p = Hitori.from_rows([[1, 2], [1, 3]])
+    (v,) = p.verify(set())
+    assert v.rule is Rule.REPEATED_NUMBER and v.cells == ((0, 0), (1, 0)) and "column 0" in v.message
+
+
+def test_cut_off_unshaded_cells_are_a_split_region() -> None:
+    # Shading (0,1) and (1,0) walls the corner (0,0) in.
+    p = Hitori.from_rows([[1, 2, 3], [2, 3, 1], [3, 1, 2]])
+    (v,) = p.verify({(0, 1), (1, 0)})
+    assert v.rule is Rule.UNSHADED_SPLIT and v.cells == tuple(sorted(set(p.grid.all_cells) - {(0, 0), (0, 1), (1, 0)}))
+
+
+def test_boards_need_a_positive_number_in_every_cell() -> None:
+    with pytest.raises(ClueOutOfRange):
+        Hitori.from_rows([[1, 0]])
+    with pytest.raises(GridShapeError):
+        Hitori(2, 2, numbers=((1, 2),))
+    with pytest.raises(GridShapeError):
+        Hitori.from_rows([[1, 2], [3]])
+
+
+# -- formats ------------------------------------------------------------------------------------
+
+def test_the_pzprjs_url_reads_its_board_and_round_trips() -> None:
+    p = puzzlink.read(PZPRJS_URL)
+    assert p == Hitori.from_rows(PZPRJS_ROWS)
+    assert puzzlink.write(p) == PZPRJS_URL
+    assert loads(PZPRJS_URL) == p  # detected as a puzz.link URL
+
+
+def test_wide_numbers_take_the_dash_form_and_round_trip() -> None:
+    p = Hitori.from_rows([[1, 35, 36], [1295, 10, 2]])
+    url = puzzlink.write(p)
+    assert url.endswith("/3/2/1z-10-zza2")  # base 36: 35 = z, 36 = -10, 1295 = -zz, 10 = a
+    assert puzzlink.read(url) == p
+
+
+@pytest.mark.parametrize("body, words", [("1.11", "empty"), ("1%11", "a [?] cell"), ("11-1", "2 base-36"),
+                                         ("111", "3 of the board's 4"), ("10111", "positive"),
+                                         ("1!11", "unexpected")])
+def test_bodies_hitori_cannot_hold_are_parse_errors(body: str, words: str) -> None:
+    with pytest.raises(ParseError, match=words):
+        puzzlink.read(f"https://puzz.link/p?hitori/2/2/{body}")
+
+
+def test_random_boards_round_trip_through_every_format() -> None:
+    for p in _boards(5, 12):
+        assert puzzlink.read(puzzlink.write(p)) == p
+        assert janko.read(janko.write(p)) == p  # every token a positive number: Hitori claims it
+        assert loads(dump(p, "native")) == p
+        answer = next(iter(all_solutions(p)), frozenset())
+        assert janko.read_solution(janko.write_solution(p, p.solution(answer)), p).cells == answer
+
+
+def test_the_corpus_loads_with_its_one_broken_record_named(janko_dir) -> None:
+    malformed: list = []
+    entries = list(iter_janko(janko_dir / "Hitori_dataset.json", malformed=malformed))
+    assert len(entries) == 940 and all(isinstance(e.puzzle, Hitori) for e in entries)
+    assert [pid for pid, _ in malformed] == ["85_17x17"]
+    assert all(e.puzzle.verify(e.solution) == [] for e in entries)
+
+
+# -- deductions and encodings against brute force --------------------------------------------
+
+def test_deduced_cells_agree_with_every_answer() -> None:
+    # Small random boards against brute force, then generated boards (unique by the generator's
+    # own oracle, which shares nothing with the deductions) against their planted answer.
+    cases = [(p, all_solutions(p)) for p in _boards(11, 30)]
+    for seed in range(30):
+        g = generate("hitori", 5 + seed % 4, 6, seed=seed, paradigm="none")
+        cases.append((g.puzzle, {g.solution.cells}))
+    seen_white = seen_black = 0
+    for p, answers in cases:
+        white, black = forced_unshaded(p), forced_shaded(p)
+        for answer in answers:
+            assert not (white & answer) and black <= answer, p.numbers
+        seen_white += bool(answers and white)
+        seen_black += bool(answers and black)
+    assert seen_white > 10 and seen_black > 10  # the boards do exercise both deductions
+
+
+def _variants(paradigm: str) -> list[dict]:
+    """Each non-default, non-relaxing option value of the paradigm's Hitori encoding."""
+    spec = registry.get(Family.HITORI, paradigm)
+    return [{opt.name: v} for opt in spec.options for v in opt.choices or ()
+            if v != opt.default and v not in opt.relaxing]
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_every_option_enumerates_exactly_the_brute_force_answers(paradigm: str) -> None:
+    boards = _boards(7, 8)
+    for options in _variants(paradigm):
+        for p in boards:
+            result = pb.solve(p, paradigm, count=0, timeout=60, **options)
+            assert result.exhausted, (options, result.status, result.error)
+            assert {s.cells for s in result.solutions} == all_solutions(p), (paradigm, options, p.numbers)
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_the_pzprjs_example_is_unique_in_every_paradigm(paradigm: str) -> None:
+    result = pb.solve(puzzlink.read(PZPRJS_URL), paradigm, count=2)
+    assert result.unique and result.solution.cells == PZPRJS_ANSWER
+
+
+def test_the_puzzlekit_peer_answers_without_a_time_limit() -> None:
+    if not registry.backend("puzzlekit").supported():
+        pytest.skip("puzzlekit is not installed")
+    # puzzlekit's Hitori solver is an iterative MIP (SCIP), with a time limit in integer ms.
+    result = pb.solve(puzzlink.read(PZPRJS_URL), "puzzlekit", count=1)
+    assert result.status is pb.Status.SAT and result.solution.cells == PZPRJS_ANSWER, result.error
+
+
+@pytest.fixture(scope="module")
+def corpus_sample(janko_dir) -> list:
+    """20 corpus puzzles of mixed sizes: every size class, then a spread of the largest."""
+    entries = sorted(iter_janko(janko_dir / "Hitori_dataset.json", malformed=[]), key=lambda e: (e.puzzle.rows, e.id))
+    by_size: dict = {}
+    for e in entries:
+        by_size.setdefault(e.puzzle.shape, []).append(e)
+    sample = [group[len(group) // 2] for group in by_size.values()]
+    rest = [e for e in entries if e not in sample and 10 <= e.puzzle.rows <= 17]
+    return sample + rest[:: max(1, len(rest) // (20 - len(sample)))][: 20 - len(sample)]
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_corpus_sample_is_unique_and_equal_to_the_published_answer(paradigm: str, corpus_sample) -> None:
+    assert len(corpus_sample) == 20 and len({e.puzzle.shape for e in corpus_sample}) >= 10
+    for e in corpus_sample:
+        result = pb.solve(e.puzzle, paradigm, count=2, timeout=60)
+        assert result.unique, (e.id, paradigm, result.status, result.count)
+        assert result.solution.cells == e.solution.cells, e.id
+        assert e.puzzle.verify(result.solution) == []
+
+
+@pytest.mark.skipif("mip" not in PARADIGMS, reason="no mip backend")
+def test_a_highs_presolve_error_is_run_again_without_presolve(janko_dir) -> None:
+    # HiGHS's presolve ends this board's model (its deduced cells fixed) in "Solve error".
+    e = next(e for e in iter_janko(janko_dir / "Hitori_dataset.json", malformed=[]) if e.id == "591_8x8")
+    result = pb.solve(e.puzzle, "mip", count=2, timeout=60)
+    assert result.unique and result.solution.cells == e.solution.cells, (result.status, result.error)
+    assert result.extra.get("presolve_off_reruns", 0) >= 1
+
+
+# -- the generator --------------------------------------------------------------------------
+
+def test_same_seed_gives_the_same_puzzle_and_other_seeds_differ() -> None:
+    a, b = (generate("hitori", 7, 6, seed=4, paradigm="none") for _ in range(2))
+    assert a.puzzle == b.puzzle and a.solution == b.solution and a.puzzle.meta == b.puzzle.meta
+    others = {generate("hitori", 7, 6, seed=s, paradigm="none").puzzle.content_hash() for s in (5, 6, 7)}
+    assert a.puzzle.content_hash() not in others and len(others) == 3
+
+
+def test_generated_small_boards_are_unique_by_brute_force() -> None:
+    for seed in range(10):
+        g = generate("hitori", *((3, 4), (4, 3))[seed % 2], seed=seed, paradigm="none")
+        assert all_solutions(g.puzzle) == {g.solution.cells}, seed
+
+
+def test_generated_puzzles_are_proved_unique_in_every_paradigm() -> None:
+    g = generate("hitori", 8, 8, seed=1)
+    assert g.puzzle.meta["proof"]["count"] == 1 and g.puzzle.meta["generator"].endswith("hitori")
+    for paradigm in PARADIGMS:
+        result = pb.solve(g.puzzle, paradigm, count=2, timeout=60)
+        assert result.unique and result.solution == g.solution, paradigm
