@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
-from ..errors import CellOutOfBounds, GridShapeError, PuzzleError
+from ..errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
 from .grid import Cell, Grid
 
 
@@ -243,6 +243,19 @@ class Puzzle:
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             raise CellOutOfBounds(f"{what} at {(r, c)} is outside the {self.rows}x{self.cols} grid")
         return (int(r), int(c))
+
+    def _check_numbers(self, numbers: Mapping[Cell, Any], low: int, high: int, what: str) -> dict[Cell, int]:
+        """``numbers`` with in-bounds cells and integer values in ``low..high``, else a
+        :class:`ClueOutOfRange` naming ``what`` (e.g. "Kuromasu number")."""
+        out = {}
+        for cell, n in dict(numbers).items():
+            cell = self._check_cell(cell, "number")
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+                raise ClueOutOfRange(
+                    f"{what} at {cell} must be {low}..{high} on a {self.rows}x{self.cols} grid, got {n!r}"
+                )
+            out[cell] = n
+        return out
 
     @property
     def grid(self) -> Grid:
