@@ -107,31 +107,6 @@ def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Nu
     return Nurikabe(rows, cols, numbers=numbers_from_tokens(tokens, ".", "'.' or a positive number", 1), **kw)
 
 
-def island_reach(p: Nurikabe) -> dict[Cell, set[Cell]]:
-    """For each numbered cell, the cells its island could cover: those a path of fewer than n
-    steps joins to it without entering another numbered cell or a neighbour of one (an island
-    touching a second number would hold two). Every island cell lies in its number's set."""
-    near_other: dict[Cell, set[Cell]] = {}
-    for clue in p.numbers:
-        for nb in around(p, clue):
-            near_other.setdefault(nb, set()).add(clue)
-    out: dict[Cell, set[Cell]] = {}
-    for clue, n in p.numbers.items():
-        seen = {clue}
-        frontier = [clue]
-        for _ in range(n - 1):
-            nxt = []
-            for cell in frontier:
-                for nb in around(p, cell):
-                    if nb in seen or nb in p.numbers or near_other.get(nb, {clue}) - {clue}:
-                        continue
-                    seen.add(nb)
-                    nxt.append(nb)
-            frontier = nxt
-        out[clue] = seen
-    return out
-
-
 def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.2) -> Nurikabe:
     """Random numbers on a small board; at least one so that some answer may exist."""
     numbers = {}

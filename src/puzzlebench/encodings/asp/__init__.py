@@ -7,9 +7,9 @@ black/2 1-based in seed 000's ports), on which the clingo backend projects when 
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import kuromasu, lightbulbs, lightup
+from . import kuromasu, lightbulbs, lightup, nurikabe
 from .program import AspProgram, load
 
 __all__ = ["AspProgram", "ENCODINGS", "load"]
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *nurikabe.ENCODINGS]

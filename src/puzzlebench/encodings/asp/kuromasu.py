@@ -37,7 +37,7 @@ VISIBILITY = Option(
 
 #: connectivity value -> program files (after the root file where one is needed)
 _CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
-    "reach": ("kuromasu_root.lp", "kuromasu_reach.lp"),
+    "reach": ("kuromasu_root.lp", "region_reach.lp"),
     "acyclic": ("kuromasu_adj.lp", "kuromasu_root.lp", "kuromasu_acyclic.lp"),
     "closure": ("kuromasu_adj.lp", "kuromasu_closure.lp"),
     "propagator": (),

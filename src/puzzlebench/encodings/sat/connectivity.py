@@ -21,14 +21,17 @@ from typing import Iterable
 
 from pysat.engines import Propagator
 
-from ...model import Cell, Kuromasu
+from ...model import Cell, Kuromasu, Puzzle
 from ..regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
-from .common import Clause
+from ..base import check_deadline
+from .common import Clause, CnfModel
 
 
 @dataclass(frozen=True)
 class BoardGraph:
-    """Cells, their orthogonal neighbours, and the black variable of each non-clue cell."""
+    """Cells, their orthogonal neighbours, and per cell that may leave the connected region the
+    literal saying it does (Kuromasu: the black variable of each non-clue cell; Nurikabe, whose
+    wall is the region: the negated wall variable). Cells without a literal are always in it."""
 
     cells: tuple[Cell, ...]
     neighbours: dict[Cell, tuple[Cell, ...]]
@@ -41,6 +44,14 @@ class BoardGraph:
         cells = grid.all_cells
         clues = sorted(puzzle.clue_cells)
         return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, clues[0] if clues else None)
+
+    @classmethod
+    def within(cls, puzzle: Puzzle, cells: Iterable[Cell], black: dict[Cell, int], root: Cell | None) -> "BoardGraph":
+        """The graph on ``cells`` only (the others can never join the region)."""
+        cells = tuple(sorted(cells))
+        keep = set(cells)
+        grid = puzzle.grid
+        return cls(cells, {c: tuple(nb for nb in grid.neighbours4(c) if nb in keep) for c in cells}, black, root)
 
     def distances(self, source: Cell) -> dict[Cell, int]:
         """Grid (all cells) BFS distance from ``source``."""
@@ -96,8 +107,8 @@ class ConnectivityPropagator(Propagator):
         cells = graph.cells
         self.index = {c: i for i, c in enumerate(cells)}
         self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
-        self.var = [graph.black.get(c, 0) for c in cells]  # 0: a clue cell, no variable
-        self.cell_of = {v: i for i, v in enumerate(self.var) if v}
+        self.var = [graph.black.get(c, 0) for c in cells]  # literal "out of the region"; 0: always in
+        self.cell_of = {abs(v): i for i, v in enumerate(self.var) if v}
         self.state = [UNKNOWN if v else WHITE for v in self.var]
         self.fixed = [not v for v in self.var]
         self.root = None if graph.root is None else self.index[graph.root]
@@ -119,7 +130,7 @@ class ConnectivityPropagator(Propagator):
     # -- trail ----------------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         i = self.cell_of[abs(lit)]
-        self.state[i] = BLACK if lit > 0 else WHITE
+        self.state[i] = BLACK if lit == self.var[i] else WHITE
         if fixed:
             self.fixed[i] = True
         else:
@@ -185,7 +196,7 @@ class ConnectivityPropagator(Propagator):
 
     def check_model(self, model: list[int]) -> bool:
         size = len(model)
-        black = {c for c, v in self.graph.black.items() if v <= size and model[v - 1] > 0}
+        black = {c for c, v in self.graph.black.items() if abs(v) <= size and model[abs(v) - 1] == v}
         regions = self.graph.components(lambda c: c not in black)
         if len(regions) <= 1:
             return True
@@ -198,3 +209,55 @@ class ConnectivityPropagator(Propagator):
 
     def add_clause(self) -> list[int]:
         return self.pending.pop() if self.pending else []
+
+
+def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
+    """Unary ranks: ("reach", r, c, k) = c is white and k steps from the root along white cells.
+
+    A white cell other than the root has a white neighbour of smaller rank; every white cell has
+    some rank < number of cells. The root is ``graph.root`` (a cell always in the region); without
+    one, one white cell chosen by ("root", r, c) variables plays it. "White" and "black" read as
+    "in the region" and "out of it" (``graph.black`` holds literals).
+    """
+    cells = graph.cells
+    top = len(cells) - 1  # a shortest path visits each cell at most once
+    black = graph.black
+    white = lambda c: None if c not in black else -black[c]  # noqa: E731 - None: always white
+    if graph.root is not None:
+        dist = graph.distances(graph.root)
+        start: dict[Cell, int] = {}  # level 0 is the root alone, known white
+    else:
+        dist = {c: 0 for c in cells}
+        start = {c: cnf.var("root", *c) for c in cells}
+        # Exactly one root when some cell is white, and the root is white.
+        roots = list(start.values())
+        cnf.atmost(roots, 1, "seqcounter")
+        for c in cells:
+            cnf.add([black[c]] + roots)
+            cnf.add([-start[c], -black[c]])
+
+    def reach(c: Cell, k: int) -> int | bool:
+        """The level variable, True for the root, False when c is too far for k steps."""
+        if c == graph.root:
+            return True
+        if k < dist[c]:
+            return False
+        if k == 0:
+            return start[c]
+        return cnf.var("reach", *c, k)
+
+    for c in cells:
+        if c == graph.root:
+            continue
+        check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
+        w = white(c)
+        for k in range(max(1, dist[c]), top + 1):
+            lvl = reach(c, k)
+            # Reached within k steps: white, and itself or a neighbour reached within k-1 steps.
+            if w is not None:
+                cnf.add([-lvl, w])
+            support = [reach(c, k - 1)] + [reach(nb, k - 1) for nb in graph.neighbours[c]]
+            if not any(x is True for x in support):
+                cnf.add([-lvl] + [x for x in support if x is not False])
+        # Every white cell is reached within the last level.
+        cnf.add(([-w] if w is not None else []) + [reach(c, top)])

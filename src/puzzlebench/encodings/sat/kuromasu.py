@@ -22,10 +22,10 @@ from typing import Any, Mapping, Sequence
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
-from ..base import EncodingSpec, Option, check_deadline
+from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule
 from .common import CARD_CHOICES, Clause, CnfModel, unary_sum_equals
-from .connectivity import BoardGraph, ConnectivityPropagator
+from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("rays", "pairs")
@@ -85,7 +85,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     elif mode in ("rank", "propagator"):
         graph = BoardGraph.of(puzzle, decision)
         if mode == "rank":
-            _reach_levels(cnf, puzzle, graph)
+            reach_levels(cnf, graph)
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
     cnf.notes.update(connectivity=mode, visibility=options["visibility"])
@@ -144,57 +144,6 @@ def _pairs(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
             clauses.append((see, *between))
             lits.append(see)
     return lits, always
-
-
-def _reach_levels(cnf: CnfModel, puzzle: Kuromasu, graph: BoardGraph) -> None:
-    """Unary ranks: ("reach", r, c, k) = c is white and k steps from the root along white cells.
-
-    A white cell other than the root has a white neighbour of smaller rank; every white cell has
-    some rank < number of cells. The root is the first clue cell; without clues, one white cell
-    chosen by ("root", r, c) variables plays it.
-    """
-    cells = graph.cells
-    top = len(cells) - 1  # a shortest path visits each cell at most once
-    black = graph.black
-    white = lambda c: None if c not in black else -black[c]  # noqa: E731 - None: always white
-    if graph.root is not None:
-        dist = graph.distances(graph.root)
-        start: dict[Cell, int] = {}  # level 0 is the root alone, known white
-    else:
-        dist = {c: 0 for c in cells}
-        start = {c: cnf.var("root", *c) for c in cells}
-        # Exactly one root when some cell is white, and the root is white.
-        roots = list(start.values())
-        cnf.atmost(roots, 1, "seqcounter")
-        for c in cells:
-            cnf.add([black[c]] + roots)
-            cnf.add([-start[c], -black[c]])
-
-    def reach(c: Cell, k: int) -> int | bool:
-        """The level variable, True for the root, False when c is too far for k steps."""
-        if c == graph.root:
-            return True
-        if k < dist[c]:
-            return False
-        if k == 0:
-            return start[c]
-        return cnf.var("reach", *c, k)
-
-    for c in cells:
-        if c == graph.root:
-            continue
-        check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
-        w = white(c)
-        for k in range(max(1, dist[c]), top + 1):
-            lvl = reach(c, k)
-            # Reached within k steps: white, and itself or a neighbour reached within k-1 steps.
-            if w is not None:
-                cnf.add([-lvl, w])
-            support = [reach(c, k - 1)] + [reach(nb, k - 1) for nb in graph.neighbours[c]]
-            if not any(x is True for x in support):
-                cnf.add([-lvl] + [x for x in support if x is not False])
-        # Every white cell is reached within the last level.
-        cnf.add(([-w] if w is not None else []) + [reach(c, top)])
 
 
 SPECS: list[EncodingSpec] = [
