@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import kuromasu, lightbulbs, lightup
+from . import kuromasu, lightbulbs, lightup, nurikabe
 from .common import MipModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *nurikabe.ENCODINGS]
 
 __all__ = ["ENCODINGS", "MipModel"]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import kuromasu, lightbulbs, lightup
+from . import kuromasu, lightbulbs, lightup, nurikabe
 from .common import SmtModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS]
+ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS, *nurikabe.SPECS]
 
 __all__ = ["ENCODINGS", "SmtModel"]
