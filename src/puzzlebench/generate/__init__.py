@@ -21,6 +21,7 @@ from .common import GenerationError, Generated, Proof, parse_size, prove, resolv
 from .kuromasu import KuromasuOptions, generate_kuromasu
 from .lightbulbs import LightBulbsOptions, generate_lightbulbs
 from .lightup import LightUpOptions, generate_lightup
+from .nurikabe import NurikabeOptions, generate_nurikabe
 
 
 def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
@@ -30,7 +31,7 @@ def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
 
 __all__ = [
     "generators", "GenerationError", "Generated", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
-    "generate", "options_for", "parse_size",
+    "NurikabeOptions", "generate", "options_for", "parse_size",
 ]
 
 

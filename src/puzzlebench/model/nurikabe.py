@@ -180,6 +180,7 @@ SPEC = register_family(FamilySpec(
         dataset_names=("nurikabe",),
     ),
     puzzlink=PuzzlinkCodec(ids=("nurikabe",), decode=_url_decode, encode=_url_encode),
+    generator="puzzlebench.generate.nurikabe:NurikabeOptions:generate_nurikabe",
     description="shade a connected wall with no 2x2 block so that every unshaded island holds one "
                 "number equal to its size",
 ))

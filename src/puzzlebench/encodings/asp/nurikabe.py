@@ -2,7 +2,9 @@
 
 The Python side writes the puzzle's facts and the sound precomputation of
 :class:`~puzzlebench.encodings.islands.IslandPlan` (which island may hold which cell, how far
-from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``.
+from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``. (The clingo backend enumerates natively,
+so the lazy rules of the other paradigms have no ASP counterpart here; the propagator is ASP's
+check-and-cut.)
 """
 
 from __future__ import annotations
@@ -12,32 +14,29 @@ from typing import Any, Mapping
 from ...model import Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, Option
 from ..islands import IslandPlan
-from ..regions import all_rules, connectivity_rule, island_rule
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
 
 CONNECTIVITY = Option(
     "connectivity",
     "reach",
-    ("reach", "propagator", "lazy", "none"),
+    ("reach", "propagator", "none"),
     "how 'the wall is connected' is enforced: flood fill from a root wall cell (reach); the "
-    "connectivity propagator shared with Kuromasu, on the unshaded atoms (propagator); cuts on "
-    "split candidates (lazy); or not at all (none, relaxing)",
+    "connectivity propagator shared with Kuromasu, on the unshaded atoms (propagator); or not at "
+    "all (none, relaxing)",
     relaxing=("none",),
 )
 ISLANDS = Option(
     "islands",
     "reach",
-    ("reach", "distance", "lazy"),
+    ("reach", "distance"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
-    "tied to their number by recursion (reach) or by levels bounded by the number (distance); or "
-    "only 'an unshaded cell has an unshaded neighbour', with cuts on faulty islands (lazy)",
+    "tied to their number by recursion (reach) or by levels bounded by the number (distance)",
 )
 
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
-    "lazy": ("nurikabe_lazy.lp",),
 }
 
 
@@ -63,16 +62,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     elif connectivity == "propagator":
         # the region is the wall: a cell leaves it when unshaded; known wall cells never do
         propagator = ConnectivityPropagator(p.rows, p.cols, plan.wall, predicate="unshaded")
-    markable = [cell for cell in p.grid.all_cells if cell not in p.numbers]
     return AspProgram(
         files=tuple(files),
         facts="".join(parts),
         predicate="wall",
         propagator=propagator,
-        lazy=all_rules(
-            connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if connectivity == "lazy" else None,
-            island_rule(p.rows, p.cols, p.numbers) if options["islands"] == "lazy" else None,
-        ),
     )
 
 

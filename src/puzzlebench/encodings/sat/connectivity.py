@@ -240,7 +240,7 @@ def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
         """The level variable, True for the root, False when c is too far for k steps."""
         if c == graph.root:
             return True
-        if k < dist[c]:
+        if k < dist.get(c, top + 1):  # too far, or cut off from the root (never reached)
             return False
         if k == 0:
             return start[c]
@@ -251,7 +251,7 @@ def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
             continue
         check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
         w = white(c)
-        for k in range(max(1, dist[c]), top + 1):
+        for k in range(max(1, dist.get(c, top + 1)), top + 1):
             lvl = reach(c, k)
             # Reached within k steps: white, and itself or a neighbour reached within k-1 steps.
             if w is not None:
@@ -260,4 +260,6 @@ def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
             if not any(x is True for x in support):
                 cnf.add([-lvl] + [x for x in support if x is not False])
         # Every white cell is reached within the last level.
-        cnf.add(([-w] if w is not None else []) + [reach(c, top)])
+        last = reach(c, top)
+        if last is not True:
+            cnf.add(([-w] if w is not None else []) + ([last] if last is not False else []))
