@@ -13,6 +13,7 @@ The precomputations are sound (they hold in every answer), each with its reason:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..model import Cell, Nurikabe
 
@@ -60,3 +61,41 @@ class IslandPlan:
         wall = frozenset(cell for cell in candidates if cell not in owners)
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                    tuple(c for c in candidates if c in owners))
+
+    def steps(self, p: Nurikabe) -> Iterator[tuple[Cell, Cell | None, Cell, bool]]:
+        """``(clue, cell, nb, inside)`` for each cell the island of ``clue`` may hold (``cell`` None
+        for the number itself) and each unnumbered side-neighbour ``nb`` whose status the island
+        decides: an island holding ``cell`` holds an unshaded ``nb`` too when ``inside`` (and
+        ``nb`` has several possible owners; with one, owned means unshaded already), and
+        needs ``nb`` to be wall when not."""
+        for clue, dist in self.reach.items():
+            for cell in dist:
+                for nb in p.grid.neighbours4(cell):
+                    if nb in p.numbers:
+                        continue
+                    inside = nb in dist
+                    if inside and len(self.owners[nb]) == 1:
+                        continue
+                    yield clue, None if cell == clue else cell, nb, inside
+
+
+def wall_blocks(p: Nurikabe) -> list[tuple[Cell, Cell, Cell, Cell]]:
+    """The 2x2 blocks of unnumbered cells (those with a number are never all wall)."""
+    out = []
+    for r in range(p.rows - 1):
+        for c in range(p.cols - 1):
+            block = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+            if not any(cell in p.numbers for cell in block):
+                out.append(block)
+    return out
+
+
+def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]:
+    """``(cell, neighbours)`` for the cells that may be unshaded and touch no number: unshaded,
+    such a cell needs an unshaded neighbour (its island holds a number besides it)."""
+    out = []
+    for cell in plan.open:
+        around = p.grid.neighbours4(cell)
+        if not any(nb in p.numbers for nb in around):
+            out.append((cell, around))
+    return out

@@ -26,9 +26,11 @@ CONNECTIVITY = Option(
     "all (none, relaxing)",
     relaxing=("none",),
 )
+# Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
+# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s.
 ISLANDS = Option(
     "islands",
-    "reach",
+    "distance",
     ("reach", "distance"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
     "tied to their number by recursion (reach) or by levels bounded by the number (distance)",

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan
+from ..islands import IslandPlan, lonely_cells, wall_blocks
 from ..regions import all_rules, connectivity_rule, island_rule
 from .common import Linear, MipModel, total
 
@@ -43,11 +43,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         model.add_eq(wall[cell], 1)
 
     # No 2x2 block is all wall.
-    for r in range(puzzle.rows - 1):
-        for c in range(puzzle.cols - 1):
-            block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
-            if all(cell in wall for cell in block):
-                model.add_le(total(wall[cell] for cell in block), 3)
+    for block in wall_blocks(puzzle):
+        model.add_le(total(wall[cell] for cell in block), 3)
 
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
@@ -55,10 +52,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         _islands_by_flow(model, puzzle, plan, wall)
     else:
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
-        for cell in plan.open:
-            around = grid.neighbours4(cell)
-            if not any(nb in numbers for nb in around):
-                model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
+        for cell, around in lonely_cells(puzzle, plan):
+            model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -82,18 +77,16 @@ def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: 
         # An unshaded cell has exactly one owner; a wall cell none.
         model.add_eq(total(cols) + wall[cell], 1)
 
+    # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
+    # hold is wall.
+    for clue, cell, nb, inside in plan.steps(puzzle):
+        mine = 1 if cell is None else owns[(clue, cell)]
+        model.add_le(mine - owns[(clue, nb)] - wall[nb] if inside else mine - wall[nb], 0)
+
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
         mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
-        for cell in dist:
-            for nb in grid.neighbours4(cell):
-                if nb in dist and nb != clue and len(plan.owners[nb]) > 1:
-                    # an owned cell passes its owner to an unshaded neighbour
-                    model.add_le(mine(cell) - owns[(clue, nb)] - wall[nb], 0)
-                elif nb not in dist and nb in wall:
-                    # a neighbour the island cannot hold is wall
-                    model.add_le(mine(cell) - wall[nb], 0)
         # The island has n cells, the number's own included.
         model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
                      why=f"the island of {n} at {clue} cannot have {n} cells")
