@@ -26,7 +26,7 @@ from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.mip import ENCODINGS, MipModel
 from puzzlebench.encodings.mip.common import Linear, total
 from puzzlebench.formats import load_solution
-from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, family_spec
 from puzzlebench.result import Status
 from puzzlebench.solvers.highs_backend import HighsBackend
 
@@ -89,6 +89,7 @@ BOARDS: dict[Family, list[Puzzle]] = {
     Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES) + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
     # Every LightBulbs cell is a candidate: 4x4 boards cost the oracle 2^16 verifications each.
     Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES[:-1] + ((2, 5),)),
+    Family.NURIKABE: boards(family_spec(Family.NURIKABE).random_board, 44, 18, SHAPES),
 }
 #: The no-good loop re-solves once per answer on a growing model: boards with many answers are
 #: left to the splitting enumeration (a clueless 4x4 Kuromasu, 562 answers, takes it ~45 s).

@@ -159,7 +159,10 @@ def _small_boards() -> list[Nurikabe]:
 
     rng = random.Random(77)
     make = family_spec("nurikabe").random_board
-    return [make(rng, *shape) for shape in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5)] * 2]
+    boards = [make(rng, *shape) for shape in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5)] * 2]
+    # hand-made: numbers side by side (never an answer), and a lone 1 whose walls must meet
+    return boards + [Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}), Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
+                     Nurikabe(3, 3, numbers={(1, 1): 1})]
 
 
 @pytest.mark.parametrize("paradigm,encoding,options", _variants())

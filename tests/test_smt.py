@@ -21,7 +21,7 @@ from puzzlebench import registry
 from puzzlebench.encodings.smt import kuromasu as smt_kuromasu
 from puzzlebench.encodings.regions import white_regions
 from puzzlebench.errors import EncodingError
-from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Nurikabe
 from puzzlebench.model.base import Rule
 from puzzlebench.result import Status
 from puzzlebench.solvers.z3_backend import Z3Backend
@@ -56,6 +56,8 @@ SMALL = {
     Family.LIGHTUP: LightUp(3, 3, walls=frozenset({(1, 1)}), numbers={(1, 1): 4}),
     # Only the pair (2,2), (2,3) is lit (brute force).
     Family.LIGHTBULBS: LightBulbs.from_rows([[2, 3, 3, 4], [4, 2, 1, 1], [4, 3, 2, 2]]),
+    # pzprjs's Nurikabe example (puzz.link nurikabe/5/5/g5k2o1k3g).
+    Family.NURIKABE: Nurikabe(5, 5, numbers={(0, 1): 5, (1, 2): 2, (3, 2): 1, (4, 3): 3}),
 }
 
 

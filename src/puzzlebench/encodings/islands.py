@@ -7,7 +7,8 @@ The precomputations are sound (they hold in every answer), each with its reason:
 * an island holds one number, so it never contains another numbered cell nor a neighbour of one
   (that neighbour, unshaded, would join the two islands); in particular a cell next to two
   different numbers is wall;
-* a cell no island can reach is wall.
+* a cell no island can reach is wall;
+* two numbers side by side share an island: the puzzle has no answer (``clash``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from ..model import Cell, Nurikabe
 class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
     ``owners[cell]``: the clues whose island may hold the (unnumbered) cell; ``wall``: the
-    unnumbered cells no island reaches; ``open``: the unnumbered cells that may be unshaded."""
+    unnumbered cells no island reaches; ``open``: the unnumbered cells that may be unshaded;
+    ``clash``: two numbered cells side by side, if any (then no answer exists)."""
 
     reach: dict[Cell, dict[Cell, int]]
     owners: dict[Cell, tuple[Cell, ...]]
     wall: frozenset[Cell]
     open: tuple[Cell, ...]
+    clash: tuple[Cell, Cell] | None = None
 
     @classmethod
     def of(cls, p: Nurikabe) -> "IslandPlan":
@@ -59,8 +62,9 @@ class IslandPlan:
                     owners.setdefault(cell, []).append(clue)
         candidates = [cell for cell in grid.all_cells if cell not in numbers]
         wall = frozenset(cell for cell in candidates if cell not in owners)
+        clash = next(((a, b) for a in numbers for b in grid.neighbours4(a) if b in numbers), None)
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
-                   tuple(c for c in candidates if c in owners))
+                   tuple(c for c in candidates if c in owners), clash)
 
     def steps(self, p: Nurikabe) -> Iterator[tuple[Cell, Cell | None, Cell, bool]]:
         """``(clue, cell, nb, inside)`` for each cell the island of ``clue`` may hold (``cell`` None

@@ -46,6 +46,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     for cell in sorted(plan.wall):
         model.add(wall[cell] == 1)
 
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        model.add_bool_or([])
+
     # No 2x2 block is all wall.
     for block in wall_blocks(puzzle):
         model.add_bool_or([~wall[cell] for cell in block])

@@ -42,6 +42,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     for cell in sorted(plan.wall):
         model.add_eq(wall[cell], 1)
 
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        model.add_eq(0, 1, why=f"the numbers at {plan.clash[0]} and {plan.clash[1]} touch")
+
     # No 2x2 block is all wall.
     for block in wall_blocks(puzzle):
         model.add_le(total(wall[cell] for cell in block), 3)

@@ -45,6 +45,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # A cell no island can reach is wall.
     cnf.extend([(wall[cell],) for cell in sorted(plan.wall)])
 
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        cnf.add(())
+
     # No 2x2 block is all wall.
     cnf.extend([tuple(-wall[cell] for cell in block) for block in wall_blocks(puzzle)])
 

@@ -44,6 +44,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     # A cell no island can reach is wall.
     model.add(*[wall[cell] for cell in sorted(plan.wall)])
 
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        model.add(model.false)
+
     # No 2x2 block is all wall.
     model.add(*[model.any([open_[cell] for cell in block]) for block in wall_blocks(puzzle)])
 
