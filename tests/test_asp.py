@@ -18,7 +18,7 @@ from bruteforce import all_solutions, random_board, random_kuromasu, random_ligh
 from puzzlebench import registry, solve  # noqa: E402
 from puzzlebench.encodings.asp import AspProgram, load  # noqa: E402
 from puzzlebench.errors import EncodingError  # noqa: E402
-from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp  # noqa: E402
+from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, family_spec  # noqa: E402
 from puzzlebench.result import Status  # noqa: E402
 
 # -- seed 000's sample puzzles, typed in from the seed's text ((X, Y) = (row, column), 1-based)
@@ -62,9 +62,12 @@ def tiny_cases(family: Family, n: int, seed: int) -> list:
         return [random_lightup(rng, rng.randint(2, 4), rng.randint(2, 4)) for _ in range(n)]
     if family is Family.KUROMASU:
         return [random_kuromasu(rng, rng.randint(2, 4), rng.randint(2, 4), clue_p=0.3) for _ in range(n)]
-    if family is Family.HITORI:
+    if family is Family.LIGHTBULBS:
+        return [random_lightbulbs(rng, rng.randint(2, 3), rng.randint(2, 4)) for _ in range(n)]
+    if family is Family.HITORI:  # every cell a candidate: smaller boards for brute force
         return [random_board(family, rng, rng.randint(2, 3), rng.randint(2, 4)) for _ in range(n)]
-    return [random_lightbulbs(rng, rng.randint(2, 3), rng.randint(2, 4)) for _ in range(n)]
+    make = family_spec(family).random_board  # other families: their own random boards
+    return [make(rng, rng.randint(2, 4), rng.randint(2, 4)) for _ in range(n)]
 
 
 def answers(puzzle, encoding: str = "default", count: int = 0, **options) -> set[frozenset]:
@@ -219,9 +222,10 @@ def test_programs_show_only_their_decision_predicate() -> None:
 
 
 def _sample(family: Family):
-    return {Family.LIGHTUP: (SEED_LIGHTUP,), Family.KUROMASU: (SEED_KUROMASU,),
-            Family.LIGHTBULBS: (LightBulbs.from_rows([[1, 2], [2, 1]]),),
-            Family.HITORI: (Hitori.from_rows([[1, 1, 2], [2, 3, 1], [3, 1, 1]]),)}[family]
+    known = {Family.LIGHTUP: (SEED_LIGHTUP,), Family.KUROMASU: (SEED_KUROMASU,),
+             Family.LIGHTBULBS: (LightBulbs.from_rows([[1, 2], [2, 1]]),),
+             Family.HITORI: (Hitori.from_rows([[1, 1, 2], [2, 3, 1], [3, 1, 1]]),)}
+    return known.get(family) or (family_spec(family).random_board(random.Random(0), 3, 3),)
 
 
 def test_relaxing_options_mark_results_incomplete() -> None:

@@ -20,7 +20,7 @@ from puzzlebench import registry
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.errors import EncodingError
 from puzzlebench.formats import iter_janko
-from puzzlebench.model import Family
+from puzzlebench.model import Family, family_spec
 from puzzlebench.suites import load_suite
 
 from bruteforce import all_solutions, random_lightbulbs
@@ -181,7 +181,7 @@ def test_relaxed_configuration_never_loses_a_true_answer(spec, options):
     rng = random.Random(7)
     make = {Family.KUROMASU: random_kuromasu, Family.LIGHTUP: random_lightup,
             Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w)}.get(
-        spec.family, lambda r, h, w: random_board(spec.family, r, h, w))
+        spec.family, family_spec(spec.family).random_board)  # other families: their own boards
     for _ in range(12):
         puzzle = make(rng, rng.randint(1, 3), rng.randint(2, 4))
         truth = all_solutions(puzzle)

@@ -25,7 +25,7 @@ from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.smt import ENCODINGS
 from puzzlebench.errors import EncodingError
 from puzzlebench.formats import load_solution
-from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, family_spec
 from puzzlebench.result import Status
 from puzzlebench.solvers.cvc5_backend import Cvc5Backend, Translator
 
@@ -79,6 +79,7 @@ BOARDS: dict[Family, list[Puzzle]] = {
     Family.LIGHTBULBS: tiny(random_lightbulbs, 33, 8, ((1, 3), (2, 3), (3, 3), (2, 4))),
     Family.HITORI: tiny(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 34, 8,
                         ((2, 2), (2, 3), (3, 3), (3, 4))),
+    Family.NURIKABE: tiny(family_spec(Family.NURIKABE).random_board, 34, 8, ((2, 3), (3, 3), (3, 4))),
 }
 
 

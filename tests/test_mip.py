@@ -26,7 +26,7 @@ from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.mip import ENCODINGS, MipModel
 from puzzlebench.encodings.mip.common import Linear, total
 from puzzlebench.formats import load_solution
-from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, family_spec
 from puzzlebench.result import Status
 from puzzlebench.solvers.highs_backend import HighsBackend
 
@@ -92,6 +92,7 @@ BOARDS: dict[Family, list[Puzzle]] = {
     # Every Hitori cell is a candidate too.
     Family.HITORI: boards(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 44, 18,
                           SHAPES[:-1] + ((2, 5),)),
+    Family.NURIKABE: boards(family_spec(Family.NURIKABE).random_board, 44, 18, SHAPES),
 }
 #: The no-good loop re-solves once per answer on a growing model: boards with many answers are
 #: left to the splitting enumeration (a clueless 4x4 Kuromasu, 562 answers, takes it ~45 s).

@@ -118,7 +118,7 @@ def test_a_board_short_of_its_body_keeps_the_rest_empty():
     ("https://puzz.link/p?akari/0/3/", "PID/COLS/ROWS"),
     ("https://puzz.link/p?akari", "PID/COLS/ROWS"),
     ("https://puzz.link/p?akari/x/y/z", "PID/COLS/ROWS"),
-    ("https://puzz.link/p?nurikabe/3/3/g", "'nurikabe'"),
+    ("https://puzz.link/p?heyawake/3/3/g", "'heyawake'"),
     ("https://puzz.link/p?akari_test/3/3/g", "'akari_test'"),  # pzprjs strips only _edit and _play
     ("https://puzz.link/p?pzprv3/akari/3/3/", "pzprv3"),
     ("http://www.kanpen.net/bijutsukan.html?problem=3/3/", "Kanpen"),

@@ -16,7 +16,7 @@ from bruteforce import all_solutions, random_board, random_kuromasu, random_ligh
 from puzzlebench import registry
 from puzzlebench.encodings.sat.common import CARD_CHOICES
 from puzzlebench.errors import EncodingError
-from puzzlebench.model import Kuromasu, LightBulbs, LightUp
+from puzzlebench.model import Kuromasu, LightBulbs, LightUp, family_spec
 from puzzlebench.result import Status
 
 CONNECTIVITY = ("lazy", "propagator", "rank")
@@ -37,8 +37,8 @@ def _truth(puzzle) -> frozenset[frozenset]:
 def _tiny(family: str, seed: int, n: int = 25, max_cells: int = 12):
     """Random boards of at most ``max_cells`` cells (so brute force stays instant)."""
     rng = random.Random(seed)
-    own = lambda rng, rows, cols: random_board(family, rng, rows, cols)  # noqa: E731  (the family's own)
-    make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}.get(family, own)
+    make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}.get(
+        family) or family_spec(family).random_board  # other families: their own random boards
     shapes = [(r, c) for r in range(1, 5) for c in range(1, 5) if r * c <= max_cells]
     return [make(rng, *rng.choice(shapes)) for _ in range(n)]
 

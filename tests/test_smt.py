@@ -21,7 +21,7 @@ from puzzlebench import registry
 from puzzlebench.encodings.smt import kuromasu as smt_kuromasu
 from puzzlebench.encodings.regions import white_regions
 from puzzlebench.errors import EncodingError
-from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp
+from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, Nurikabe
 from puzzlebench.model.base import Rule
 from puzzlebench.result import Status
 from puzzlebench.solvers.z3_backend import Z3Backend
@@ -58,6 +58,8 @@ SMALL = {
     Family.LIGHTBULBS: LightBulbs.from_rows([[2, 3, 3, 4], [4, 2, 1, 1], [4, 3, 2, 2]]),
     # pzprjs's Hitori example (test/script/hitori.js): shaded (0,0), (0,2), (2,0), (2,2), (3,3).
     Family.HITORI: Hitori.from_rows([[1, 1, 1, 4], [1, 4, 2, 3], [3, 3, 2, 1], [4, 2, 1, 3]]),
+    # pzprjs's Nurikabe example (puzz.link nurikabe/5/5/g5k2o1k3g).
+    Family.NURIKABE: Nurikabe(5, 5, numbers={(0, 1): 5, (1, 2): 2, (3, 2): 1, (4, 3): 3}),
 }
 
 

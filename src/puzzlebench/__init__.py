@@ -21,6 +21,8 @@ from .model import (
     LightBulbsSolution,
     LightUp,
     LightUpSolution,
+    Nurikabe,
+    NurikabeSolution,
     Puzzle,
     Rule,
     Solution,
@@ -59,7 +61,7 @@ def load_plugin(name: str) -> None:
 
 __all__ = [
     "EncodingError", "Family", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs", "LightBulbsSolution",
-    "LightUp", "LightUpSolution", "Option", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
+    "LightUp", "LightUpSolution", "Nurikabe", "NurikabeSolution", "Option", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
     "Solution", "SolverUnavailable", "Status", "Timings", "VerificationError", "Violation",
     "crosscheck", "load", "load_plugin", "register_encoding", "register_paradigm", "register_solver", "solve",
     "verify",

@@ -11,7 +11,7 @@ its own flood fill, so that it shares no code with them.
 
 from __future__ import annotations
 
-from typing import Any, Container, NamedTuple, Sequence
+from typing import Any, Container, Mapping, NamedTuple, Sequence
 
 from ..model import Cell
 from .base import CellClause, LazyRule
@@ -44,6 +44,7 @@ def connectivity_cuts(
     markable: Container[Cell],
     anchor: Cell | None = None,
     isolated: bool = True,
+    of_marked: bool = False,
 ) -> list[CellClause]:
     """The lazy rule "all unmarked (white) cells are connected": the cuts a candidate violates.
 
@@ -60,11 +61,17 @@ def connectivity_cuts(
     touch B) and the cells beyond C and B cannot either (some touch B), so a white cell would
     stay on each side of B. The largest region's fence, the longest of these clauses, is left
     out: the other regions' cuts already exclude the candidate.
+
+    ``of_marked=True`` states the same rule for the marked cells instead (Nurikabe's wall): the
+    regions are then the marked ones, the fence their unmarked neighbours, and every literal
+    flips (a fence cell turns marked, a region cell or the witness turns unmarked).
     """
     size = rows * cols
-    black = bytearray(size)
+    black = bytearray(size)  # 1: outside the cells that must be connected
     for r, c in marked:
         black[r * cols + c] = 1
+    if of_marked:
+        black = bytearray(1 - b for b in black)
     region = [0] * size  # region number + 1 of each white cell, 0 while unvisited
     regions: list[list[int]] = []
     for start in range(size):
@@ -96,23 +103,88 @@ def connectivity_cuts(
             for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
                 if 0 <= j < size and black[j]:
                     boundary.add(j)
-        clause: CellClause = [(cell[j], False) for j in sorted(boundary)]  # a fence cell turns white,
-        if not isolated:  # or a region cell turns marked, or the white cell outside the region does
-            clause += [(cell[i], True) for i in members if cell[i] in markable]
+        # a fence cell joins the region's kind,
+        clause: CellClause = [(cell[j], of_marked) for j in sorted(boundary)]
+        if not isolated:  # or a region cell leaves it, or the cell outside the region does too
+            clause += [(cell[i], not of_marked) for i in members]
             outside = anchor_index if anchor_index is not None and region[anchor_index] != number else None
             if outside is None:
                 outside = regions[0][0] if number != 1 else regions[1][0]
-            if cell[outside] in markable:
-                clause.append((cell[outside], True))
-        cuts.append(clause)
+            clause.append((cell[outside], not of_marked))
+        # a cell that can never be marked drops out ((cell, False) is always true for it)
+        cuts.append([(c, v) for c, v in clause if not v or c in markable])
     return cuts
 
 
 def connectivity_rule(rows: int, cols: int, markable: Container[Cell], anchor: Cell | None = None,
-                      isolated: bool = True) -> LazyRule:
+                      isolated: bool = True, of_marked: bool = False) -> LazyRule:
     """:func:`connectivity_cuts` as an artefact's lazy rule (``Artifact.lazy``)."""
     markable = frozenset(markable)  # cells only: the rule must not hold solver objects
-    return lambda marked: connectivity_cuts(rows, cols, marked, markable, anchor, isolated)
+    return lambda marked: connectivity_cuts(rows, cols, marked, markable, anchor, isolated, of_marked)
+
+
+def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell]) -> list[CellClause]:
+    """The lazy rule "every island holds one number, equal to its size" (Nurikabe): the cuts a
+    candidate violates, one per faulty island R (an unmarked region) with marked fence B.
+
+    - no number, or fewer cells than its number: with R unmarked and B marked, R is that island,
+      so "a cell of R turns marked or a cell of B unmarked";
+    - two numbers: a shortest path inside R joins two of them, so "a cell between them turns
+      marked" (empty when the numbers are neighbours: no answer exists);
+    - more cells than its number n: the first n + 1 cells of a breadth-first search from the
+      number inside R form a connected unmarked set too large for one island, so "one of its
+      unnumbered cells turns marked".
+    """
+    cuts: list[CellClause] = []
+    for region in white_regions(rows, cols, marked):
+        inside = set(region)
+        clues = [cell for cell in region if cell in numbers]
+        fence = sorted({nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside})
+        if len(clues) >= 2:
+            parent = _bfs(rows, cols, clues[0], inside)
+            end = min((cell for cell in clues[1:]), key=lambda c: parent[c][1])
+            path, cell = [], parent[end][0]
+            while cell != clues[0]:
+                path.append((cell, True))
+                cell = parent[cell][0]
+            cuts.append(path)
+        elif not clues or len(region) < numbers[clues[0]]:
+            cuts.append([(cell, True) for cell in region if cell not in numbers] + [(b, False) for b in fence])
+        elif len(region) > numbers[clues[0]]:
+            order = list(_bfs(rows, cols, clues[0], inside))[: numbers[clues[0]] + 1]
+            cuts.append([(cell, True) for cell in order if cell not in numbers])
+    return cuts
+
+
+def island_rule(rows: int, cols: int, numbers: Mapping[Cell, int]) -> LazyRule:
+    """:func:`island_cuts` as an artefact's lazy rule."""
+    numbers = dict(numbers)
+    return lambda marked: island_cuts(rows, cols, numbers, marked)
+
+
+def all_rules(*rules: LazyRule | None) -> LazyRule | None:
+    """One lazy rule checking each of ``rules`` (None ones skipped): the cuts of all of them."""
+    active = [rule for rule in rules if rule is not None]
+    if len(active) <= 1:
+        return active[0] if active else None
+    return lambda marked: [cut for rule in active for cut in rule(marked)]
+
+
+def _around(rows: int, cols: int, cell: Cell) -> list[Cell]:
+    r, c = cell
+    return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
+
+
+def _bfs(rows: int, cols: int, start: Cell, within: Container[Cell]) -> dict[Cell, tuple[Cell, int]]:
+    """Breadth-first search from ``start`` over ``within``: cell -> (parent, distance), in visiting order."""
+    parent = {start: (start, 0)}
+    queue = [start]
+    for cell in queue:
+        for nb in _around(rows, cols, cell):
+            if nb in within and nb not in parent:
+                parent[nb] = (cell, parent[cell][1] + 1)
+                queue.append(nb)
+    return parent
 
 
 def root_cell(puzzle: Any) -> Cell | None:

@@ -22,6 +22,7 @@ from .hitori import HitoriOptions, generate_hitori
 from .kuromasu import KuromasuOptions, generate_kuromasu
 from .lightbulbs import LightBulbsOptions, generate_lightbulbs
 from .lightup import LightUpOptions, generate_lightup
+from .nurikabe import NurikabeOptions, generate_nurikabe
 
 
 def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
@@ -31,7 +32,7 @@ def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
 
 __all__ = [
     "generators", "GenerationError", "Generated", "HitoriOptions", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
-    "generate", "options_for", "parse_size",
+    "NurikabeOptions", "generate", "options_for", "parse_size",
 ]
 
 

@@ -11,6 +11,7 @@ from .lightup import LightUp, LightUpSolution  # noqa: E402  (isort: skip)
 from .kuromasu import Kuromasu, KuromasuSolution  # noqa: E402
 from .lightbulbs import LightBulbs, LightBulbsSolution  # noqa: E402
 from .hitori import Hitori, HitoriSolution  # noqa: E402
+from .nurikabe import Nurikabe, NurikabeSolution  # noqa: E402
 
 
 def puzzle_types() -> dict[Family, type[Puzzle]]:
@@ -20,6 +21,7 @@ def puzzle_types() -> dict[Family, type[Puzzle]]:
 
 __all__ = [
     "Cell", "Direction", "Family", "FamilySpec", "Grid", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs",
-    "LightBulbsSolution", "LightUp", "LightUpSolution", "Puzzle", "Rule", "Segment", "Solution", "Violation",
+    "LightBulbsSolution", "LightUp", "LightUpSolution", "Nurikabe", "NurikabeSolution", "Puzzle", "Rule", "Segment", "Solution",
+    "Violation",
     "family_spec", "family_specs", "puzzle_types", "register_family", "verify",
 ]

@@ -244,6 +244,19 @@ class Puzzle:
             raise CellOutOfBounds(f"{what} at {(r, c)} is outside the {self.rows}x{self.cols} grid")
         return (int(r), int(c))
 
+    def _check_numbers(self, numbers: Mapping[Cell, Any], low: int, high: int, what: str) -> dict[Cell, int]:
+        """``numbers`` with in-bounds cells and integer values in ``low..high``, else a
+        :class:`ClueOutOfRange` naming ``what`` (e.g. "Kuromasu number")."""
+        out = {}
+        for cell, n in dict(numbers).items():
+            cell = self._check_cell(cell, "number")
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+                raise ClueOutOfRange(
+                    f"{what} at {cell} must be {low}..{high} on a {self.rows}x{self.cols} grid, got {n!r}"
+                )
+            out[cell] = n
+        return out
+
     @property
     def grid(self) -> Grid:
         return Grid(self.rows, self.cols)

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
-from ..errors import ClueOutOfRange, PuzzleError
+from ..errors import PuzzleError
 from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
 from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, JankoCodec,
                      PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
@@ -39,15 +39,7 @@ class Kuromasu(Puzzle):
 
     def __post_init__(self) -> None:
         self._check_size()
-        most = self.rows + self.cols - 1
-        numbers = {}
-        for cell, n in dict(self.numbers).items():
-            cell = self._check_cell(cell, "number")
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
-                raise ClueOutOfRange(
-                    f"Kuromasu number at {cell} must be 1..{most} on a {self.rows}x{self.cols} grid, got {n!r}"
-                )
-            numbers[cell] = n
+        numbers = self._check_numbers(self.numbers, 1, self.rows + self.cols - 1, "Kuromasu number")
         unknown = frozenset(self._check_cell(cell, "'?' clue") for cell in self.unknown)
         both = sorted(unknown & numbers.keys())
         if both:

@@ -7,9 +7,10 @@ black/2 1-based in seed 000's ports), on which the clingo backend projects when 
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import hitori, kuromasu, lightbulbs, lightup
+from . import hitori, kuromasu, lightbulbs, lightup, nurikabe
 from .program import AspProgram, load
 
 __all__ = ["AspProgram", "ENCODINGS", "load"]
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS,
+                              *nurikabe.ENCODINGS]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..base import EncodingSpec
-from . import hitori, kuromasu, lightbulbs, lightup
+from . import hitori, kuromasu, lightbulbs, lightup, nurikabe
 from .common import CnfModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS, *hitori.SPECS]
+ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS, *hitori.SPECS, *nurikabe.SPECS]
 
 __all__ = ["ENCODINGS", "CnfModel"]

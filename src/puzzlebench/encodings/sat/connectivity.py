@@ -21,22 +21,21 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from pysat.engines import Propagator
 
 from ...model import Cell, Puzzle
 from ..base import check_deadline
 from ..regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
-from .common import Clause
-
-if TYPE_CHECKING:
-    from .common import CnfModel
+from .common import Clause, CnfModel
 
 
 @dataclass(frozen=True)
 class BoardGraph:
-    """Cells, their orthogonal neighbours, and the black variable of each non-clue cell."""
+    """Cells, their orthogonal neighbours, and per cell that may leave the connected region the
+    literal saying it does (Kuromasu: the black variable of each non-clue cell; Nurikabe, whose
+    wall is the region: the negated wall variable). Cells without a literal are always in it."""
 
     cells: tuple[Cell, ...]
     neighbours: dict[Cell, tuple[Cell, ...]]
@@ -52,6 +51,14 @@ class BoardGraph:
         if root is None:
             root = next((c for c in cells if c not in black), None)
         return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, root)
+
+    @classmethod
+    def within(cls, puzzle: Puzzle, cells: Iterable[Cell], black: dict[Cell, int], root: Cell | None) -> "BoardGraph":
+        """The graph on ``cells`` only (the others can never join the region)."""
+        cells = tuple(sorted(cells))
+        keep = set(cells)
+        grid = puzzle.grid
+        return cls(cells, {c: tuple(nb for nb in grid.neighbours4(c) if nb in keep) for c in cells}, black, root)
 
     def distances(self, source: Cell) -> dict[Cell, int]:
         """Grid (all cells) BFS distance from ``source``."""
@@ -132,8 +139,8 @@ class ConnectivityPropagator(TimedPropagator):
         cells = graph.cells
         self.index = {c: i for i, c in enumerate(cells)}
         self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
-        self.var = [graph.black.get(c, 0) for c in cells]  # 0: a clue cell, no variable
-        self.cell_of = {v: i for i, v in enumerate(self.var) if v}
+        self.var = [graph.black.get(c, 0) for c in cells]  # literal "out of the region"; 0: always in
+        self.cell_of = {abs(v): i for i, v in enumerate(self.var) if v}
         self.first_var = min(self.cell_of, default=1)
         self.state = [UNKNOWN if v else WHITE for v in self.var]
         self.fixed = [not v for v in self.var]
@@ -156,7 +163,7 @@ class ConnectivityPropagator(TimedPropagator):
     # -- trail ----------------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         i = self.cell_of[abs(lit)]
-        self.state[i] = BLACK if lit > 0 else WHITE
+        self.state[i] = BLACK if lit == self.var[i] else WHITE
         if fixed:
             self.fixed[i] = True
         else:
@@ -224,7 +231,7 @@ class ConnectivityPropagator(TimedPropagator):
         if self.expired(self.first_var):
             return False
         size = len(model)
-        black = {c for c, v in self.graph.black.items() if v <= size and model[v - 1] > 0}
+        black = {c for c, v in self.graph.black.items() if abs(v) <= size and model[abs(v) - 1] == v}
         regions = self.graph.components(lambda c: c not in black)
         if len(regions) <= 1:
             return True
@@ -239,12 +246,13 @@ class ConnectivityPropagator(TimedPropagator):
         return self.pending.pop() if self.pending else []
 
 
-def reach_levels(cnf: "CnfModel", graph: BoardGraph) -> None:
+def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
     """Unary ranks: ("reach", r, c, k) = c is white and k steps from the root along white cells.
 
     A white cell other than the root has a white neighbour of smaller rank; every white cell has
-    some rank < number of cells. The root is ``graph.root`` (a cell known white); without one,
-    one white cell chosen by ("root", r, c) variables plays it.
+    some rank < number of cells. The root is ``graph.root`` (a cell always in the region); without
+    one, one white cell chosen by ("root", r, c) variables plays it. "White" and "black" read as
+    "in the region" and "out of it" (``graph.black`` holds literals).
     """
     cells = graph.cells
     top = len(cells) - 1  # a shortest path visits each cell at most once
@@ -267,7 +275,7 @@ def reach_levels(cnf: "CnfModel", graph: BoardGraph) -> None:
         """The level variable, True for the root, False when c is too far for k steps."""
         if c == graph.root:
             return True
-        if k < dist[c]:
+        if k < dist.get(c, top + 1):  # too far, or cut off from the root (never reached)
             return False
         if k == 0:
             return start[c]
@@ -278,7 +286,7 @@ def reach_levels(cnf: "CnfModel", graph: BoardGraph) -> None:
             continue
         check_deadline()  # O(cells^2) clauses in all: a large board may outlast the time limit
         w = white(c)
-        for k in range(max(1, dist[c]), top + 1):
+        for k in range(max(1, dist.get(c, top + 1)), top + 1):
             lvl = reach(c, k)
             # Reached within k steps: white, and itself or a neighbour reached within k-1 steps.
             if w is not None:
@@ -287,4 +295,6 @@ def reach_levels(cnf: "CnfModel", graph: BoardGraph) -> None:
             if not any(x is True for x in support):
                 cnf.add([-lvl] + [x for x in support if x is not False])
         # Every white cell is reached within the last level.
-        cnf.add(([-w] if w is not None else []) + [reach(c, top)])
+        last = reach(c, top)
+        if last is not True:
+            cnf.add(([-w] if w is not None else []) + ([last] if last is not False else []))

@@ -1,0 +1,134 @@
+"""Nurikabe as a mixed-integer feasibility model (HiGHS): one binary per unnumbered cell (1 = wall).
+
+Rules and the rows that enforce them:
+
+* numbered cells are unshaded: they get no column; a cell no island can reach is wall
+  (:class:`~puzzlebench.encodings.islands.IslandPlan`, sound precomputations);
+* no 2x2 block is all wall: the block's columns sum to at most 3;
+* every island holds one number equal to its size (``islands`` option): ``flow`` gives each
+  unshaded cell one owner among the numbers that can reach it (fewer than n steps away), passes
+  ownership across unshaded neighbours, and ties owned cells to their number by a
+  single-commodity flow per island (the number sends one unit to each other cell it owns, over
+  arcs between owned cells); each number owns as many cells as it says. ``lazy`` states only that
+  an unnumbered unshaded cell has an unshaded neighbour and leaves whole islands to cuts
+  (``regions.island_cuts``);
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, or
+  ``none`` (a relaxation).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...model import Cell, Family, Nurikabe
+from ..base import EncodingSpec, Option, check_deadline
+from ..islands import IslandPlan, lonely_cells, wall_blocks
+from ..regions import all_rules, connectivity_rule, island_rule
+from .common import Linear, MipModel, total
+
+CONNECTIVITY: tuple[str, ...] = ("lazy", "none")
+ISLANDS: tuple[str, ...] = ("flow", "lazy")
+
+
+def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
+    model = MipModel()
+    grid = puzzle.grid
+    numbers = puzzle.numbers
+    plan = IslandPlan.of(puzzle)
+    wall = model.binaries(c for c in grid.all_cells if c not in numbers)
+    model.decision = {cell: var.index for cell, var in wall.items()}
+
+    # A cell no island can reach is wall.
+    for cell in sorted(plan.wall):
+        model.add_eq(wall[cell], 1)
+
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        model.add_eq(0, 1, why=f"the numbers at {plan.clash[0]} and {plan.clash[1]} touch")
+
+    # No 2x2 block is all wall.
+    for block in wall_blocks(puzzle):
+        model.add_le(total(wall[cell] for cell in block), 3)
+
+    # Every island holds exactly one number, equal to its size.
+    islands = options["islands"]
+    if islands == "flow":
+        _islands_by_flow(model, puzzle, plan, wall)
+    else:
+        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        for cell, around in lonely_cells(puzzle, plan):
+            model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
+
+    # All wall cells form one orthogonally connected region.
+    mode = options["connectivity"]
+    model.lazy = all_rules(
+        connectivity_rule(puzzle.rows, puzzle.cols, wall, isolated=False, of_marked=True) if mode == "lazy" else None,
+        island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None,
+    )
+    return model
+
+
+def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+    grid = puzzle.grid
+    owns: dict[tuple[Cell, Cell], Linear] = {}
+    for cell in plan.open:
+        owners = plan.owners[cell]
+        if len(owners) == 1:
+            owns[(owners[0], cell)] = 1 - wall[cell]  # one possible owner: owned iff unshaded
+            continue
+        cols = [model.binary() for _ in owners]
+        owns.update(zip(((clue, cell) for clue in owners), cols))
+        # An unshaded cell has exactly one owner; a wall cell none.
+        model.add_eq(total(cols) + wall[cell], 1)
+
+    # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
+    # hold is wall.
+    for clue, cell, nb, inside in plan.steps(puzzle):
+        mine = 1 if cell is None else owns[(clue, cell)]
+        model.add_le(mine - owns[(clue, nb)] - wall[nb] if inside else mine - wall[nb], 0)
+
+    for clue, dist in plan.reach.items():
+        check_deadline()
+        n = puzzle.numbers[clue]
+        mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
+        # The island has n cells, the number's own included.
+        model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
+                     why=f"the island of {n} at {clue} cannot have {n} cells")
+        if n <= 2:
+            continue  # every owned cell touches the number
+        # The number sends one unit to each cell it owns, over arcs between owned cells.
+        net = {cell: Linear() for cell in dist}  # inflow - outflow
+        for cell in dist:
+            for nb in grid.neighbours4(cell):
+                if nb in dist and nb != clue:
+                    f = model.continuous(0, n - 1)
+                    model.add_le(f - (n - 1) * mine(nb), 0)
+                    if cell != clue:
+                        model.add_le(f - (n - 1) * mine(cell), 0)
+                    net[nb].iadd(f)
+                    net[cell].iadd(f, -1.0)
+        for cell in dist:
+            if cell != clue:
+                model.add_eq(net[cell] - mine(cell), 0)
+
+
+ENCODINGS: list[EncodingSpec] = [
+    EncodingSpec(
+        family=Family.NURIKABE,
+        paradigm="mip",
+        name="default",
+        build=build_default,
+        description="wall binaries, 2x2 rows; islands by owners within reach and a flow per island, or "
+        "lazy cuts; wall connectivity by lazy cuts",
+        options=(
+            Option("connectivity", "lazy", CONNECTIVITY,
+                   "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
+                   relaxing=("none",)),
+            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
+            # the cap), flow 158 s (12 over)
+            Option("islands", "lazy", ISLANDS,
+                   "how islands get one number and its size: flow (owners within reach, a flow per island) "
+                   "or lazy (cuts)"),
+        ),
+    ),
+]

@@ -1,0 +1,129 @@
+"""Nurikabe for SMT solvers (z3 terms; cvc5 reads the same assertions): one Boolean per unnumbered cell.
+
+Rules and the blocks that enforce them:
+
+* numbered cells are unshaded: they get no variable; a cell no island can reach is wall
+  (:class:`~puzzlebench.encodings.islands.IslandPlan`, sound precomputations);
+* no 2x2 block is all wall: one clause per block;
+* every island holds one number equal to its size (``islands`` option): ``distance`` gives each
+  unshaded cell exactly one owner among the numbers that can reach it, passes ownership across
+  unshaded neighbours, gives owned cells an integer depth below their number that a neighbour of
+  the same island undercuts (distance-bounded reachability), and counts each number's cells
+  (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour and
+  leaves whole islands to cuts (``regions.island_cuts``);
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, or
+  ``none`` (a relaxation).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import z3
+
+from ...model import Cell, Family, Nurikabe
+from ..base import EncodingSpec, Option
+from ..islands import IslandPlan, lonely_cells, wall_blocks
+from ..regions import all_rules, connectivity_rule, island_rule
+from .common import SmtModel, card_option
+
+CONNECTIVITY: tuple[str, ...] = ("lazy", "none")
+ISLANDS: tuple[str, ...] = ("distance", "lazy")
+
+
+def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
+    model = SmtModel()
+    grid = puzzle.grid
+    numbers = puzzle.numbers
+    plan = IslandPlan.of(puzzle)
+    wall = {cell: model.bool("wall", *cell) for cell in grid.all_cells if cell not in numbers}
+    model.decision = wall
+    # "cell is unshaded", made once per cell (constant True for a numbered cell).
+    open_ = {cell: model.neg(wall[cell]) if cell in wall else model.true for cell in grid.all_cells}
+
+    # A cell no island can reach is wall.
+    model.add(*[wall[cell] for cell in sorted(plan.wall)])
+
+    # Two numbers side by side share an island: no answer.
+    if plan.clash:
+        model.add(model.false)
+
+    # No 2x2 block is all wall.
+    model.add(*[model.any([open_[cell] for cell in block]) for block in wall_blocks(puzzle)])
+
+    # Every island holds exactly one number, equal to its size.
+    islands = options["islands"]
+    if islands == "distance":
+        _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
+        model.logic = "QF_LIA"  # depths are compared as integers
+    else:
+        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
+
+    # All wall cells form one orthogonally connected region.
+    mode = options["connectivity"]
+    model.lazy = all_rules(
+        connectivity_rule(puzzle.rows, puzzle.cols, wall, isolated=False, of_marked=True) if mode == "lazy" else None,
+        island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None,
+    )
+    model.notes.update(connectivity=mode, islands=islands)
+    return model
+
+
+def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict,
+                         card: str) -> None:
+    grid = puzzle.grid
+    owns: dict[tuple[Cell, Cell], z3.BoolRef] = {}
+    for cell in plan.open:
+        owners = plan.owners[cell]
+        if len(owners) == 1:
+            owns[(owners[0], cell)] = open_[cell]  # one possible owner: owned iff unshaded
+            continue
+        lits = [model.bool("owns", *clue, *cell) for clue in owners]
+        owns.update(zip(((clue, cell) for clue in owners), lits))
+        # An unshaded cell has exactly one owner; a wall cell none.
+        model.add(model.count(lits + [wall[cell]], "==", 1, card))
+
+    # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
+    # hold is wall.
+    for clue, cell, nb, inside in plan.steps(puzzle):
+        guard = [] if cell is None else [model.neg(owns[(clue, cell)])]
+        model.add(model.any(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]])))
+
+    for clue, dist in plan.reach.items():
+        n = puzzle.numbers[clue]
+        for cell, d in dist.items():
+            mine = owns.get((clue, cell))  # None: the number itself
+            if mine is None or clue in grid.neighbours4(cell):
+                continue  # the number itself, or a cell beside it (supported by it)
+            # an owned cell lies fewer than n steps away, and a shallower neighbour of the island
+            # leads towards the number
+            depth = model.int("depth", *clue, *cell, lo=d, hi=n - 1)
+            support = [model.all([owns[(clue, nb)], model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1),
+                                                               "<", depth)])
+                       for nb in grid.neighbours4(cell) if nb in dist and nb != clue]
+            model.add(model.implies(mine, model.any(support)))
+        # The island has n cells, the number's own included.
+        model.add(model.count([owns[(clue, cell)] for cell in dist if cell != clue], "==", n - 1, card))
+
+
+SPECS: list[EncodingSpec] = [
+    EncodingSpec(
+        family=Family.NURIKABE,
+        paradigm="smt",
+        name="default",
+        build=build_default,
+        description="wall Booleans, 2x2 clauses; islands by owners and bounded depths, or lazy cuts; "
+        "wall connectivity by lazy region cuts",
+        reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
+        options=(
+            Option("connectivity", "lazy", CONNECTIVITY,
+                   "how 'the wall is connected' is enforced: lazy (region cuts on split candidates), none (rule dropped)",
+                   relaxing=("none",)),
+            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s
+            Option("islands", "distance", ISLANDS,
+                   "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
+            card_option("cells of an island and owners of a cell"),
+        ),
+    ),
+]

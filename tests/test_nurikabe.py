@@ -1,0 +1,202 @@
+"""Nurikabe: verifier, formats, precomputations, lazy cuts, encodings against brute force and the
+janko corpus, and the generator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.encodings.islands import IslandPlan
+from puzzlebench.encodings.regions import connectivity_cuts, island_cuts, white_regions
+from puzzlebench.errors import ParseError
+from puzzlebench.formats import iter_janko, janko, puzzlink
+from puzzlebench.model import Nurikabe, Rule
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions
+
+DATASET = "Nurikabe_dataset.json"
+
+# pzprjs's own test boards for its Nurikabe checks (test/script/nurikabe.js): the puzzle of URL
+# nurikabe/5/5/g5k2o1k3g with answers that each fail one named check ('#' wall; '.' and '+'
+# unshaded).
+URL = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+BOARDS = {
+    "cs2x2": (Rule.WALL_2X2, ". 5 . . . /. . 2 . . /# # . . . /# # 1 . . /. . . 3 . /"),
+    "bkNoNum": (Rule.ISLAND_WITHOUT_NUMBER, ". 5 # # . /. # 2 . # /. # # # # /. # 1 . . /# . . 3 . /"),
+    "csDivide": (Rule.WALL_SPLIT, ". 5 # # # /. # 2 . # /. . # # # /. . 1 . . /# . . 3 . /"),
+    "bkNumGe2": (Rule.ISLAND_TWO_NUMBERS, ". 5 # # # /. # 2 . # /. # # # # /. . 1 . . /. . . 3 . /"),
+    "bkSizeNe": (Rule.ISLAND_SIZE_WRONG, ". 5 # # # /. # 2 . # /. # # # # /. # 1 # . /. # # 3 . /"),
+    "solved": (None, "+ 5 # # # /+ # 2 + # /+ # # # # /+ # 1 # . /# # # 3 . /"),
+}
+
+
+def _wall(board: str) -> frozenset:
+    rows = [row.split() for row in board.strip(" /").split("/")]
+    return frozenset((r, c) for r, row in enumerate(rows) for c, tok in enumerate(row) if tok == "#")
+
+
+@pytest.fixture(scope="module")
+def sample_puzzle() -> Nurikabe:
+    return puzzlink.read(URL)
+
+
+def test_known_url_decodes_to_its_numbers_and_encodes_back(sample_puzzle):
+    assert isinstance(sample_puzzle, Nurikabe)
+    assert dict(sample_puzzle.numbers) == {(0, 1): 5, (1, 2): 2, (3, 2): 1, (4, 3): 3}
+    assert puzzlink.write(sample_puzzle) == URL
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_verifier_names_the_rule_each_pzprjs_board_breaks(sample_puzzle, name):
+    rule, board = BOARDS[name]
+    found = {v.rule for v in sample_puzzle.verify(_wall(board))}
+    # pzprjs reports the first failing check; boards left unfinished may break others too
+    assert rule in found if rule else found == set()
+
+
+def test_a_shaded_number_is_a_violation(sample_puzzle):
+    wall = _wall(BOARDS["solved"][1]) | {(0, 1)}
+    assert Rule.SHADED_NUMBER in {v.rule for v in sample_puzzle.verify(wall)}
+
+
+def test_unknown_clue_in_a_url_is_a_parse_error_at_its_character():
+    with pytest.raises(ParseError, match=r"'\?' clue at \(0, 1\)"):
+        puzzlink.read("https://puzz.link/p?nurikabe/3/3/g.m")
+
+
+def test_random_boards_round_trip_through_puzzlink_and_janko():
+    rng = random.Random(11)
+    for _ in range(30):
+        rows, cols = rng.randint(1, 9), rng.randint(1, 9)
+        numbers = {(r, c): rng.randint(1, min(rows * cols, 300)) for r in range(rows) for c in range(cols)
+                   if rng.random() < 0.3}
+        p = Nurikabe(rows, cols, numbers=numbers)
+        assert puzzlink.read(puzzlink.write(p)) == p
+        assert janko.read(janko.write(p), "nurikabe") == p
+
+
+@pytest.fixture(scope="module")
+def corpus(janko_dir):
+    malformed: list = []
+    entries = list(iter_janko(janko_dir / DATASET, malformed=malformed))
+    return entries, dict(malformed)
+
+
+def test_corpus_reads_with_malformed_records_named_by_id(corpus):
+    entries, malformed = corpus
+    assert len(entries) + len(malformed) == 1130
+    # 20 records whose header does not match the grid, 3 with '?' (island of unknown size) clues
+    assert "1086_21x10" in malformed and "expected 21 grid rows" in malformed["1086_21x10"]
+    assert "'726_10x10'" in malformed["726_10x10"] and "'?'" in malformed["726_10x10"]
+    assert len(malformed) == 23
+    assert all(isinstance(e.puzzle, Nurikabe) and e.puzzle.name == e.id for e in entries)
+
+
+def test_verifier_accepts_every_published_answer_and_janko_round_trips(corpus):
+    entries, _ = corpus
+    assert [e.id for e in entries if e.puzzle.verify(e.solution)] == []
+    for e in entries[::50]:
+        assert janko.read(janko.write(e.puzzle), "nurikabe") == e.puzzle
+        assert janko.read_solution(janko.write_solution(e.puzzle, e.solution), e.puzzle).cells == e.solution.cells
+
+
+def test_precomputation_holds_for_every_published_answer(corpus):
+    entries, _ = corpus
+    for e in entries[::5]:
+        plan = IslandPlan.of(e.puzzle)
+        wall = e.solution.cells
+        assert plan.wall <= wall, e.id
+        for island in white_regions(e.puzzle.rows, e.puzzle.cols, wall):
+            clue = next(c for c in island if c in e.puzzle.numbers)
+            assert set(island) <= set(plan.reach[clue]), e.id
+
+
+def _holds(clause, wall) -> bool:
+    return any((cell in wall) == marked for cell, marked in clause)
+
+
+def test_lazy_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
+    entries, _ = corpus
+    rng = random.Random(5)
+    cut_seen = 0
+    for e in entries[:40]:
+        answer = e.solution.cells
+        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.numbers]
+        for _ in range(5):
+            flipped = set(rng.sample(markable, 3))
+            candidate = frozenset(answer ^ flipped)
+            cuts = island_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate)
+            cuts += connectivity_cuts(e.puzzle.rows, e.puzzle.cols, candidate, frozenset(markable),
+                                      isolated=False, of_marked=True)
+            cut_seen += len(cuts)
+            for clause in cuts:
+                assert not _holds(clause, candidate), (e.id, clause)
+                assert _holds(clause, answer), (e.id, clause)
+            if e.puzzle.verify(candidate):
+                assert cuts, e.id
+    assert cut_seen > 100
+
+
+# Every option of every paradigm's encoding against brute force on small random boards.
+def _variants():
+    out = []
+    for paradigm in registry.available():
+        for spec in registry.encodings("nurikabe", paradigm):
+            for option in spec.options:
+                for value in option.choices or ():
+                    if value != option.default and value not in option.relaxing:
+                        out.append(pytest.param(paradigm, spec.name, {option.name: value},
+                                                id=f"{paradigm}-{spec.name}-{option.name}={value}"))
+            out.append(pytest.param(paradigm, spec.name, {}, id=f"{paradigm}-{spec.name}-default"))
+    return out
+
+
+def _small_boards() -> list[Nurikabe]:
+    from puzzlebench.model import family_spec
+
+    rng = random.Random(77)
+    make = family_spec("nurikabe").random_board
+    boards = [make(rng, *shape) for shape in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5)] * 2]
+    # hand-made: numbers side by side (never an answer), and a lone 1 whose walls must meet
+    return boards + [Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}), Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
+                     Nurikabe(3, 3, numbers={(1, 1): 1})]
+
+
+@pytest.mark.parametrize("paradigm,encoding,options", _variants())
+def test_every_option_counts_equal_brute_force(paradigm, encoding, options):
+    if options.get("card") not in (None, "seqcounter", "totalizer", "pb", "sum", "auto"):
+        pytest.skip("one cardinality encoding stands for the rest (tested in test_sat)")
+    for p in _small_boards():
+        result = solve(p, paradigm, encoding, count=0, timeout=60, **options)
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), options)
+
+
+def _smallest(entries, n):
+    return sorted(entries, key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id))[:n]
+
+
+@pytest.mark.parametrize("paradigm", registry.available())
+def test_small_corpus_puzzles_have_the_published_answer_only(corpus, paradigm):
+    if not any(s.name == "default" for s in registry.encodings("nurikabe", paradigm)):
+        pytest.skip(f"no default {paradigm} encoding for nurikabe")
+    entries, _ = corpus
+    for e in _smallest(entries, 15):
+        result = solve(e.puzzle, paradigm, count=2, timeout=60)
+        assert result.status.value == "sat" and result.exhausted, (e.id, result.status, result.error)
+        assert [s.cells for s in result.solutions] == [e.solution.cells], e.id
+        assert e.puzzle.verify(result.solutions[0]) == []
+
+
+def test_generator_is_seeded_and_proves_its_puzzles_unique():
+    from puzzlebench.generate import generate
+
+    a = generate("nurikabe", 6, 6, seed=3)
+    b = generate("nurikabe", 6, 6, seed=3)
+    assert a.puzzle == b.puzzle and a.solution.cells == b.solution.cells
+    assert a.puzzle.meta["proof"]["count"] == 1 and a.puzzle.meta["proof"]["exhausted"]
+    assert a.puzzle.verify(a.solution) == []
+    assert generate("nurikabe", 6, 6, seed=4).puzzle != a.puzzle
