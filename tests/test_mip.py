@@ -320,3 +320,41 @@ def test_affine_expressions_fold_constants_into_row_bounds() -> None:
     assert model.num_rows == 2 and model.contradiction is None
     model.add_eq(Linear(constant=1), 0, why="one is not zero")
     assert model.num_rows == 2 and model.contradiction == "one is not zero"
+
+
+def test_an_infeasible_answer_from_presolve_stands_only_when_a_run_without_it_confirms(monkeypatch) -> None:
+    """HiGHS 1.16's presolve called a feasible model infeasible (janko Nurikabe 73_10x18 after its
+    island cuts). Simulated here: every run with presolve on reports infeasible."""
+    import highspy
+
+    from puzzlebench.solvers import highs_backend
+
+    class PresolveSaysInfeasible:
+        def __init__(self, inner: Any) -> None:
+            self._inner, self._presolve, self._ran_with = inner, "choose", "choose"
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._inner, name)
+
+        def setOptionValue(self, name: str, value: Any) -> Any:
+            if name == "presolve":
+                self._presolve = value
+            return self._inner.setOptionValue(name, value)
+
+        def run(self) -> Any:
+            self._ran_with = self._presolve
+            return self._inner.run()
+
+        def getModelStatus(self) -> Any:
+            if self._ran_with != "off":  # the last run had presolve on
+                return highspy.HighsModelStatus.kInfeasible
+            return self._inner.getModelStatus()
+
+    real = highs_backend._new_highs
+    monkeypatch.setattr(highs_backend, "_new_highs", lambda: PresolveSaysInfeasible(real()))
+    rng = random.Random(3)
+    puzzle = next(p for p in (random_kuromasu(rng, 3, 3, clue_p=0.4) for _ in range(50)) if all_solutions(p))
+    truth = all_solutions(puzzle)
+    result = pb.solve(puzzle, "mip", count=0, timeout=60)
+    assert {s.cells for s in result.solutions} == set(truth)
+    assert result.extra.get("infeasible_confirmations", 0) >= 1

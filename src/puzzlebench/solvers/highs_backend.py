@@ -216,16 +216,23 @@ class HighsBackend(Backend):
             # The process's thread pool was started with another size: restart it, run again.
             highs.resetGlobalScheduler(True)
             status = highs.run()
-        if highs.getModelStatus() == highspy.HighsModelStatus.kSolveError and self.options.get("presolve") != "off":
-            # HiGHS's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once its
-            # deduced cells are fixed); the same model solves without it: run once more so.
-            highs.setOptionValue("presolve", "off")
-            status = highs.run()
-            highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
-            self._count("presolve_off_reruns")
+        ms = highspy.HighsModelStatus
+        if self.options.get("presolve") != "off":
+            # HiGHS 1.16's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once
+            # its deduced cells are fixed) and calls some feasible ones infeasible (janko Nurikabe
+            # 73_10x18 after its island cuts; feasible with presolve off or another seed). The
+            # same model is run once more without presolve, and an infeasible answer stands
+            # only when that run confirms it.
+            first = highs.getModelStatus()
+            if first == ms.kSolveError or first in (ms.kInfeasible, ms.kUnboundedOrInfeasible):
+                highs.setOptionValue("presolve", "off")
+                left = self.remaining(deadline)
+                highs.setOptionValue("time_limit", math.inf if left is None else max(left, 0.0))
+                status = highs.run()
+                highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
+                self._count("presolve_off_reruns" if first == ms.kSolveError else "infeasible_confirmations")
         self._record(highs)
         outcome = highs.getModelStatus()
-        ms = highspy.HighsModelStatus
         if outcome in (ms.kOptimal, ms.kModelEmpty):  # zero objective: feasible is optimal
             return True
         if outcome in (ms.kInfeasible, ms.kUnboundedOrInfeasible):  # every column is bounded
