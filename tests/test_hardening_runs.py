@@ -254,6 +254,11 @@ def test_leftovers_of_an_unlucky_kill_are_swept_once_stale(tmp_path, monkeypatch
     user = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
                              str(tmp_path / "puzzlebench-run-used")])
     try:
+        # the folder is in use once the child has exec'd (before, its command line is ours)
+        deadline = time.monotonic() + 30
+        while str(tmp_path / "puzzlebench-run-used") not in " ".join(psutil.Process(user.pid).cmdline()):
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
         runner.sweep_leftovers()
     finally:
         user.kill()
