@@ -25,7 +25,7 @@ def test_claims_follow_the_numbers_in_the_files(tmp_path):
     (tmp_path / "janko" / "summary.json").write_text(json.dumps(doc))
     said = claims.claims(tmp_path)
     assert said[0].startswith("**Every paradigm's default encoding solves every janko puzzle**")
-    assert "3 Akari (6 runs" in said[0] and "4-core Test CPU, 2030-01-02" in said[0]
+    assert "3 Akari (6 runs of SAT, ASP;" in said[0] and "4-core Test CPU, 2030-01-02" in said[0]
     assert "SAT is fastest, 1.50 s in all, 0.250 of puzzlekit's 6.00 s" in said[1] and "then ASP 4.0 s" in said[1]
     doc["summary"][0]["solved"] = 2
     (tmp_path / "janko" / "summary.json").write_text(json.dumps(doc))

@@ -56,7 +56,9 @@ def janko_claims(root: Path) -> list[str]:
     out = [f"**Every paradigm's default encoding {'solves' if solved_all else 'does not solve'} every janko puzzle** "
            f"with its published answer and a uniqueness proof: "
            + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
-           + f" ({sum(r['puzzles'] for r in ours):,} runs; `benchmarks/janko.py`, {_where(doc)})."]
+           + f" ({sum(r['puzzles'] for r in ours):,} runs of "
+           + ", ".join(dict.fromkeys(r["paradigm"].upper() for r in ours))
+           + f"; `benchmarks/janko.py`, {_where(doc)})."]
     for family in doc["families"]:
         mine = [r for r in ours if r["family"] == family]
         theirs = next((r for r in rows if r["family"] == family and r["paradigm"] == peer), None)
