@@ -1,4 +1,4 @@
-"""What Kuromasu's connectivity rule costs: every connectivity variant of every paradigm on the janko corpus.
+"""What a connectivity rule costs: every connectivity variant of every paradigm on a janko corpus.
 
 Seed 000 saw its clingo program slow down about five-fold once "all white cells are connected"
 was added, and could not say why. This benchmark runs each paradigm's Kuromasu encoding with
@@ -13,6 +13,10 @@ the cost of the rule) and against the paradigm's default (which variant to choos
 it is never counted as solved; its row reports how often the rule was not needed at all
 (``unique_without_rule``: a single answer that the verifier accepts).
 
+``--family hitori`` (or ``nurikabe``, whose wall is the connected region) asks the same
+question of another family's corpus, with that family's encodings and their ``connectivity``
+values; its results go to ``results/connectivity-<family>``.
+
 Runs share one process and the clock of :func:`puzzlebench.solve`, as in ``janko.py`` (the
 garbage collector isolated the same way). The all-pairs closure grows with the square of the
 cells, so variants listed in ``MAX_CELLS`` are run only on boards up to that many cells; the
@@ -21,7 +25,7 @@ others are reported as skipped.
 Usage::
 
     .venv/bin/python benchmarks/connectivity.py [--corpus ../shared/corpora/janko]
-        [--paradigm asp --paradigm sat ...] [--limit N] [--timeout 10] [--out results/connectivity]
+        [--family kuromasu|hitori|nurikabe] [--paradigm asp --paradigm sat ...] [--limit N] [--timeout 10] [--out results/connectivity]
 
 Writes ``rows.jsonl`` (one record per run), ``summary.csv`` and ``summary.json`` in ``--out``.
 """
@@ -47,8 +51,8 @@ from puzzlebench import registry  # noqa: E402
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions  # noqa: E402
 from puzzlebench.model import Family  # noqa: E402
 
-DEFAULT_OUT = janko.REPO / "results" / "connectivity"
-SUITE = "janko-kuromasu"
+#: Families whose encodings have a ``connectivity`` option and whose corpus janko.py reads.
+FAMILIES = ("kuromasu", "hitori", "nurikabe")
 RELAXED = "none"
 #: Variants run only on boards of at most this many cells (the closure's n^2 rules).
 MAX_CELLS = {("asp", "default", "closure"): 400, ("asp", "seed000", "closure"): 400}
@@ -71,11 +75,16 @@ class Variant:
         return cells <= MAX_CELLS.get((self.paradigm, self.encoding, self.connectivity), cells)
 
 
-def variants(paradigms: list[str]) -> list[Variant]:
-    """Every (encoding, connectivity value) of each paradigm's Kuromasu encodings, from the registry."""
+def default_out(family: str) -> Path:
+    """results/connectivity for Kuromasu (seed 000's family), results/connectivity-<family> else."""
+    return janko.REPO / "results" / ("connectivity" if family == "kuromasu" else f"connectivity-{family}")
+
+
+def variants(paradigms: list[str], family: str = "kuromasu") -> list[Variant]:
+    """Every (encoding, connectivity value) of each paradigm's encodings of ``family``, from the registry."""
     out: list[Variant] = []
     for paradigm in paradigms:
-        for spec in registry.encodings(Family.KUROMASU, paradigm):
+        for spec in registry.encodings(janko.FAMILIES[family][0], paradigm):
             option = next((o for o in spec.options if o.name == "connectivity"), None)
             if option is None:
                 continue
@@ -161,11 +170,14 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=janko.DEFAULT_CORPUS, help="directory holding the janko datasets")
+    ap.add_argument("--family", choices=[f for f in FAMILIES if f in janko.FAMILIES], default="kuromasu",
+                    help="corpus family (default kuromasu, seed 000's)")
     ap.add_argument("--paradigm", action="append", choices=registry.PARADIGMS,
                     help="paradigm to run (repeatable; default: every installed one)")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of the corpus")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/connectivity)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="output directory (default results/connectivity, results/connectivity-<family> for others)")
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
@@ -174,12 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         cls = registry.backend(paradigm)
         if not cls.supported():
             ap.error(f"paradigm {paradigm}: {cls.unavailable_reason()}")
-    chosen = variants(paradigms)
+    family = args.family
+    chosen = variants(paradigms, family)
+    args.out = args.out or default_out(family)
+    suite = f"janko-{family}"
 
     args.out.mkdir(parents=True, exist_ok=True)
     context = {"git_commit": git_commit(), "machine": machine()}
-    janko.warm_up(paradigms, ["kuromasu"])
-    entries = janko.corpus(args.corpus, "kuromasu", args.limit)
+    janko.warm_up(paradigms, [family])
+    malformed: list[tuple[str, str]] = []
+    entries = janko.corpus(args.corpus, family, args.limit, malformed)
     gc.collect()
     gc.freeze()
     meter = janko.GcMeter()
@@ -188,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     lines: list[str] = []
     started = time.perf_counter()
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
-        for entry in tqdm(entries, desc="kuromasu", unit="puzzle"):
+        for entry in tqdm(entries, desc=family, unit="puzzle"):
             cells = entry.puzzle.rows * entry.puzzle.cols
             # Every variant on the same puzzle in turn, so drifting machine load hits all alike.
             for v in chosen:
@@ -196,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                     record = {"variant": v.name, "puzzle_id": entry.id, "skipped": True, "cells": cells}
                 else:
                     record = meter.measure(lambda: janko.run_one(
-                        entry, SUITE, v.paradigm, args.timeout, context,
+                        entry, suite, v.paradigm, args.timeout, context,
                         encoding=v.encoding, options={"connectivity": v.connectivity}))
                     record.update(variant=v.name, puzzle_id=entry.id, cells=cells)
                 lines.append(json.dumps(record, default=str))
@@ -210,8 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     janko.write_csv(args.out / "summary.csv", summary)
     document = {
         "corpus": janko.shown_path(args.corpus),
-        "family": "kuromasu",
+        "family": family,
         "puzzles": len(entries),
+        "malformed": [{"id": i, "reason": why} for i, why in malformed],
         "count_asked": janko.COUNT_PROOF,
         "timeout": args.timeout,
         "max_cells": {"/".join(k): v for k, v in MAX_CELLS.items()},

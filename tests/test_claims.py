@@ -49,3 +49,19 @@ def test_frontier_claims_follow_its_summary(tmp_path):
     # the defaults only, most solved first, then fastest
     assert "SAT 3/3, median 5.2 s; ASP 3/3, median 40.0 s; CP 1/3, median 60.0 s;" in said
     assert "takes 118 s" in said and "2-core Test CPU, 2030-01-02" in said
+
+
+def test_other_families_connectivity_claims_follow_their_summary(tmp_path):
+    (tmp_path / "connectivity-hitori").mkdir()
+    base = {"encoding": "default", "relaxed": False, "default": False, "unique_without_rule": None}
+    doc = {"family": "hitori", "puzzles": 7, "machine": {"cpu": "Test CPU", "cores": 2}, "timestamp": "2030-01-02T00:00:00",
+           "summary": [{**base, "paradigm": "sat", "connectivity": "lazy", "default": True, "vs_none": 1.25},
+                       {**base, "paradigm": "sat", "connectivity": "rank", "vs_none": 40.0},
+                       {**base, "paradigm": "asp", "connectivity": "reach", "default": True, "vs_none": 0.5},
+                       {**base, "paradigm": "sat", "connectivity": "none", "relaxed": True, "vs_none": 1.0,
+                        "unique_without_rule": 3}]}
+    (tmp_path / "connectivity-hitori" / "summary.json").write_text(json.dumps(doc))
+    (said,) = claims.other_connectivity_claims(tmp_path)
+    assert said.startswith("The same question on 7 janko Hitori puzzles")
+    assert "SAT lazy (default) 1.25x, ASP reach (default) 0.50x;" in said and "rank" not in said
+    assert "without it 3 of them" in said and "2-core Test CPU, 2030-01-02" in said

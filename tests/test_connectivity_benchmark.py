@@ -60,3 +60,20 @@ def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
     table = analysis.connectivity_corpus(out / "summary.csv")
     assert set(table.index) == variants and table.loc["sat/default/lazy", "solved"] == 3
     assert analysis.connectivity_corpus(tmp_path / "missing.csv") is None
+
+
+def test_benchmark_asks_the_same_question_of_hitori(janko_dir, tmp_path):
+    out = tmp_path / "conn-hitori"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "connectivity.py"), "--corpus", str(janko_dir),
+           "--family", "hitori", "--paradigm", "sat", "--paradigm", "asp", "--limit", "2", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    document = json.loads((out / "summary.json").read_text())
+    assert document["family"] == "hitori" and document["puzzles"] == 2
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    assert {r["family"] for r in rows if not r.get("skipped")} == {"hitori"}
+    # the variants are Hitori's own connectivity values, each complete one judged against the answers
+    assert {"sat/default/lazy", "sat/default/none", "asp/default/reach"} <= {r["variant"] for r in rows}
+    for row in document["summary"]:
+        if not row["relaxed"] and row["connectivity"] != "rank":
+            assert row["solved"] == 2 - row["skipped"], row

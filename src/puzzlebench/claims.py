@@ -130,6 +130,25 @@ def solver_claims(root: Path) -> list[str]:
     return out
 
 
+def other_connectivity_claims(root: Path) -> list[str]:
+    """The same question on other families' corpora (``connectivity.py --family``)."""
+    out = []
+    for path in sorted(root.glob("connectivity-*/summary.json")):
+        doc = _load_json(path)
+        if not doc:
+            continue
+        rows = [r for r in doc["summary"] if not r["relaxed"] and r.get("vs_none")]
+        parts = [f"{r['paradigm'].upper()} {r['connectivity']}{' (default)' if r['default'] else ''} "
+                 f"{r['vs_none']:.2f}x" for r in rows if r["default"] or r["connectivity"] in ("propagator", "reach")]
+        unique = next((r["unique_without_rule"] for r in doc["summary"] if r["relaxed"]), None)
+        family = _NAMES.get(doc["family"], doc["family"])
+        out.append(f"The same question on {doc['puzzles']} janko {family} puzzles: relative to the same encoding "
+                   f"without the rule, " + ", ".join(parts)
+                   + (f"; without it {unique} of them get their one valid answer" if unique is not None else "")
+                   + f" (`benchmarks/connectivity.py --family {doc['family']}`, {_where(doc)}).")
+    return out
+
+
 def frontier_claims(root: Path) -> list[str]:
     doc = _load_json(root / "frontier" / "summary.json")
     if not doc:
@@ -173,7 +192,8 @@ def main_job_claims(root: Path) -> list[str]:
 def claims(root: str | Path = "results") -> list[str]:
     """Every claim the results under ``root`` support, in README order."""
     root = Path(root)
-    return (janko_claims(root) + solver_claims(root) + connectivity_claims(root) + frontier_claims(root)
+    return (janko_claims(root) + solver_claims(root) + connectivity_claims(root) + other_connectivity_claims(root)
+            + frontier_claims(root)
             + main_job_claims(root))
 
 
