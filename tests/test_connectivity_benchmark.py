@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from puzzlebench import registry
@@ -77,3 +78,23 @@ def test_benchmark_asks_the_same_question_of_hitori(janko_dir, tmp_path):
     for row in document["summary"]:
         if not row["relaxed"] and row["connectivity"] != "rank":
             assert row["solved"] == 2 - row["skipped"], row
+
+
+def test_families_side_by_side_read_every_summary(tmp_path):
+    from puzzlebench import analysis
+
+    assert analysis.connectivity_families(tmp_path) is None
+    for folder, family, rows in (("connectivity", "kuromasu", [("sat", "lazy", True, 0.8), ("sat", "rank", False, 60.0)]),
+                                 ("connectivity-hitori", "hitori", [("sat", "lazy", True, 1.3)])):
+        (tmp_path / folder).mkdir()
+        summary = [{"paradigm": p, "encoding": "default", "connectivity": c, "default": d, "relaxed": False,
+                    "vs_none": v} for p, c, d, v in rows]
+        summary.append({"paradigm": "sat", "encoding": "default", "connectivity": "none", "default": False,
+                        "relaxed": True, "vs_none": 1.0})
+        doc = {"family": family, "puzzles": 9, "timestamp": "2030-01-02T00:00:00", "summary": summary}
+        (tmp_path / folder / "summary.json").write_text(json.dumps(doc))
+    table = analysis.connectivity_families(tmp_path)
+    assert list(table.columns) == ["kuromasu (9, 2030-01-02)", "hitori (9, 2030-01-02)"]
+    assert table.loc["sat/default/lazy (default)"].tolist() == [0.8, 1.3]
+    assert pd.isna(table.loc["sat/default/rank", "hitori (9, 2030-01-02)"])
+    assert not any("none" in v for v in table.index)  # the relaxation is the baseline, not a row

@@ -112,6 +112,8 @@ def test_connectivity_ablation(tmp_path):
     assert s["figures"] == _pngs(nb) == len(list(figures.glob("*.png"))) >= 8
     text = "".join(o.get("data", {}).get("text/markdown", "") for o in _outputs(nb))
     assert "What the rule grounds to" in text
+    # section 6 reads every family's committed corpus summary and writes its paragraph from them
+    assert "**Across families** (kuromasu (560" in text and "hitori (" in text
     streams = "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
     assert f"connectivity variants: {s['runs']} done in" in streams
 

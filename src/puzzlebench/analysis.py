@@ -15,6 +15,7 @@ runner (``run(..., isolated=True)``: hard time limits, one process per run).
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import sys
@@ -427,6 +428,25 @@ def connectivity_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame |
     keep = ["variant", "puzzles", "skipped", "solved", "unique_without_rule", "timeouts", "total_s",
             "median_ms", "worst_s", "size", "mean_size", "mean_choices", "vs_none", "vs_default"]
     return table[[c for c in keep if c in table]].set_index("variant")
+
+
+def connectivity_families(root: str | os.PathLike | None = None) -> pd.DataFrame | None:
+    """Seed 000's question across families: each connectivity variant's total time over the same
+    encoding without the rule (``vs_none``), one column per family whose corpus
+    ``benchmarks/connectivity.py`` has been run on (``results/connectivity*/summary.json`` under
+    ``root``, the checkout's ``results`` by default), the puzzles and the day of the run behind each
+    column in its name (the columns may come from different runs and machines: compare ratios,
+    not times); None when there is none. The relaxation's rows are left out."""
+    base = Path(root) if root else repo_root() / "results"
+    columns = {}
+    for path in sorted(base.glob("connectivity*/summary.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        rows = {f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + (" (default)" if r["default"] else ""):
+                r.get("vs_none") for r in doc["summary"] if not r["relaxed"]}
+        columns[f"{doc['family']} ({doc['puzzles']}, {str(doc.get('timestamp', '?'))[:10]})"] = pd.Series(rows, dtype=float)
+    if not columns:
+        return None
+    return pd.DataFrame(columns).sort_index()
 
 
 def closure_delta(rows: int, cols: int) -> dict[str, int]:
