@@ -168,3 +168,14 @@ def test_repeated_configurations_show_their_median_and_spread(tmp_path):
     assert "Machine load" not in text  # these records do not say
     df["load_avg"] = [0.5, 1.5, 3.0, 1.0]
     assert "Machine load (1-minute load average at the end of each run): median 1.25, max 3.00" in format_report(df)
+
+
+def test_the_source_column_names_files_inside_the_working_folder_relatively(tmp_path, monkeypatch):
+    (tmp_path / "results").mkdir()
+    path = write(tmp_path / "results" / "r.jsonl", [record("a", "sat/default")])
+    monkeypatch.chdir(tmp_path)
+    assert results.load(path.resolve())["source"].tolist() == ["results/r.jsonl"]  # no machine path
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert results.load(path)["source"].tolist() == [str(path)]  # outside it: as given

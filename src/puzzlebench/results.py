@@ -134,9 +134,18 @@ def is_solved(row: pd.Series | dict) -> bool:
     return reached
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when inside it (tables name no machine paths)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
-    """Every record of one or more JSON-lines files (or folders of them) as one DataFrame."""
-    records = [_flatten(dict(r, source=str(p))) for p in _paths(path_or_paths) for r in read_records(p)]
+    """Every record of one or more JSON-lines files (or folders of them) as one DataFrame; the
+    ``source`` column names each record's file."""
+    records = [_flatten(dict(r, source=_shown(p))) for p in _paths(path_or_paths) for r in read_records(p)]
     df = pd.DataFrame.from_records(records)
     if df.empty:
         return pd.DataFrame(columns=list(COLUMNS))
