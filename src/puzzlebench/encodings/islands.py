@@ -14,9 +14,18 @@ The precomputations are sound (they hold in every answer), each with its reason:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Container, Iterator, Mapping
 
 from ..model import Cell, Nurikabe
+from .base import LazyRule, Option
+from .regions import all_rules, connectivity_rule, island_rule
+
+#: The wall rule of the CP, SMT and MIP encodings, stated by lazy cuts only (or dropped).
+WALL_LAZY_OR_NONE = Option(
+    "connectivity", "lazy", ("lazy", "none"),
+    "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
+    relaxing=("none",),
+)
 
 
 @dataclass(frozen=True)
@@ -103,3 +112,13 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
         if not any(nb in p.numbers for nb in around):
             out.append((cell, around))
     return out
+
+
+def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any]) -> LazyRule | None:
+    """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
+    (``connectivity=lazy``) and the islands' (``islands=lazy``); None when there is neither."""
+    return all_rules(
+        connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True)
+        if options["connectivity"] == "lazy" else None,
+        island_rule(p.rows, p.cols, p.numbers) if options["islands"] == "lazy" else None,
+    )

@@ -23,11 +23,9 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, lonely_cells, wall_blocks
-from ..regions import all_rules, connectivity_rule, island_rule
+from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
 from .common import CpModelArtifact, new_bools
 
-CONNECTIVITY: tuple[str, ...] = ("lazy", "none")
 ISLANDS: tuple[str, ...] = ("distance", "lazy")
 
 
@@ -62,11 +60,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
 
-    # All wall cells form one orthogonally connected region.
-    art.lazy = all_rules(
-        connectivity_rule(puzzle.rows, puzzle.cols, wall, isolated=False, of_marked=True) if connectivity == "lazy" else None,
-        island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None,
-    )
+    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
+    art.lazy = lazy_rules(puzzle, wall, options)
     art.notes.update(connectivity=connectivity, islands=islands)
     return art
 
@@ -123,9 +118,7 @@ ENCODINGS: list[EncodingSpec] = [
         description="wall Booleans, 2x2 clauses; islands by owners and depths, or lazy cuts; wall "
         "connectivity by lazy cuts",
         options=(
-            Option("connectivity", "lazy", CONNECTIVITY,
-                   "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
-                   relaxing=("none",)),
+            WALL_LAZY_OR_NONE,
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance 49 s
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),

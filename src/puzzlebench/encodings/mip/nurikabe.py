@@ -22,11 +22,9 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan, lonely_cells, wall_blocks
-from ..regions import all_rules, connectivity_rule, island_rule
+from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
 from .common import Linear, MipModel, total
 
-CONNECTIVITY: tuple[str, ...] = ("lazy", "none")
 ISLANDS: tuple[str, ...] = ("flow", "lazy")
 
 
@@ -59,12 +57,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         for cell, around in lonely_cells(puzzle, plan):
             model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
 
-    # All wall cells form one orthogonally connected region.
-    mode = options["connectivity"]
-    model.lazy = all_rules(
-        connectivity_rule(puzzle.rows, puzzle.cols, wall, isolated=False, of_marked=True) if mode == "lazy" else None,
-        island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None,
-    )
+    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
+    model.lazy = lazy_rules(puzzle, wall, options)
     return model
 
 
@@ -121,9 +115,7 @@ ENCODINGS: list[EncodingSpec] = [
         description="wall binaries, 2x2 rows; islands by owners within reach and a flow per island, or "
         "lazy cuts; wall connectivity by lazy cuts",
         options=(
-            Option("connectivity", "lazy", CONNECTIVITY,
-                   "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
-                   relaxing=("none",)),
+            WALL_LAZY_OR_NONE,
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
             # the cap), flow 158 s (12 over)
             Option("islands", "lazy", ISLANDS,

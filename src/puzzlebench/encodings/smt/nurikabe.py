@@ -23,11 +23,9 @@ import z3
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, lonely_cells, wall_blocks
-from ..regions import all_rules, connectivity_rule, island_rule
+from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
 from .common import SmtModel, card_option
 
-CONNECTIVITY: tuple[str, ...] = ("lazy", "none")
 ISLANDS: tuple[str, ...] = ("distance", "lazy")
 
 
@@ -60,13 +58,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
 
-    # All wall cells form one orthogonally connected region.
-    mode = options["connectivity"]
-    model.lazy = all_rules(
-        connectivity_rule(puzzle.rows, puzzle.cols, wall, isolated=False, of_marked=True) if mode == "lazy" else None,
-        island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None,
-    )
-    model.notes.update(connectivity=mode, islands=islands)
+    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
+    model.lazy = lazy_rules(puzzle, wall, options)
+    model.notes.update(connectivity=options["connectivity"], islands=islands)
     return model
 
 
@@ -117,9 +111,7 @@ SPECS: list[EncodingSpec] = [
         "wall connectivity by lazy region cuts",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
-            Option("connectivity", "lazy", CONNECTIVITY,
-                   "how 'the wall is connected' is enforced: lazy (region cuts on split candidates), none (rule dropped)",
-                   relaxing=("none",)),
+            WALL_LAZY_OR_NONE,
             # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s
             Option("islands", "distance", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
