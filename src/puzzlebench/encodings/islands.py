@@ -16,16 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Container, Iterator, Mapping
 
-from ..model import Cell, Nurikabe
+from ..model import Cell, Nurikabe, Subgrid
 from .base import LazyRule, Option
 from .regions import all_rules, connectivity_rule, island_rule
 
-#: The wall rule of the CP, SMT and MIP encodings, stated by lazy cuts only (or dropped).
-WALL_LAZY_OR_NONE = Option(
-    "connectivity", "lazy", ("lazy", "none"),
-    "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
-    relaxing=("none",),
-)
+def wall_option(*eager: str) -> Option:
+    """The ``connectivity`` option of an encoding whose wall rule is stated by lazy cuts or by
+    the paradigm's ``eager`` statements over :func:`wall_region` (rank levels, flow)."""
+    described = {"rank": "rank (levels)", "flow": "flow (single-commodity flow)"}
+    return Option(
+        "connectivity", "lazy", ("lazy", *eager, "none"),
+        "how 'the wall is connected' is enforced: lazy (cuts on split candidates), "
+        + "".join(f"{described[e]}, " for e in eager) + "none (rule dropped)",
+        relaxing=("none",),
+    )
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,13 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
         if not any(nb in p.numbers for nb in around):
             out.append((cell, around))
     return out
+
+
+def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
+    """The wall as a region for the eager connectivity statements shared with Kuromasu and Hitori:
+    the cells that may be wall (numbered cells never are) and a root, a cell wall in every
+    answer (one no island reaches), or None when there is none."""
+    return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in p.numbers)), min(plan.wall, default=None)
 
 
 def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any]) -> LazyRule | None:
