@@ -25,7 +25,7 @@ others are reported as skipped.
 Usage::
 
     .venv/bin/python benchmarks/connectivity.py [--corpus ../shared/corpora/janko]
-        [--family kuromasu|hitori|nurikabe] [--paradigm asp --paradigm sat ...] [--limit N] [--timeout 10] [--out results/connectivity]
+        [--family kuromasu|hitori|nurikabe] [--paradigm asp --paradigm sat ...] [--limit N] [--every N] [--timeout 10] [--out results/connectivity]
 
 Writes ``rows.jsonl`` (one record per run), ``runs.csv`` (its columns for the growth plots),
 ``summary.csv`` and ``summary.json`` in ``--out``.
@@ -213,12 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paradigm", action="append", choices=registry.PARADIGMS,
                     help="paradigm to run (repeatable; default: every installed one)")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of the corpus")
+    ap.add_argument("--every", type=int, default=1,
+                    help="every Nth puzzle of those (a sample across the corpus's board sizes; default 1: all)")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--out", type=Path, default=None,
                     help="output directory (default results/connectivity, results/connectivity-<family> for others)")
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
+    if args.every < 1:
+        ap.error("--every must be at least 1")
     paradigms = args.paradigm or registry.available(registry.PARADIGMS)
     for paradigm in paradigms:
         cls = registry.backend(paradigm)
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     context = {"git_commit": git_commit(), "machine": machine()}
     janko.warm_up(paradigms, [family])
     malformed: list[tuple[str, str]] = []
-    entries = janko.corpus(args.corpus, family, args.limit, malformed)
+    entries = janko.corpus(args.corpus, family, args.limit, malformed)[::args.every]
     gc.collect()
     gc.freeze()
     meter = janko.GcMeter()
@@ -268,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         "family": family,
         "puzzles": len(entries),
         "malformed": [{"id": i, "reason": why} for i, why in malformed],
+        "every": args.every,
         "count_asked": janko.COUNT_PROOF,
         "timeout": args.timeout,
         "max_cells": {"/".join(k): v for k, v in MAX_CELLS.items()},
