@@ -4,25 +4,25 @@ where a second answer differs until the planted answer is the only one.
 Method (all randomness from one ``random.Random(seed)``):
 
 1. Wall: every cell starts shaded. First every 2x2 block gets an unshaded cell (blocks in
-   random order, a random cell of each block that still is all wall), then, in random order,
-   more cells are unshaded. A cell is only unshaded when the wall stays connected and the
-   island it joins (or starts) stays within ``max_island`` cells; since cells are only ever
-   unshaded, no 2x2 block of wall comes back. (Carving first and checking the blocks last
-   leaves dozens of 2x2 blocks on a 30x30 board, so almost no board survived.) A block whose
-   four cells all break a rule draws a new board (at most ``attempts`` boards).
+   row-major order, a random cell of each block that still is all wall, preferring cells that
+   join the biggest island allowed), then, in random order, more cells are unshaded. A cell is
+   only unshaded when the wall stays connected and the island it joins (or starts) stays
+   within ``max_island`` cells; since cells are only ever unshaded, no 2x2 block of wall comes
+   back. (Carving first and checking the blocks last leaves dozens of 2x2 blocks on a 30x30
+   board, so bigger boards almost never survived.) A block whose four cells all break a rule
+   draws a new board (at most ``attempts`` boards; about one 30x30 board in four).
 2. Numbers: each island shows its size on one random cell of it.
 3. Repair: an incremental SAT oracle (:class:`NurikabeOracle`) looks for an answer other than
-   the planted one. Where the two answers differ (cells grouped into clusters), each cluster is
-   repaired once, in a way that rules the other answer out:
-
-   - a planted wall cell whose neighbours are all wall, and that the other answer unshades or
-     leaves beside an unshaded cell, becomes an island of 1 (where the wall stays connected
-     without it): the other answer shades that number or joins it to a bigger island;
-   - else the number of a planted island moves to a cell of it that the other answer shades.
-
-   One of the two always exists: an answer that unshades every planted island cell keeps
-   every island (each has its size already) and has no other unshaded cell, so it is the
-   planted one. After ``repairs`` rounds a new board is drawn.
+   the planted one. Where the two answers differ (cells grouped into clusters), each cluster
+   gets one change of the board (planted wall and numbers) that rules the other answer out,
+   the first that applies of: an island the other answer changes shrinks by a cell or grows by
+   one (its number no longer fits the other answer), a wall cell among wall neighbours becomes
+   an island of 1, an island nearby shrinks, a number moves onto a cell the other answer
+   shades. Some change always applies: an answer that unshades every planted island cell
+   keeps every island (each has its size already) and has no other unshaded cell, so it is
+   the planted one; a cell it shades can carry the number. A board that comes back to an
+   earlier state gets a random change instead (breaking the cycle); after ``repairs`` rounds
+   a new board is drawn.
 
 The oracle states the rules that hold whatever the numbers once (no 2x2 wall block) and the
 rest through selector literals assumed per question (a cell holds number n; a cell holds no
@@ -52,7 +52,7 @@ GENERATOR = "puzzlebench.generate.nurikabe"
 class NurikabeOptions:
     max_island: int = 4  # the largest island carved
     attempts: int = 10  # boards drawn before giving up
-    repairs: int = 0  # repair rounds per board (0: one per cell of the board)
+    repairs: int = 0  # repair rounds per board (0: twice the board's rows plus columns)
 
     def check(self) -> "NurikabeOptions":
         for name in ("max_island", "attempts"):
@@ -138,14 +138,15 @@ def plant(rng: random.Random, grid: Grid, max_island: int) -> set[Cell] | None:
     """A connected wall with no 2x2 block and islands of at most ``max_island`` cells, or None."""
     wall = set(grid.cells())
     # No 2x2 block is all wall: blocks in row-major order each get an unshaded cell, a random
-    # one among those starting the smallest island (a random block order runs into blocks
-    # whose four cells all break a rule on most 30x30 boards; this sweep almost never does).
+    # one among those making the biggest island allowed (a random block order runs into
+    # blocks whose four cells all break a rule on most 30x30 boards; preferring new islands of
+    # 1 makes half the islands 1s).
     for r in range(grid.rows - 1):
         for c in range(grid.cols - 1):
             block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             if not all(cell in wall for cell in block):
                 continue
-            choices = sorted(shuffled(rng, block), key=lambda cell: _joined(grid, wall, cell))
+            choices = sorted(shuffled(rng, block), key=lambda cell: -_joined(grid, wall, cell))
             cell = next((x for x in choices if _may_unshade(grid, wall, x, max_island)), None)
             if cell is None:
                 return None
@@ -173,6 +174,7 @@ class NurikabeOracle:
 
     def __init__(self, rows: int, cols: int):
         self.grid = grid = Grid(rows, cols)
+        self.adj = {c: tuple(grid.neighbours4(c)) for c in grid.cells()}
         self.cnf = cnf = Cnf()
         self.wall = {c: cnf.var(("wall", c)) for c in grid.cells()}
         self.free = {c: cnf.var(("free", c)) for c in grid.cells()}
@@ -192,11 +194,24 @@ class NurikabeOracle:
         key = (cell, n)
         if key not in self.selector:
             sel = self.selector[key] = self.cnf.var(("number", cell, n))
-            # A numbered cell is unshaded; the neighbours of a 1 are wall.
-            self.cnf.clause([-sel, -self.wall[cell]])
+            cnf, wall, adj = self.cnf, self.wall, self.adj
+            # A numbered cell is unshaded.
+            cnf.clause([-sel, -wall[cell]])
             if n == 1:
-                for nb in self.grid.neighbours4(cell):
-                    self.cnf.clause([-sel, self.wall[nb]])
+                # The neighbours of a 1 are wall.
+                for nb in adj[cell]:
+                    cnf.clause([-sel, wall[nb]])
+            elif self.grid.size > n:
+                # A bigger island reaches out: some neighbour is unshaded.
+                cnf.clause([-sel, *(-wall[nb] for nb in adj[cell])])
+            if n == 2:
+                # A 2 has one unshaded neighbour, whose other neighbours are wall.
+                for i, x in enumerate(adj[cell]):
+                    for y in adj[cell][i + 1:]:
+                        cnf.clause([-sel, wall[x], wall[y]])
+                    for z in adj[x]:
+                        if z != cell:
+                            cnf.clause([-sel, wall[x], wall[z]])
         return self.selector[key]
 
     def assumptions(self, numbers: dict[Cell, int]) -> list[int]:
@@ -232,7 +247,7 @@ class NurikabeOracle:
     def _wall_cuts(self, wall: frozenset[Cell]) -> list[list[int]]:
         """All wall cells connected: for a wall region K with unshaded fence B, a cell k of K and
         a wall cell w beyond K, not (all of B unshaded, k and w wall). Valid whatever the numbers."""
-        grid = self.grid
+        grid, adj = self.grid, self.adj
         white = {c for c in grid.cells() if c not in wall}
         parts = white_components(grid.rows, grid.cols, white)
         if len(parts) <= 1:
@@ -240,7 +255,7 @@ class NurikabeOracle:
         w = parts[0][0]
         cuts = []
         for part in parts[1:]:
-            fence = sorted({nb for c in part for nb in grid.neighbours4(c) if nb in white})
+            fence = sorted({nb for c in part for nb in adj[c] if nb in white})
             cuts.append([*(self.wall[b] for b in fence), -self.wall[part[0]], -self.wall[w]])
         return cuts
 
@@ -255,26 +270,29 @@ class NurikabeOracle:
         - two numbers: the cells of a shortest path between two of them are not all unshaded,
           while both are numbers.
         """
-        grid, cuts = self.grid, []
+        grid, adj, cuts = self.grid, self.adj, []
         for region in white_components(grid.rows, grid.cols, wall):
-            inside = set(region)
             clues = [c for c in region if c in numbers]
-            fence = sorted({nb for c in region for nb in grid.neighbours4(c) if nb in wall})
-            closed = [*(self.wall[c] for c in region), *(-self.wall[f] for f in fence)]
-            if not clues:
-                cuts.append([*(-self.free[c] for c in region), *closed])
-            elif len(clues) >= 2:
-                a, path = _path(grid, inside, clues[0], set(clues[1:]))
+            if len(clues) == 1 and len(region) == numbers[clues[0]]:
+                continue  # a good island
+            inside = set(region)
+            if len(clues) >= 2:
+                a, path = _path(adj, inside, clues[0], set(clues[1:]))
                 b = path[-1]
                 guard = [-self.number(a, numbers[a]), -self.number(b, numbers[b])]
                 cuts.append([*guard, *(self.wall[c] for c in path[:-1])])
-            else:
+                continue
+            if clues and len(region) > numbers[clues[0]]:
                 a, n = clues[0], numbers[clues[0]]
-                if len(region) < n:
-                    cuts.append([-self.number(a, n), *(x for x in closed if x != self.wall[a])])
-                elif len(region) > n:
-                    first = _path(grid, inside, a, set())[1][: n]  # the first n cells after a
-                    cuts.append([-self.number(a, n), *(self.wall[c] for c in first)])
+                first = _path(adj, inside, a, set())[1][:n]  # the first n cells after a
+                cuts.append([-self.number(a, n), *(self.wall[c] for c in first)])
+                continue
+            fence = {nb for c in region for nb in adj[c] if nb not in inside}
+            closed = [*(self.wall[c] for c in region if c not in numbers), *(-self.wall[f] for f in sorted(fence))]
+            if not clues:
+                cuts.append([*(-self.free[c] for c in region), *closed])
+            else:
+                cuts.append([-self.number(clues[0], numbers[clues[0]]), *closed])
         return cuts
 
     def propagation_solves(self, numbers: dict[Cell, int]) -> bool:
@@ -286,14 +304,14 @@ class NurikabeOracle:
         self.cnf.close()
 
 
-def _path(grid: Grid, inside: set[Cell], start: Cell, goals: set[Cell]) -> tuple[Cell, list[Cell]]:
+def _path(adj: dict[Cell, tuple[Cell, ...]], inside: set[Cell], start: Cell, goals: set[Cell]) -> tuple[Cell, list[Cell]]:
     """Breadth-first search from ``start`` inside ``inside``: with ``goals``, the path (after
     ``start``) to the nearest goal; without, every reached cell after ``start`` in visiting order."""
     parent = {start: start}
     order, todo = [], deque([start])
     while todo:
         cell = todo.popleft()
-        for nb in grid.neighbours4(cell):
+        for nb in adj[cell]:
             if nb in inside and nb not in parent:
                 parent[nb] = cell
                 if nb in goals:
@@ -340,16 +358,16 @@ def _repair(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell,
         beside = {frozenset(_island_of(grid, wall, c)) for c in near if c not in wall} - changed
         shaded = [c for c in shuffled(rng, group) if c not in wall and c in other and c not in numbers]
         options: list[list[tuple[str, Cell]]] = [
-            # a wall cell among wall neighbours, unshaded by the other answer or beside a cell
-            # it unshades, becomes an island of 1 (the wall staying connected without it);
-            [("one", c) for c in shuffled(rng, near) if c in wall and all(nb in wall for nb in grid.neighbours4(c))
-             and (c not in other or any(nb not in other for nb in grid.neighbours4(c)))],
             # an island the other answer changes shrinks by a cell, preferably one it shades
             # (no 2x2 block of wall appears; a piece cut off gets its own number);
             [("shade", c) for c in shaded] + [("shade", c) for i in changed for c in shuffled(rng, i)
                                                 if c not in numbers and c not in shaded],
             # or grows by a wall cell the other answer unshades (within max_island cells);
             [("grow", c) for c in shuffled(rng, group) if c in wall],
+            # a wall cell among wall neighbours, unshaded by the other answer or beside a cell
+            # it unshades, becomes an island of 1 (the wall staying connected without it);
+            [("one", c) for c in shuffled(rng, near) if c in wall and all(nb in wall for nb in grid.neighbours4(c))
+             and (c not in other or any(nb not in other for nb in grid.neighbours4(c)))],
             # an island beside the difference shrinks by a cell;
             [("shade", c) for i in beside for c in shuffled(rng, i) if c not in numbers],
             # the number of a planted island moves onto a cell of it the other answer shades.
@@ -396,7 +414,7 @@ def generate_nurikabe(rows: int, cols: int, seed: int, options: NurikabeOptions 
     opts = (options or NurikabeOptions()).check()
     rng = random.Random(seed)
     grid = Grid(rows, cols)
-    limit = opts.repairs or grid.size
+    limit = opts.repairs or 2 * (rows + cols)
     rounds = changes = 0
     for attempt in range(1, opts.attempts + 1):
         wall = plant(rng, grid, opts.max_island)
