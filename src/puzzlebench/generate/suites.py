@@ -1,8 +1,8 @@
 """The generated scaling suites: one spec, one command, files plus a manifest per suite.
 
 ``python -m puzzlebench.generate.suites [--out puzzles] [--jobs N]`` (or ``puzzlebench
-generate-suites``) rewrites puzzles/gen-lightup, puzzles/gen-kuromasu, puzzles/gen-lightbulbs and
-puzzles/gen-hitori.
+generate-suites``) rewrites puzzles/gen-lightup, puzzles/gen-kuromasu, puzzles/gen-lightbulbs,
+puzzles/gen-hitori and puzzles/gen-nurikabe.
 Each puzzle is a native-format file carrying its generator metadata, with its planted answer
 in a ``.solution.pzl`` file beside it; manifest.json follows the team's suite schema. Nothing
 written depends on the clock or on the number of worker processes, so a rerun with the same
@@ -31,6 +31,8 @@ GRID_SIZES = (5, 7, 10, 15, 20, 30, 50, 70, 100)
 LIGHTBULBS_SIZES = (4, 5, 6, 8, 10, 12, 15, 20)
 #: Hitori up to 30x30 (the janko corpus stops at 25x25; a 50x50 board takes seconds to repair).
 HITORI_SIZES = (5, 7, 10, 15, 20, 25, 30)
+#: Nurikabe on Hitori's sizes (a 30x30 board takes seconds to tens of seconds to repair).
+NURIKABE_SIZES = HITORI_SIZES
 PER_SIZE = 3
 
 #: LightBulbs answers enumerated per seed-003 board: fewer are counted exactly, more recorded
@@ -44,6 +46,7 @@ DESCRIPTIONS = {
                       f"counted exactly up to {COUNT_LIMIT}, else recorded as solutions_at_least) and one "
                       f"unique-mode board per size.",
     "gen-hitori": "Seeded Hitori scaling suite (5x5..30x30, 3 per size), each puzzle proved unique.",
+    "gen-nurikabe": "Seeded Nurikabe scaling suite (5x5..30x30, 3 per size), each puzzle proved unique.",
 }
 COMMAND = "python -m puzzlebench.generate.suites --jobs 2"
 
@@ -79,6 +82,8 @@ def suite_jobs() -> list[Job]:
         jobs.append(Job("gen-lightbulbs", Family.LIGHTBULBS, size, 1, {"unique": True}))
     for size in HITORI_SIZES:
         jobs += [Job("gen-hitori", Family.HITORI, size, seed) for seed in seeds]
+    for size in NURIKABE_SIZES:
+        jobs += [Job("gen-nurikabe", Family.NURIKABE, size, seed) for seed in seeds]
     return jobs
 
 
