@@ -27,7 +27,7 @@ from bruteforce import all_solutions  # noqa: E402
 FAMILIES = ("lightup", "kuromasu", "lightbulbs")
 #: Options that make each family's generator plant a unique answer.
 UNIQUE = {"lightup": {}, "kuromasu": {}, "lightbulbs": {"unique": True}}
-SUITES = ("gen-lightup", "gen-kuromasu", "gen-lightbulbs", "gen-hitori")
+SUITES = ("gen-lightup", "gen-kuromasu", "gen-lightbulbs", "gen-hitori", "gen-nurikabe")
 GRID_SIZES = {5, 7, 10, 15, 20, 30, 50, 70, 100}
 HITORI_SIZES = {5, 7, 10, 15, 20, 25, 30}
 
@@ -63,7 +63,8 @@ _HASHES = """
 import json
 from puzzlebench.generate import generate
 print(json.dumps({f: generate(f, 9, 8, seed=11, paradigm="none", **o).puzzle.content_hash()
-                  for f, o in (("lightup", {"symmetric": True}), ("kuromasu", {}), ("lightbulbs", {"unique": True}))}))
+                  for f, o in (("lightup", {"symmetric": True}), ("kuromasu", {}), ("lightbulbs", {"unique": True}),
+                               ("nurikabe", {}))}))
 """
 
 
@@ -77,7 +78,8 @@ def test_content_hashes_agree_across_processes_and_hash_seeds():
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     assert runs[0] == runs[1]
     here = {f: generate(f, 9, 8, seed=11, paradigm="none", **o).puzzle.content_hash()
-            for f, o in (("lightup", {"symmetric": True}), ("kuromasu", {}), ("lightbulbs", {"unique": True}))}
+            for f, o in (("lightup", {"symmetric": True}), ("kuromasu", {}), ("lightbulbs", {"unique": True}),
+                         ("nurikabe", {}))}
     assert here == runs[0]
 
 
@@ -291,7 +293,7 @@ def test_committed_suites_load_and_their_answers_verify(name):
             assert (e.solutions or 0) >= 1 or e.meta["solutions_at_least"] >= 1
     if name == "gen-lightbulbs":
         assert min(sizes) == 4 and max(sizes) == 20 and set(sizes.values()) == {4}
-    elif name == "gen-hitori":
+    elif name in ("gen-hitori", "gen-nurikabe"):
         assert set(sizes) == HITORI_SIZES and set(sizes.values()) == {3}
     else:
         assert set(sizes) == GRID_SIZES and set(sizes.values()) == {3}

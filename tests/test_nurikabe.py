@@ -191,12 +191,108 @@ def test_small_corpus_puzzles_have_the_published_answer_only(corpus, paradigm):
         assert e.puzzle.verify(result.solutions[0]) == []
 
 
+# -- the generator -----------------------------------------------------------------------------
+
 def test_generator_is_seeded_and_proves_its_puzzles_unique():
     from puzzlebench.generate import generate
 
     a = generate("nurikabe", 6, 6, seed=3)
     b = generate("nurikabe", 6, 6, seed=3)
-    assert a.puzzle == b.puzzle and a.solution.cells == b.solution.cells
+    assert a.puzzle == b.puzzle and a.solution.cells == b.solution.cells and a.puzzle.meta == b.puzzle.meta
     assert a.puzzle.meta["proof"]["count"] == 1 and a.puzzle.meta["proof"]["exhausted"]
     assert a.puzzle.verify(a.solution) == []
-    assert generate("nurikabe", 6, 6, seed=4).puzzle != a.puzzle
+    others = {generate("nurikabe", 6, 6, seed=s, paradigm="none").puzzle.content_hash() for s in (4, 5, 6)}
+    assert a.puzzle.content_hash() not in others and len(others) == 3
+
+
+def _islands(p: Nurikabe, wall: frozenset) -> list[set]:
+    return [set(r) for r in white_regions(p.rows, p.cols, wall)]
+
+
+def test_planted_answers_pass_the_verifier_with_islands_within_the_bound():
+    from puzzlebench.generate import generate
+
+    for seed in range(6):
+        for max_island in (2, 4):
+            g = generate("nurikabe", 11, 8, seed=seed, paradigm="none", max_island=max_island)
+            assert (g.puzzle.rows, g.puzzle.cols) == (11, 8)
+            assert g.puzzle.verify(g.solution) == []
+            assert max(len(i) for i in _islands(g.puzzle, g.solution.cells)) <= max_island
+
+
+def test_planting_covers_every_2x2_block_on_a_30x30_board():
+    """The wall a 30x30 board starts from is connected, has no 2x2 block and islands of at most
+    max_island cells (the verifier says so once each island shows its size)."""
+    from puzzlebench.generate.nurikabe import plant
+    from puzzlebench.model.grid import Grid
+
+    walls = [plant(random.Random(seed), Grid(30, 30), 4) for seed in range(4)]
+    assert sum(w is not None for w in walls) >= 2
+    for wall in filter(None, walls):
+        islands = _islands(Nurikabe(30, 30), frozenset(wall))
+        puzzle = Nurikabe(30, 30, numbers={min(i): len(i) for i in islands})
+        assert puzzle.verify(frozenset(wall)) == [] and max(map(len, islands)) <= 4
+
+
+def test_generated_puzzles_have_one_answer_by_brute_force():
+    from puzzlebench.generate import generate
+
+    for seed in range(8):
+        g = generate("nurikabe", 3, 4, seed=seed, paradigm="none")
+        assert all_solutions(g.puzzle, max_cells=12) == {g.solution.cells}, g.puzzle.to_text()
+
+
+@pytest.mark.parametrize("paradigm", ["asp", "cp"])
+def test_generated_puzzles_are_unique_in_another_paradigm(paradigm):
+    """The generator's oracle and the proof of record are SAT; ASP and CP-SAT state the rules
+    their own way."""
+    from puzzlebench.generate import generate
+
+    if paradigm not in registry.available():
+        pytest.skip(f"{paradigm} unavailable")
+    for seed in (1, 2, 3):
+        g = generate("nurikabe", 9, 9, seed=seed, paradigm="none")
+        result = solve(g.puzzle, paradigm, count=2, timeout=60)
+        assert result.exhausted and [s.cells for s in result.solutions] == [g.solution.cells], (seed, paradigm)
+
+
+def test_the_oracle_finds_another_answer_exactly_when_asp_does():
+    """One incremental oracle asked about many numberings of planted walls (before any repair,
+    then with each number one larger): its cuts are guarded by the numbers they rely on, so an
+    answer it finds is a valid one, and it finds one whenever ASP does."""
+    from puzzlebench.generate.nurikabe import NurikabeOracle, plant
+    from puzzlebench.model.grid import Grid
+
+    rng = random.Random(5)
+    oracle = NurikabeOracle(6, 6)
+    found = asked = 0
+    try:
+        for _ in range(3):
+            wall = plant(rng, Grid(6, 6), 3)
+            if wall is None:
+                continue
+            numbers = {rng.choice(sorted(i)): len(i) for i in _islands(Nurikabe(6, 6), frozenset(wall))}
+            for cell in [None, *sorted(numbers)]:
+                board = {c: n + (c == cell) for c, n in numbers.items()}
+                puzzle = Nurikabe(6, 6, numbers=board)
+                other = oracle.alternative(board, frozenset(wall))
+                answers = solve(puzzle, "asp", count=2, timeout=60).solutions
+                assert (other is not None) == any(s.cells != frozenset(wall) for s in answers), (wall, board)
+                if other is not None:
+                    assert other != frozenset(wall) and puzzle.verify(other) == []
+                    found += 1
+                asked += 1
+    finally:
+        oracle.close()
+    assert 0 < found < asked
+
+
+def test_bad_options_and_exhausted_attempts_are_clear_errors():
+    from puzzlebench.generate import GenerationError, generate
+
+    with pytest.raises(GenerationError, match="max_island"):
+        generate("nurikabe", 5, 5, max_island=0)
+    with pytest.raises(GenerationError, match="repairs"):
+        generate("nurikabe", 5, 5, repairs=-1)
+    with pytest.raises(GenerationError, match="no unique 20x20 Nurikabe within 1 boards of 1 repair rounds"):
+        generate("nurikabe", 20, 20, seed=1, paradigm="none", attempts=1, repairs=1)
