@@ -16,9 +16,10 @@ from .spec import Run, SuiteItem, Sweep, load_items, read_toml
 # -- the main job's defaults (edit here) ---------------------------------------------------------
 #: Suites of the main job and the largest board side it runs from each (None = every size).
 #: Suites found under ``puzzles/`` but not listed here run their first ``MAIN_DEFAULT_LIMIT`` puzzles.
+#: gen-nurikabe runs its boards up to 10x10 (9 boards; every paradigm proves each in well under a second).
 MAIN_SUITES: dict[str, int | None] = {
     "seeds": None, "tatham": None, "gen-lightup": None, "gen-kuromasu": 50, "gen-lightbulbs": None,
-    "gen-hitori": None,
+    "gen-hitori": None, "gen-nurikabe": 10,
 }
 MAIN_DEFAULT_LIMIT: int | None = 10
 #: The ablations run on boards up to this side; beyond it their slow variants only time out.
