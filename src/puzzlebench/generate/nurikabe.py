@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..encodings.islands import IslandPlan
 from ..model import Nurikabe, NurikabeSolution
@@ -175,8 +175,12 @@ class NurikabeOracle:
     def __init__(self, rows: int, cols: int):
         self.grid = grid = Grid(rows, cols)
         self.adj = {c: tuple(grid.neighbours4(c)) for c in grid.cells()}
+        self.cells = list(grid.cells())
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        self.adjacency = [tuple(self.index[nb] for nb in self.adj[c]) for c in self.cells]
         self.cnf = cnf = Cnf()
         self.wall = {c: cnf.var(("wall", c)) for c in grid.cells()}
+        self.wall_var = [self.wall[c] for c in self.cells]
         self.free = {c: cnf.var(("free", c)) for c in grid.cells()}
         self.selector: dict[tuple[Cell, int], int] = {}
         self.cuts = 0
@@ -188,6 +192,11 @@ class NurikabeOracle:
         # elsewhere).
         for cell in grid.cells():
             cnf.clause([-self.free[cell], self.wall[cell], *(-self.wall[nb] for nb in grid.neighbours4(cell))])
+        # A connected wall of two cells or more (the numbers fix its size: the cells they leave
+        # over) gives every wall cell a wall neighbour.
+        self.walls = cnf.var(("walls", 2))
+        for cell in grid.cells():
+            cnf.clause([-self.walls, -self.wall[cell], *(self.wall[nb] for nb in grid.neighbours4(cell))])
 
     def number(self, cell: Cell, n: int) -> int:
         """The selector "``cell`` holds the number ``n``" (made on first use)."""
@@ -215,9 +224,12 @@ class NurikabeOracle:
         return self.selector[key]
 
     def assumptions(self, numbers: dict[Cell, int]) -> list[int]:
-        """The number facts of a board, plus "wall" for the cells no island can reach."""
+        """The number facts of a board, "the wall has two cells or more" when the numbers leave
+        that many cells over, and "wall" for the cells no island can reach."""
         out = [self.number(cell, n) for cell, n in sorted(numbers.items())]
         out += [self.free[cell] for cell in self.grid.cells() if cell not in numbers]
+        if self.grid.size - sum(numbers.values()) >= 2:
+            out.append(self.walls)
         # A cell no island can reach is wall (IslandPlan's sound precomputation).
         plan = IslandPlan.of(Nurikabe(self.grid.rows, self.grid.cols, numbers=numbers))
         out += [self.wall[cell] for cell in sorted(plan.wall)]
@@ -225,43 +237,60 @@ class NurikabeOracle:
 
     def alternative(self, numbers: dict[Cell, int], planted: set[Cell] | frozenset[Cell]) -> frozenset[Cell] | None:
         """An answer of ``numbers`` other than ``planted`` (wall cells), or None if there is none."""
-        cnf = self.cnf
+        cnf, cells = self.cnf, self.cells
         # Some cell differs from the planted answer.
         other = cnf.question([-v if c in planted else v for c, v in self.wall.items()])
         assumptions = [other, *self.assumptions(numbers)]
+        at = {self.index[c]: n for c, n in numbers.items()}
         try:
             while True:
                 model = cnf.solve(assumptions)
                 if model is None:
                     return None
-                wall = cnf.true_keys(model, self.wall)
-                cuts = self._wall_cuts(wall) + self._island_cuts(numbers, wall)
+                is_wall = [model[v - 1] > 0 for v in self.wall_var]
+                cuts = self._wall_cuts(is_wall) + self._island_cuts(at, is_wall)
                 if not cuts:
-                    return wall
+                    return frozenset(cells[i] for i, x in enumerate(is_wall) if x)
                 for cut in cuts:
                     cnf.clause(cut)
                 self.cuts += len(cuts)
         finally:
             cnf.retire(other)
 
-    def _wall_cuts(self, wall: frozenset[Cell]) -> list[list[int]]:
+    def _parts(self, is_wall: list[bool], kind: bool) -> list[list[int]]:
+        """The orthogonally connected regions of wall (``kind`` True) or unshaded cells, by index."""
+        adj, seen, out = self.adjacency, bytearray(len(is_wall)), []
+        for start, x in enumerate(is_wall):
+            if seen[start] or x != kind:
+                continue
+            seen[start] = 1
+            part = [start]
+            for i in part:  # breadth-first: the list grows while it is read
+                for j in adj[i]:
+                    if not seen[j] and is_wall[j] == kind:
+                        seen[j] = 1
+                        part.append(j)
+            out.append(part)
+        return out
+
+    def _wall_cuts(self, is_wall: list[bool]) -> list[list[int]]:
         """All wall cells connected: for a wall region K with unshaded fence B, a cell k of K and
         a wall cell w beyond K, not (all of B unshaded, k and w wall). Valid whatever the numbers."""
-        grid, adj = self.grid, self.adj
-        white = {c for c in grid.cells() if c not in wall}
-        parts = white_components(grid.rows, grid.cols, white)
+        parts = self._parts(is_wall, True)
         if len(parts) <= 1:
             return []
-        w = parts[0][0]
+        var, adj = self.wall_var, self.adjacency
+        main = max(parts, key=len)
         cuts = []
-        for part in parts[1:]:
-            fence = sorted({nb for c in part for nb in adj[c] if nb in white})
-            cuts.append([*(self.wall[b] for b in fence), -self.wall[part[0]], -self.wall[w]])
+        for part in parts:
+            if part is not main:
+                fence = sorted({j for i in part for j in adj[i] if not is_wall[j]})
+                cuts.append([*(var[j] for j in fence), -var[part[0]], -var[main[0]]])
         return cuts
 
-    def _island_cuts(self, numbers: dict[Cell, int], wall: frozenset[Cell]) -> list[list[int]]:
+    def _island_cuts(self, at: dict[int, int], is_wall: list[bool]) -> list[list[int]]:
         """Every island holds one number equal to its size: one cut per faulty island R (fence F),
-        guarded by the number facts it relies on.
+        guarded by the number facts it relies on (``at``: cell index -> number).
 
         - no number: not (R unshaded, F wall) while no cell of R holds a number;
         - fewer cells than its number n: not (R unshaded, F wall) while the number is n;
@@ -270,29 +299,29 @@ class NurikabeOracle:
         - two numbers: the cells of a shortest path between two of them are not all unshaded,
           while both are numbers.
         """
-        grid, adj, cuts = self.grid, self.adj, []
-        for region in white_components(grid.rows, grid.cols, wall):
-            clues = [c for c in region if c in numbers]
-            if len(clues) == 1 and len(region) == numbers[clues[0]]:
+        var, adj, cells, cuts = self.wall_var, self.adjacency, self.cells, []
+        for region in self._parts(is_wall, False):
+            clues = [i for i in region if i in at]
+            if len(clues) == 1 and len(region) == at[clues[0]]:
                 continue  # a good island
             inside = set(region)
             if len(clues) >= 2:
-                a, path = _path(adj, inside, clues[0], set(clues[1:]))
-                b = path[-1]
-                guard = [-self.number(a, numbers[a]), -self.number(b, numbers[b])]
-                cuts.append([*guard, *(self.wall[c] for c in path[:-1])])
+                path = _path(adj, inside, clues[0], set(clues[1:]))
+                a, b = clues[0], path[-1]
+                guard = [-self.number(cells[a], at[a]), -self.number(cells[b], at[b])]
+                cuts.append([*guard, *(var[i] for i in path[:-1])])
                 continue
-            if clues and len(region) > numbers[clues[0]]:
-                a, n = clues[0], numbers[clues[0]]
-                first = _path(adj, inside, a, set())[1][:n]  # the first n cells after a
-                cuts.append([-self.number(a, n), *(self.wall[c] for c in first)])
+            if clues and len(region) > at[clues[0]]:
+                a, n = clues[0], at[clues[0]]
+                first = _path(adj, inside, a, set())[:n]  # the first n cells after a
+                cuts.append([-self.number(cells[a], n), *(var[i] for i in first)])
                 continue
-            fence = {nb for c in region for nb in adj[c] if nb not in inside}
-            closed = [*(self.wall[c] for c in region if c not in numbers), *(-self.wall[f] for f in sorted(fence))]
+            fence = sorted({j for i in region for j in adj[i] if j not in inside})
+            closed = [*(var[i] for i in region if i not in at), *(-var[j] for j in fence)]
             if not clues:
-                cuts.append([*(-self.free[c] for c in region), *closed])
+                cuts.append([*(-self.free[cells[i]] for i in region), *closed])
             else:
-                cuts.append([-self.number(clues[0], numbers[clues[0]]), *closed])
+                cuts.append([-self.number(cells[clues[0]], at[clues[0]]), *closed])
         return cuts
 
     def propagation_solves(self, numbers: dict[Cell, int]) -> bool:
@@ -304,7 +333,7 @@ class NurikabeOracle:
         self.cnf.close()
 
 
-def _path(adj: dict[Cell, tuple[Cell, ...]], inside: set[Cell], start: Cell, goals: set[Cell]) -> tuple[Cell, list[Cell]]:
+def _path(adj: Sequence[Sequence[int]], inside: set[int], start: int, goals: set[int]) -> list[int]:
     """Breadth-first search from ``start`` inside ``inside``: with ``goals``, the path (after
     ``start``) to the nearest goal; without, every reached cell after ``start`` in visiting order."""
     parent = {start: start}
@@ -318,10 +347,10 @@ def _path(adj: dict[Cell, tuple[Cell, ...]], inside: set[Cell], start: Cell, goa
                     path = [nb]
                     while parent[path[-1]] != start:
                         path.append(parent[path[-1]])
-                    return start, path[::-1]
+                    return path[::-1]
                 order.append(nb)
                 todo.append(nb)
-    return start, order
+    return order
 
 
 # -- the generator -------------------------------------------------------------------------------
