@@ -381,10 +381,11 @@ def _repair(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell,
     differ = {c for c in grid.cells() if (c in wall) != (c in other)}
     for group in clusters(differ):
         near = sorted({nb for c in group for nb in [c, *grid.neighbours8(c)]})
-        changed = {frozenset(_island_of(grid, wall, c)) for c in group if c not in wall}
-        changed |= {frozenset(_island_of(grid, wall, nb)) for c in group if c in wall
+        touched = {frozenset(_island_of(grid, wall, c)) for c in group if c not in wall}
+        touched |= {frozenset(_island_of(grid, wall, nb)) for c in group if c in wall
                     for nb in grid.neighbours4(c) if nb not in wall}
-        beside = {frozenset(_island_of(grid, wall, c)) for c in near if c not in wall} - changed
+        changed = sorted(touched, key=min)
+        beside = sorted({frozenset(_island_of(grid, wall, c)) for c in near if c not in wall} - touched, key=min)
         shaded = [c for c in shuffled(rng, group) if c not in wall and c in other and c not in numbers]
         options: list[list[tuple[str, Cell]]] = [
             # an island the other answer changes shrinks by a cell, preferably one it shades
