@@ -317,6 +317,16 @@ def test_committed_puzzles_up_to_15x15_are_unique_in_the_fastest_paradigm():
         _unique_in(e.puzzle, e.solution, e.meta["proof"]["paradigm"])
 
 
+def test_committed_nurikabe_puzzles_beyond_10x10_are_unique_in_a_second_paradigm():
+    """The Nurikabe generator's oracle and its proof of record are SAT: a second paradigm (ASP,
+    under a second on a 30x30 board) proves every larger board unique again."""
+    larger = [e for e in _suite("gen-nurikabe") if e.puzzle.rows > 10]
+    assert larger
+    for e in larger:
+        other = next(p for p in _paradigms("nurikabe") if p != e.meta["proof"]["paradigm"])
+        _unique_in(e.puzzle, e.solution, other, timeout=60)
+
+
 def test_committed_lightbulbs_counts_agree_with_another_paradigm():
     counted = [e for e in _suite("gen-lightbulbs") if e.solutions and e.solutions > 1 and e.puzzle.rows <= 8]
     assert counted
