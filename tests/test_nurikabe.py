@@ -234,6 +234,14 @@ def test_planting_covers_every_2x2_block_on_a_30x30_board():
         assert puzzle.verify(frozenset(wall)) == [] and max(map(len, islands)) <= 4
 
 
+def test_boards_too_small_for_a_wall_are_one_island():
+    from puzzlebench.generate import generate
+
+    for rows, cols in ((1, 1), (1, 2), (2, 2)):
+        g = generate("nurikabe", rows, cols, seed=0)
+        assert g.solution.cells == frozenset() and list(g.puzzle.numbers.values()) == [rows * cols]
+
+
 def test_generated_puzzles_have_one_answer_by_brute_force():
     from puzzlebench.generate import generate
 

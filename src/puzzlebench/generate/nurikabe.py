@@ -156,7 +156,7 @@ def plant(rng: random.Random, grid: Grid, max_island: int) -> set[Cell] | None:
     while changed:
         changed = False
         for cell in shuffled(rng, wall):
-            if len(wall) > 1 and _may_unshade(grid, wall, cell, max_island):
+            if _may_unshade(grid, wall, cell, max_island):
                 wall.discard(cell)
                 changed = True
     return wall
