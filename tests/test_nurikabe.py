@@ -304,3 +304,5 @@ def test_bad_options_and_exhausted_attempts_are_clear_errors():
         generate("nurikabe", 5, 5, repairs=-1)
     with pytest.raises(GenerationError, match="no unique 20x20 Nurikabe within 1 boards of 1 repair rounds"):
         generate("nurikabe", 20, 20, seed=1, paradigm="none", attempts=1, repairs=1)
+    with pytest.raises(GenerationError, match="more than 2 rounds of cuts .* islands of up to 4 cells"):
+        generate("nurikabe", 20, 20, seed=1, paradigm="none", budget=2)

@@ -27,13 +27,16 @@ Method (all randomness from one ``random.Random(seed)``):
 The oracle states the rules that hold whatever the numbers once (no 2x2 wall block) and the
 rest through selector literals assumed per question (a cell holds number n; a cell holds no
 number), so clauses learnt on one question serve the next. Wall connectivity and the island
-rule are added lazily as cuts, each guarded by the numbers it relies on. The caller's proof of
+rule are added lazily as cuts, each guarded by the numbers it relies on. Cuts stay few for
+islands of up to 4 cells; looser boards (islands of 6 on a 20x20 board) need so many rounds of
+cuts that a question has a ``budget`` of them, and running out is an error. The caller's proof of
 record (:func:`puzzlebench.generate.generate`, ``solve(count=2)`` in a registered paradigm)
 proves the result unique independently of this oracle.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import deque
 from dataclasses import asdict, dataclass
@@ -42,7 +45,7 @@ from typing import Callable, Sequence
 from ..encodings.islands import IslandPlan
 from ..model import Nurikabe, NurikabeSolution
 from ..model.grid import Cell, Grid
-from .cnf import Cnf
+from .cnf import Cnf, Undecided
 from .common import GenerationError, Generated, clusters, shuffled, white_components
 
 GENERATOR = "puzzlebench.generate.nurikabe"
@@ -53,14 +56,17 @@ class NurikabeOptions:
     max_island: int = 4  # the largest island carved
     attempts: int = 10  # boards drawn before giving up
     repairs: int = 0  # repair rounds per board (0: twice the board's rows plus columns)
+    budget: int = 5000  # rounds of cuts per oracle question before giving up (0: no limit)
 
     def check(self) -> "NurikabeOptions":
         for name in ("max_island", "attempts"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise GenerationError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(self.repairs, int) or self.repairs < 0:
-            raise GenerationError(f"repairs must be a non-negative integer, got {self.repairs!r}")
+        for name in ("repairs", "budget"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise GenerationError(f"{name} must be a non-negative integer, got {value!r}")
         return self
 
 
@@ -235,15 +241,19 @@ class NurikabeOracle:
         out += [self.wall[cell] for cell in sorted(plan.wall)]
         return out
 
-    def alternative(self, numbers: dict[Cell, int], planted: set[Cell] | frozenset[Cell]) -> frozenset[Cell] | None:
-        """An answer of ``numbers`` other than ``planted`` (wall cells), or None if there is none."""
+    def alternative(self, numbers: dict[Cell, int], planted: set[Cell] | frozenset[Cell],
+                    budget: int | None = None) -> frozenset[Cell] | None:
+        """An answer of ``numbers`` other than ``planted`` (wall cells), or None if there is none.
+
+        ``budget`` caps the solver calls (rounds of cuts) of the question: :class:`Undecided`
+        when they run out."""
         cnf, cells = self.cnf, self.cells
         # Some cell differs from the planted answer.
         other = cnf.question([-v if c in planted else v for c, v in self.wall.items()])
         assumptions = [other, *self.assumptions(numbers)]
         at = {self.index[c]: n for c, n in numbers.items()}
         try:
-            while True:
+            for _ in itertools.count() if budget is None else range(budget):
                 model = cnf.solve(assumptions)
                 if model is None:
                     return None
@@ -254,6 +264,7 @@ class NurikabeOracle:
                 for cut in cuts:
                     cnf.clause(cut)
                 self.cuts += len(cuts)
+            raise Undecided(f"no answer within {budget} rounds of cuts")
         finally:
             cnf.retire(other)
 
@@ -458,7 +469,13 @@ def generate_nurikabe(rows: int, cols: int, seed: int, options: NurikabeOptions 
         seen: set[tuple] = set()
         try:
             for _ in range(limit):
-                other = oracle.alternative(numbers, wall)
+                try:
+                    other = oracle.alternative(numbers, wall, opts.budget or None)
+                except Undecided:
+                    raise GenerationError(
+                        f"the oracle needs more than {opts.budget} rounds of cuts for one question on a {rows}x{cols} "
+                        f"board with islands of up to {opts.max_island} cells (seed {seed}); try a smaller max_island "
+                        f"or a larger budget") from None
                 if other is None:
                     return _finish(rows, cols, seed, opts, wall, numbers, oracle,
                                    {"attempts": attempt, "rounds": rounds, "repairs": changes})
