@@ -216,7 +216,7 @@ class NurikabeOracle:
                 # The neighbours of a 1 are wall.
                 for nb in adj[cell]:
                     cnf.clause([-sel, wall[nb]])
-            elif self.grid.size > n:
+            else:
                 # A bigger island reaches out: some neighbour is unshaded.
                 cnf.clause([-sel, *(-wall[nb] for nb in adj[cell])])
             if n == 2:
