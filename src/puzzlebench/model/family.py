@@ -130,6 +130,9 @@ class FamilySpec:
       ``puzzle_type``, ``answer`` (what the marked cells are: "bulbs", "black cells", ...),
       ``rules`` (one line each, for help texts);
     - ``verify(puzzle, cells)``: the independent verifier, on in-bounds cells;
+      ``accepts(puzzle, cells)``, when given: the same rules as a plain yes or no, without the
+      details, for the harness's check of every answer (``verify`` runs only when it says no, to
+      tell what is broken); it must say yes exactly when ``verify`` finds nothing;
     - ``view(puzzle, cell, marked, context)``: a :class:`CellView`; ``context(puzzle, marked)``
       what the views share (e.g. Light Up's lit cells), computed once per picture;
     - ``native_token(puzzle, cell)`` / ``from_native(rows, cols, tokens, name, meta)``: the native
@@ -157,6 +160,7 @@ class FamilySpec:
     random_board: Callable[[random.Random, int, int], Puzzle]
     rules: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
     context: Callable[[Puzzle, frozenset[Cell]], Any] = lambda puzzle, marked: None
     janko: JankoCodec | None = None
     puzzlink: PuzzlinkCodec | None = None
