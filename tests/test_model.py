@@ -106,3 +106,20 @@ def test_a_quick_check_says_yes_exactly_when_the_verifier_finds_nothing(name):
             agreed += 1
             valid += not found
     assert valid > 20 and agreed > 10 * valid
+
+
+def test_cells_in_other_forms_are_converted_or_refused_as_before():
+    """Cells that are in-bounds pairs of plain ints are taken as they are; any other form goes
+    through the full check, which converts it (numpy integers, lists, bools) or names it."""
+    np = pytest.importorskip("numpy")
+    lightup = LightUp(3, 3, walls=frozenset({(np.int64(1), np.int64(2)), (True, 0)}), numbers={(np.int32(2), 2): 1})
+    assert lightup.walls == {(1, 2), (1, 0), (2, 2)} and all(type(x) is int for cell in lightup.walls for x in cell)
+    assert dict(lightup.numbers) == {(2, 2): 1} and all(type(x) is int for x in next(iter(lightup.numbers)))
+    kuro = Kuromasu(2, 2, numbers={(np.int64(0), 1): 2}, unknown=[[1, 1]])
+    assert kuro.unknown == {(1, 1)} and list(kuro.numbers) == [(0, 1)]
+    with pytest.raises(CellOutOfBounds, match=r"wall at \(3, 0\)"):
+        LightUp(3, 3, walls=frozenset({(3, 0)}))
+    with pytest.raises(PuzzleError, match="not a \\(row, col\\) pair"):
+        LightUp(3, 3, walls=frozenset({(1, 2, 3)}))
+    with pytest.raises(CellOutOfBounds, match=r"'\?' clue at \(0, -1\)"):
+        Kuromasu(2, 2, unknown=frozenset({(0, -1)}))

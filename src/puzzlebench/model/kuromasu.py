@@ -40,7 +40,7 @@ class Kuromasu(Puzzle):
     def __post_init__(self) -> None:
         self._check_size()
         numbers = self._check_numbers(self.numbers, 1, self.rows + self.cols - 1, "Kuromasu number")
-        unknown = frozenset(self._check_cell(cell, "'?' clue") for cell in self.unknown)
+        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
         both = sorted(unknown & numbers.keys())
         if both:
             raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")

@@ -44,11 +44,12 @@ class LightUp(Puzzle):
         self._check_size()
         numbers = {}
         for cell, n in dict(self.numbers).items():
-            cell = self._check_cell(cell, "number")
+            if not self._is_cell(cell):
+                cell = self._check_cell(cell, "number")
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 4:
                 raise ClueOutOfRange(f"Light Up number at {cell} must be 0..4, got {n!r}")
             numbers[cell] = n
-        walls = {self._check_cell(cell, "wall") for cell in self.walls} | set(numbers)
+        walls = self._check_cells(self.walls, "wall") | set(numbers)
         object.__setattr__(self, "numbers", freeze_map(numbers))
         object.__setattr__(self, "walls", frozenset(walls))
 
