@@ -19,8 +19,7 @@ import itertools
 import math
 import threading
 import time
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable
 
 
 class Alarm:
@@ -96,24 +95,31 @@ class Watchdog:
 WATCHDOG = Watchdog()
 
 
-@contextmanager
-def armed(deadline: float | None, interrupt: Callable[[], None]) -> Iterator[Alarm]:
-    """Guard one solver call: ``interrupt()`` runs if it is still going at ``deadline``.
+class armed:
+    """Guard one solver call: ``with armed(deadline, interrupt) as alarm: ...`` runs
+    ``interrupt()`` if the call is still going at ``deadline``.
 
-    The yielded :class:`Alarm` tells afterwards whether it fired; a call the alarm interrupted
-    has an unknown outcome whatever it returned.
+    The :class:`Alarm` it yields tells afterwards whether it fired; a call the alarm interrupted
+    has an unknown outcome whatever it returned. (A class rather than a generator-based context
+    manager: it guards every solver call, two per small puzzle.)
     """
-    alarm = Alarm()
-    if deadline is None:
-        yield alarm
-        return
 
-    def ring() -> None:
-        alarm.fired = True
-        interrupt()
+    __slots__ = ("deadline", "interrupt", "alarm", "ticket")
 
-    ticket = WATCHDOG.schedule(deadline, ring)
-    try:
-        yield alarm
-    finally:
-        WATCHDOG.cancel(ticket)
+    def __init__(self, deadline: float | None, interrupt: Callable[[], None]) -> None:
+        self.deadline, self.interrupt = deadline, interrupt
+        self.alarm = Alarm()
+        self.ticket: int | None = None
+
+    def _ring(self) -> None:
+        self.alarm.fired = True
+        self.interrupt()
+
+    def __enter__(self) -> Alarm:
+        if self.deadline is not None:
+            self.ticket = WATCHDOG.schedule(self.deadline, self._ring)
+        return self.alarm
+
+    def __exit__(self, *exc: object) -> None:
+        if self.ticket is not None:
+            WATCHDOG.cancel(self.ticket)
