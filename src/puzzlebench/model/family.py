@@ -160,7 +160,6 @@ class FamilySpec:
     random_board: Callable[[random.Random, int, int], Puzzle]
     rules: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
     context: Callable[[Puzzle, frozenset[Cell]], Any] = lambda puzzle, marked: None
     janko: JankoCodec | None = None
     puzzlink: PuzzlinkCodec | None = None
@@ -170,6 +169,7 @@ class FamilySpec:
     generator: str | None = None
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
 
     def generator_parts(self) -> tuple[type, Callable[..., "Generated"]] | None:
         """The generator's options class and function, imported now (None if it has none)."""
