@@ -7,7 +7,7 @@ import random
 import pytest
 
 from puzzlebench.formats import iter_janko
-from puzzlebench.model import Kuromasu, LightUp, Rule
+from puzzlebench.model import Kuromasu, LightUp, Rule, family_spec
 
 DATASETS = ("Akari_dataset.json", "Kuromasu_dataset.json")
 
@@ -75,3 +75,15 @@ def test_flipping_a_black_cell_white_is_caught_by_a_count(corpus):
         cell = rng.choice(sorted(entry.solution.cells))
         violations = entry.puzzle.verify(entry.solution.cells - {cell})
         assert violations and any(v.rule is Rule.VISIBLE_COUNT_WRONG for v in violations), entry.id
+
+
+def test_the_quick_checks_agree_with_the_verifier_on_the_corpus_and_one_move_off_it(corpus):
+    """Published answers, and each with one cell flipped, on the real board sizes (up to 100x100
+    Akari and 31x45 Kuromasu): the quick yes-or-no of ``FamilySpec.accepts`` matches the walk."""
+    rng = random.Random(16)
+    for entry in corpus:
+        puzzle, cells = entry.puzzle, entry.solution.cells
+        spec = family_spec(puzzle)
+        flipped = cells ^ {(rng.randrange(puzzle.rows), rng.randrange(puzzle.cols))}
+        for answer in (cells, flipped):
+            assert spec.accepts(puzzle, answer) == (not spec.verify(puzzle, answer)), entry.id

@@ -199,6 +199,7 @@ def test_describe_formats_lists_every_format():
     ("kind: lightup\nrows: 2\ncols: 2\n. .\n", "native", (5, 1), "1 row(s), expected 2"),
     ("3 3\n- - -\n- - -\n", "janko", (4, 1), "expected 3 grid rows"),
     ("2 2\n- q\n- x\n", "janko", (2, 3), "'q'"),
+    ("2 2\n-   x\n  -  q\n", "janko", (3, 6), "'q'"),
     ("row(1..3).\ncol(1..3).\nnum(1,x,2).\n", "asp", (3, 1), "num(X,Y,N)"),
     ("row(1..3).\ncol(1..3).\nblack(4,1).\n", "asp", (3, 1), "outside"),
     ("h = 2;\nw = 2;\nb = [| -1, 7\n     | -1,-1 |];\n", "mzn", (3, 12), "b[1,2]"),

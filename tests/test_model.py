@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from puzzlebench.errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
 from puzzlebench.formats import loads
-from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Rule
+from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Rule, family_spec, family_specs
 
 
 @pytest.mark.parametrize("make, error, words", [
@@ -83,3 +85,41 @@ def test_families_are_registered_names_that_behave_like_enum_members():
         family_spec("sudoku")
     with pytest.raises(AttributeError):
         Family.SUDOKU  # noqa: B018
+
+
+@pytest.mark.parametrize("name", [spec.family.value for spec in family_specs() if spec.accepts is not None])
+def test_a_quick_check_says_yes_exactly_when_the_verifier_finds_nothing(name):
+    """The harness trusts a family's quick check (``FamilySpec.accepts``) for every answer it
+    accepts: on random boards of several shapes, every subset of cells (valid answers and
+    broken ones alike) gets the same yes or no from it as from the detailed verifier."""
+    spec = family_spec(name)
+    rng = random.Random(16)
+    agreed = valid = 0
+    for rows, cols in [(1, 1), (1, 4), (4, 1), (2, 3), (3, 2), (3, 3), (2, 5), (5, 2)] * 5:
+        puzzle = spec.random_board(rng, rows, cols)
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        for bits in range(1 << len(cells)):
+            answer = frozenset(cell for k, cell in enumerate(cells) if bits >> k & 1)
+            found = spec.verify(puzzle, answer)
+            assert spec.accepts(puzzle, answer) == (not found), (puzzle, sorted(answer), found)
+            assert (puzzle.verify(answer) == []) == (not found)
+            agreed += 1
+            valid += not found
+    assert valid > 20 and agreed > 10 * valid
+
+
+def test_cells_in_other_forms_are_converted_or_refused_as_before():
+    """Cells that are in-bounds pairs of plain ints are taken as they are; any other form goes
+    through the full check, which converts it (numpy integers, lists, bools) or names it."""
+    np = pytest.importorskip("numpy")
+    lightup = LightUp(3, 3, walls=frozenset({(np.int64(1), np.int64(2)), (True, 0)}), numbers={(np.int32(2), 2): 1})
+    assert lightup.walls == {(1, 2), (1, 0), (2, 2)} and all(type(x) is int for cell in lightup.walls for x in cell)
+    assert dict(lightup.numbers) == {(2, 2): 1} and all(type(x) is int for x in next(iter(lightup.numbers)))
+    kuro = Kuromasu(2, 2, numbers={(np.int64(0), 1): 2}, unknown=[[1, 1]])
+    assert kuro.unknown == {(1, 1)} and list(kuro.numbers) == [(0, 1)]
+    with pytest.raises(CellOutOfBounds, match=r"wall at \(3, 0\)"):
+        LightUp(3, 3, walls=frozenset({(3, 0)}))
+    with pytest.raises(PuzzleError, match="not a \\(row, col\\) pair"):
+        LightUp(3, 3, walls=frozenset({(1, 2, 3)}))
+    with pytest.raises(CellOutOfBounds, match=r"'\?' clue at \(0, -1\)"):
+        Kuromasu(2, 2, unknown=frozenset({(0, -1)}))

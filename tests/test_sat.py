@@ -150,6 +150,41 @@ def test_unary_sum_equals_accepts_exactly_the_right_sums(lengths):
             assert _models(clauses, base, fixed) == (sum(combo) == total), (lengths, total, combo)
 
 
+
+def _unary_add_one_by_one(a, b, first, m):
+    """unary_add's clauses appended one by one, straight from its two rules (the reference)."""
+    o, out = range(first, first + m), []
+    for i in range(min(len(a), m) + 1):  # A >= i and B >= j  ->  sum >= i + j
+        for j in range(max(0, 1 - i), min(len(b), m - i) + 1):
+            out.append(tuple(x for x in (-a[i - 1] if i else 0, -b[j - 1] if j else 0, o[i + j - 1]) if x))
+    for i in range(len(a) + 1):  # A <= i and B <= j  ->  sum <= i + j
+        for j in range(min(len(b), m - i - 1) + 1):
+            out.append(tuple(x for x in (a[i] if i < len(a) else 0, b[j] if j < len(b) else 0, -o[i + j]) if x))
+    return out
+
+
+def test_unary_add_writes_the_clauses_of_its_rules_in_their_order():
+    """The merge zips its clauses together per row of the rules: for every pair of lengths and
+    every cap (below, at and above the longest sum), the same clauses in the same order as the
+    rules written out one clause at a time."""
+    from pysat.formula import IDPool
+
+    from puzzlebench.encodings.sat.common import unary_add
+
+    for p, q in itertools.product(range(0, 7), repeat=2):
+        for cap in range(1, p + q + 3):
+            a = list(range(1, p + 1))
+            b = [-x for x in range(p + 1, p + q + 1)]  # literals of both signs
+            pool = IDPool(start_from=p + q + 1)
+            clauses: list = []
+            out = unary_add(pool, clauses, a, b, cap)
+            if not p or not q:
+                assert out == (a or b)[:cap] and clauses == [] and pool.top == p + q
+                continue
+            m = min(p + q, cap)
+            assert out == list(range(p + q + 1, p + q + 1 + m)) and pool.top == p + q + m
+            assert clauses == _unary_add_one_by_one(a, b, p + q + 1, m), (p, q, cap)
+
 def test_exactly_binomial_and_sequential_at_most_one_match_their_counts():
     from pysat.formula import IDPool
 

@@ -8,6 +8,7 @@ encoding, never copies: ``connectivity=rank`` and ``connectivity=lazy`` are the 
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import time
 from contextvars import ContextVar
@@ -122,6 +123,10 @@ class EncodingSpec:
         }
 
 
+#: Source file hashes by (path, modification time, size).
+_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
 def source_hash(fn: Callable[..., Any]) -> str:
     """sha256 (16 hex digits) of the file defining ``fn``'s module, else of its code object."""
     fn = getattr(fn, "__wrapped__", fn)
@@ -130,9 +135,14 @@ def source_hash(fn: Callable[..., Any]) -> str:
     digest = hashlib.sha256()
     if path and module.__name__ != "__main__":
         try:
-            with open(path, "rb") as fh:
-                digest.update(fh.read())
-            return digest.hexdigest()[:16]
+            # Every solve records this hash: read the file again only when it has changed.
+            stat = os.stat(path)
+            key = (path, stat.st_mtime_ns, stat.st_size)
+            if key not in _FILE_HASHES:
+                with open(path, "rb") as fh:
+                    digest.update(fh.read())
+                _FILE_HASHES[key] = digest.hexdigest()[:16]
+            return _FILE_HASHES[key]
         except OSError:
             pass
     _hash_code(getattr(fn, "__code__", None), digest)

@@ -50,16 +50,34 @@ def _codec(family: Family) -> JankoCodec:
     return codec
 
 
-def _table(text: str) -> tuple[int, int, list[tuple[int, list[tuple[int, str]]]]]:
-    """Size line and token rows, shape checked."""
-    lines = [(n, line) for n, line in numbered_lines(strip_bom(text)) if line.strip()]
+@dataclass(frozen=True)
+class _Row:
+    """One grid row of the text: its line number, the line, and its tokens."""
+
+    line_no: int
+    line: str
+    tokens: list[str]
+
+    def column(self, index: int) -> int:
+        """The 1-based column of token ``index`` (worked out only for an error message)."""
+        return split_tokens(self.line)[index][0]
+
+
+def _table(text: str) -> tuple[int, int, list[_Row]]:
+    """Size line and token rows, shape checked.
+
+    Tokens are split by ``str.split`` (the same whitespace as :func:`split_tokens`, without
+    recording every token's column: a corpus is read puzzle after puzzle, and columns are only
+    needed to point at an error).
+    """
+    lines = [(n, line) for n, line in numbered_lines(strip_bom(text)) if line and not line.isspace()]
     if not lines:
         raise ParseError(NAME, "empty text, expected 'ROWS COLS' on the first line", 1, 1)
     n, first = lines[0]
-    size = split_tokens(first)
-    if len(size) != 2 or not all(is_number(t) for _, t in size):
+    size = first.split()
+    if len(size) != 2 or not all(is_number(t) for t in size):
         raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
-    rows, cols = (parse_number(NAME, t, what, n, col) for (col, t), what in zip(size, ("ROWS", "COLS")))
+    rows, cols = (parse_number(NAME, t, what, n, col) for (col, t), what in zip(split_tokens(first), ("ROWS", "COLS")))
     if rows < 1 or cols < 1:
         raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
     check_grid_size(NAME, rows, cols, n, 1)
@@ -69,10 +87,10 @@ def _table(text: str) -> tuple[int, int, list[tuple[int, list[tuple[int, str]]]]
         raise ParseError(NAME, f"expected {rows} grid rows, got {len(body)}", where, 1)
     table = []
     for k, (n, line) in enumerate(body):
-        tokens = split_tokens(line)
+        tokens = line.split()
         if len(tokens) != cols:
             raise ParseError(NAME, f"row {k + 1} has {len(tokens)} token(s), expected {cols}", n, 1)
-        table.append((n, tokens))
+        table.append(_Row(n, line, tokens))
     return rows, cols, table
 
 
@@ -86,15 +104,15 @@ def _guess_family(tokens: list[list[str]]) -> Family:
 
 def read(text: str, family: Family | None = None) -> Puzzle:
     rows, cols, table = _table(text)
-    tokens = [[tok for _, tok in row] for _, row in table]
+    tokens = [row.tokens for row in table]
     family = Family(family) if family is not None else _guess_family(tokens)
     codec = _codec(family)
     try:
         return codec.parse(rows, cols, tokens)
     except BadToken as exc:
-        n, row = table[exc.row]
+        row = table[exc.row]
         raise ParseError(NAME, f"bad {family.value} problem token {exc.token!r}, expected {exc.expected}",
-                         n, row[exc.col][0]) from None
+                         row.line_no, row.column(exc.col)) from None
 
 
 def _problem_tokens(puzzle: Puzzle) -> list[list[str]]:
@@ -131,14 +149,15 @@ def read_solution(text: str, puzzle: Puzzle) -> Solution:
         raise ParseError(NAME, f"solution is {rows}x{cols}, puzzle is {puzzle.rows}x{puzzle.cols}", 1, 1)
     board = codec.tokens(puzzle)
     cells = []
-    for r, (n, tokens) in enumerate(table):
-        for c, (col, tok) in enumerate(tokens):
+    for r, row in enumerate(table):
+        for c, tok in enumerate(row.tokens):
             if tok == codec.mark:
                 cells.append((r, c))
             elif tok == "-":  # some published answers blank out the clues
                 continue
             elif not codec.fits(tok, board[r][c]):
-                raise ParseError(NAME, f"solution token {tok!r} disagrees with the puzzle's {board[r][c]!r}", n, col)
+                raise ParseError(NAME, f"solution token {tok!r} disagrees with the puzzle's {board[r][c]!r}",
+                                 row.line_no, row.column(c))
     return puzzle.solution(cells)
 
 

@@ -244,12 +244,24 @@ class Puzzle:
             raise CellOutOfBounds(f"{what} at {(r, c)} is outside the {self.rows}x{self.cols} grid")
         return (int(r), int(c))
 
+    def _is_cell(self, cell: object) -> bool:
+        """Whether ``cell`` is already an in-bounds ``(row, col)`` pair of plain ints (the form
+        readers build; anything else goes through :meth:`_check_cell`, which converts or refuses)."""
+        return (type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int
+                and 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols)
+
+    def _check_cells(self, cells: Iterable[Cell], what: str) -> set[Cell]:
+        """:meth:`_check_cell` of every cell, as a set."""
+        is_cell, check = self._is_cell, self._check_cell
+        return {cell if is_cell(cell) else check(cell, what) for cell in cells}
+
     def _check_numbers(self, numbers: Mapping[Cell, Any], low: int, high: int, what: str) -> dict[Cell, int]:
         """``numbers`` with in-bounds cells and integer values in ``low..high``, else a
         :class:`ClueOutOfRange` naming ``what`` (e.g. "Kuromasu number")."""
         out = {}
         for cell, n in dict(numbers).items():
-            cell = self._check_cell(cell, "number")
+            if not self._is_cell(cell):
+                cell = self._check_cell(cell, "number")
             if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
                 raise ClueOutOfRange(
                     f"{what} at {cell} must be {low}..{high} on a {self.rows}x{self.cols} grid, got {n!r}"

@@ -130,6 +130,9 @@ class FamilySpec:
       ``puzzle_type``, ``answer`` (what the marked cells are: "bulbs", "black cells", ...),
       ``rules`` (one line each, for help texts);
     - ``verify(puzzle, cells)``: the independent verifier, on in-bounds cells;
+      ``accepts(puzzle, cells)``, when given: the same rules as a plain yes or no, without the
+      details, for the harness's check of every answer (``verify`` runs only when it says no, to
+      tell what is broken); it must say yes exactly when ``verify`` finds nothing;
     - ``view(puzzle, cell, marked, context)``: a :class:`CellView`; ``context(puzzle, marked)``
       what the views share (e.g. Light Up's lit cells), computed once per picture;
     - ``native_token(puzzle, cell)`` / ``from_native(rows, cols, tokens, name, meta)``: the native
@@ -166,6 +169,7 @@ class FamilySpec:
     generator: str | None = None
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
 
     def generator_parts(self) -> tuple[type, Callable[..., "Generated"]] | None:
         """The generator's options class and function, imported now (None if it has none)."""

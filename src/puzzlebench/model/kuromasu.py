@@ -40,7 +40,7 @@ class Kuromasu(Puzzle):
     def __post_init__(self) -> None:
         self._check_size()
         numbers = self._check_numbers(self.numbers, 1, self.rows + self.cols - 1, "Kuromasu number")
-        unknown = frozenset(self._check_cell(cell, "'?' clue") for cell in self.unknown)
+        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
         both = sorted(unknown & numbers.keys())
         if both:
             raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")
@@ -89,6 +89,55 @@ def verify_kuromasu(p: Kuromasu, black: frozenset[Cell]) -> list[Violation]:
             out.append(Violation(VISIBLE_COUNT_WRONG, (cell,), f"number {n} at {cell} sees {seen} white cell(s)"))
     return out
 
+
+
+def kuromasu_accepts(p: Kuromasu, black: frozenset[Cell]) -> bool:
+    """Whether ``black`` (in-bounds cells) breaks none of Kuromasu's rules: the yes-or-no of
+    :func:`verify_kuromasu`, with the white region filled over a flat array of the board."""
+    # Numbered (and '?') cells are white.
+    if not black.isdisjoint(p.numbers) or not black.isdisjoint(p.unknown):
+        return False
+    rows, cols = p.rows, p.cols
+    # No two black cells share a side.
+    if any((r + 1, c) in black or (r, c + 1) in black for r, c in black):
+        return False
+    # A number equals the count of white cells it sees, itself included.
+    for (r, c), n in p.numbers.items():
+        seen = 1
+        for dr, dc in STEPS:
+            y, x = r + dr, c + dc
+            while 0 <= y < rows and 0 <= x < cols and (y, x) not in black:
+                seen += 1
+                y, x = y + dr, x + dc
+        if seen != n:
+            return False
+    # All white cells form one orthogonally connected region: a fill from the first white cell
+    # reaches every one (cell (r, c) is r * cols + c; 1 = black or reached).
+    size = rows * cols
+    done = bytearray(size)
+    for r, c in black:
+        done[r * cols + c] = 1
+    start = done.find(0)
+    if start < 0:
+        return True
+    done[start] = 1
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        c = i % cols
+        if c and not done[i - 1]:  # left
+            done[i - 1] = 1
+            todo.append(i - 1)
+        if c + 1 < cols and not done[i + 1]:  # right
+            done[i + 1] = 1
+            todo.append(i + 1)
+        if i >= cols and not done[i - cols]:  # up
+            done[i - cols] = 1
+            todo.append(i - cols)
+        if i + cols < size and not done[i + cols]:  # down
+            done[i + cols] = 1
+            todo.append(i + cols)
+    return done.find(0) < 0
 
 def _view(p: Kuromasu, cell: Cell, black: frozenset[Cell], _: Any) -> CellView:
     if cell in black:
@@ -140,6 +189,7 @@ SPEC = register_family(FamilySpec(
            "all white cells are orthogonally connected",
            "a number counts the white cells it sees in its row and column, itself included"),
     verify=verify_kuromasu,
+    accepts=kuromasu_accepts,
     view=_view,
     native_token=_token,
     from_native=_from_native,

@@ -44,11 +44,12 @@ class LightUp(Puzzle):
         self._check_size()
         numbers = {}
         for cell, n in dict(self.numbers).items():
-            cell = self._check_cell(cell, "number")
+            if not self._is_cell(cell):
+                cell = self._check_cell(cell, "number")
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 4:
                 raise ClueOutOfRange(f"Light Up number at {cell} must be 0..4, got {n!r}")
             numbers[cell] = n
-        walls = {self._check_cell(cell, "wall") for cell in self.walls} | set(numbers)
+        walls = self._check_cells(self.walls, "wall") | set(numbers)
         object.__setattr__(self, "numbers", freeze_map(numbers))
         object.__setattr__(self, "walls", frozenset(walls))
 
@@ -99,6 +100,34 @@ def verify_lightup(p: LightUp, bulbs: frozenset[Cell]) -> list[Violation]:
             out.append(Violation(CLUE_COUNT_WRONG, (cell, *got), f"wall {cell} wants {n} bulb(s) next to it, has {len(got)}"))
     return out
 
+
+
+def lightup_accepts(p: LightUp, bulbs: frozenset[Cell]) -> bool:
+    """Whether ``bulbs`` (in-bounds cells) breaks none of Light Up's rules: the yes-or-no of
+    :func:`verify_lightup`, by the same walk without recording what is wrong."""
+    walls = p.walls
+    # A bulb stands on an open cell.
+    if not bulbs.isdisjoint(walls):
+        return False
+    rows, cols = p.rows, p.cols
+    lit = set(bulbs)
+    for r, c in bulbs:
+        for dr, dc in STEPS:
+            y, x = r + dr, c + dc
+            while 0 <= y < rows and 0 <= x < cols and (y, x) not in walls:
+                # No bulb is lit by another bulb.
+                if (y, x) in bulbs:
+                    return False
+                lit.add((y, x))
+                y, x = y + dr, x + dc
+    # Every open cell is lit: the lit cells are open, so there must be as many as open cells.
+    if len(lit) != rows * cols - len(walls):
+        return False
+    # A numbered wall has exactly that many bulbs on its four neighbours.
+    return all(
+        ((r - 1, c) in bulbs) + ((r + 1, c) in bulbs) + ((r, c - 1) in bulbs) + ((r, c + 1) in bulbs) == n
+        for (r, c), n in p.numbers.items()
+    )
 
 def lit_cells(puzzle: LightUp, bulbs: frozenset[Cell]) -> frozenset[Cell]:
     """Open cells lit by ``bulbs`` (each bulb's own cell and its rays up to a wall)."""
@@ -241,6 +270,7 @@ SPEC = register_family(FamilySpec(
     rules=("a bulb lights its row and column up to a wall", "every open cell is lit",
            "no bulb lights another", "a numbered wall has that many bulbs beside it"),
     verify=verify_lightup,
+    accepts=lightup_accepts,
     view=_view,
     context=lambda p, bulbs: lit_cells(p, bulbs),
     native_token=_token,

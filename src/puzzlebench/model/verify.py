@@ -2,7 +2,10 @@
 
 The families' verifiers share no code with the encodings (not even the grid helpers of
 ``model.grid``): each rule is checked by walking the board with the small helpers below, and
-every broken rule is reported with the cells involved.
+every broken rule is reported with the cells involved. A family may also give a quick check
+(``FamilySpec.accepts``) of the same rules that only says yes or no: every answer a solver
+returns goes through the verifier, and most are valid, so the detailed walk runs only for an
+answer the quick check rejects.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ def verify(puzzle: Puzzle, answer: Solution | Iterable[Cell]) -> list[Violation]
         spec = family_spec(puzzle.family)
     except (AttributeError, ValueError):
         raise TypeError(f"no verifier for {type(puzzle).__name__}") from None
+    if spec.accepts is not None and spec.accepts(puzzle, cells):
+        return []
     return spec.verify(puzzle, cells)
 
 

@@ -11,7 +11,7 @@ auxiliary-free encoding written out here: one clause per forbidden subset.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, repeat
 from math import comb
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -201,6 +201,9 @@ def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequen
     ``a[i-1]`` means "A >= i" (so ``a[i]`` implies ``a[i-1]``), likewise ``b``. Returns fresh
     literals ``o`` with ``o[k-1] <-> A + B >= k`` for k up to ``cap`` (enough to tell every sum
     up to ``cap - 1`` apart from "more"), adding both directions' clauses to ``clauses``.
+
+    For each ``i`` the clauses over ``j`` are zipped together rather than appended one by one
+    (a Kuromasu board merges tens of thousands of these).
     """
     p, q = len(a), len(b)
     if not p or not q:
@@ -209,25 +212,24 @@ def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequen
     first = pool.top + 1
     pool.top += m
     o = range(first, first + m)
-    # A >= i and B >= j  ->  sum >= i + j
-    for i in range(min(p, m) + 1):
-        for j in range(max(0, 1 - i), min(q, m - i) + 1):
-            if i and j:
-                clauses.append((-a[i - 1], -b[j - 1], o[i + j - 1]))
-            else:
-                clauses.append((-(a[i - 1] if i else b[j - 1]), o[i + j - 1]))
-    # A <= i and B <= j  ->  sum <= i + j
-    for i in range(p + 1):
-        for j in range(min(q, m - i - 1) + 1):
-            head = -o[i + j]
-            if i < p and j < q:
-                clauses.append((a[i], b[j], head))
-            elif i < p:
-                clauses.append((a[i], head))
-            elif j < q:
-                clauses.append((b[j], head))
-            else:
-                clauses.append((head,))
+    not_o = range(-first, -first - m, -1)
+    not_b = [-x for x in b]
+    # A >= i and B >= j  ->  sum >= i + j: for i = 0, B >= j alone; for i > 0, A >= i alone
+    # (j = 0), then with each B >= j.
+    clauses += zip(not_b[: min(q, m)], o)
+    for i in range(1, min(p, m) + 1):
+        x, top = -a[i - 1], min(q, m - i)
+        clauses.append((x, o[i - 1]))
+        clauses += zip(repeat(x, top), not_b[:top], o[i : i + top])
+    # A <= i and B <= j  ->  sum <= i + j, for j up to m - i - 1 (b[j] says "B > j"; past B's
+    # last literal, A <= i alone).
+    for i in range(p):
+        top = min(q, m - i - 1)
+        clauses += zip(repeat(a[i], top + 1), b[: top + 1], not_o[i : i + top + 1])
+        if top == q:
+            clauses.append((a[i], not_o[i + q]))
+    top = min(q, m - p - 1)  # i = p: B <= j alone (top < q, since m <= p + q)
+    clauses += zip(b[: top + 1], not_o[p : p + top + 1])
     return list(o)
 
 
