@@ -79,7 +79,8 @@ def janko_claims(root: Path) -> list[str]:
 def _sample(doc: dict) -> str:
     """How the corpus was sampled: every Nth puzzle, when the run did not take them all."""
     every = int(doc.get("every") or 1)
-    return f" (every {every}th of the corpus)" if every > 1 else ""
+    nth = {1: "st", 2: "nd", 3: "rd"}.get(every % 10 if every % 100 not in (11, 12, 13) else 0, "th")
+    return f" (every {every}{nth} of the corpus)" if every > 1 else ""
 
 
 def _growth(rows: list[dict]) -> str:
@@ -113,7 +114,7 @@ def connectivity_claims(root: Path) -> list[str]:
     closure, seed = row("asp", "default", "closure"), row("asp", "seed000", "closure")
     cheaper = [f"{name} {ratio(r, 'vs_none')}" for name, r in
                (("ASP reach", reach), ("SAT lazy cuts", lazy), ("SAT propagator", prop)) if r]
-    out = [f"**Seed 000's question** (why \"all white cells connected\" slowed its solver): on the "
+    out = [f"**Seed 000's question** (why \"all white cells connected\" slowed its solver): on "
            f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles{_sample(meta)}, relative to the same encoding without the rule, "
            + ", ".join(cheaper)
            + (f"; the all-pairs closure is {ratio(closure, 'vs_none')} inside our program and seed 000's own "
