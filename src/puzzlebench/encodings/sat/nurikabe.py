@@ -24,14 +24,16 @@ from typing import Any, Mapping
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
+from ...errors import EncodingError
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import IslandPlan, lonely_cells, wall_blocks
 from ..regions import all_rules, connectivity_rule, island_rule
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
+from .islands import IslandPropagator
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator")
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -59,6 +61,21 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     else:
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
+    if islands == "propagator":
+        # The rest of the rule on partial assignments, by a propagator (sat/islands.py).
+        if options["connectivity"] == "propagator":
+            raise EncodingError("islands=propagator with connectivity=propagator needs two propagators; "
+                                "CaDiCaL takes one")
+
+        def island_engine():
+            engine = IslandPropagator(puzzle, plan, wall)
+            return engine, engine.observed()
+
+        cnf.propagator = island_engine
+
+    # The islands hold sum(numbers) cells between them, so the wall holds all the others.
+    if options["wall_count"] == "card":
+        cnf.equals(list(decision.values()), puzzle.rows * puzzle.cols - sum(numbers.values()), options["card"])
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -152,6 +169,8 @@ SPECS: list[EncodingSpec] = [
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance-bounded ownership, or lazy cuts"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
+            Option("wall_count", "none", ("none", "card"),
+                   "whether the wall's size (the cells the numbers leave over) is stated, by the card encoding"),
         ),
     ),
 ]
