@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
 from ..model import Cell, Nurikabe
-from .base import LazyRule, Option
-from .regions import BLACK, UNKNOWN, WHITE, all_rules, connectivity_rule, island_rule
+from .base import CellClause, LazyRule, Option
+from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
+                      white_regions)
 
 #: The wall rule of the CP, SMT and MIP encodings, stated by lazy cuts only (or dropped).
 WALL_LAZY_OR_NONE = Option(
@@ -119,13 +120,81 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
     return out
 
 
-def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any]) -> LazyRule | None:
+#: How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
+#: stronger cuts of :func:`cell_cuts` (``cell``).
+CUTS = Option(
+    "cuts", "cell", ("cell", "region"),
+    "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
+    "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
+    "island walled in too small)",
+)
+
+
+def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
+              anchor: Cell | None, wall: bool, islands: bool) -> list[CellClause]:
+    """The cuts of the lazy rules (``wall``: the wall is connected; ``islands``: every island holds
+    one number equal to its size) that a candidate (its wall cells ``marked``) violates, each
+    sound on its own:
+
+    * a wall part W with unshaded fence F, when another wall part exists: with F unshaded, a wall
+      cell w of W and a wall cell x beyond W and F lie in different wall parts, so per w "a cell
+      of F turns wall, or w or x turns unshaded" (x: ``anchor``, a cell wall in every answer,
+      when it lies beyond W; the largest part is left out, the others exclude the candidate);
+    * an island R with one number n and fewer cells, walled in by B: with B wall the island lies
+      inside R, too small, so "a cell of B turns unshaded";
+    * an island R without a number, walled in by B: with B wall, an unshaded cell r of R lies in a
+      numberless island, so per r "r turns wall or a cell of B turns unshaded";
+    * an island with two numbers, or with more cells than its number: the cuts of
+      :func:`~puzzlebench.encodings.regions.island_cuts`.
+    """
+    cuts: list[CellClause] = []
+    if wall:
+        parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
+                                                    if (r, c) not in marked))
+        if len(parts) > 1:
+            largest = max(range(len(parts)), key=lambda k: len(parts[k]))
+            for k, part in enumerate(parts):
+                if k == largest:
+                    continue
+                inside = set(part)
+                fence = sorted({nb for cell in part for nb in _around(rows, cols, cell) if nb not in inside})
+                x = anchor if anchor is not None and anchor not in inside else parts[largest][0]
+                base = [(f, True) for f in fence if f not in numbers]  # a number never turns wall
+                cuts += [base + [(w, False), (x, False)] for w in part]
+    if islands:
+        plain = []
+        for region in white_regions(rows, cols, marked):
+            clues = [cell for cell in region if cell in numbers]
+            if len(clues) == 1 and len(region) < numbers[clues[0]] or not clues:
+                inside = set(region)
+                fence = [(b, False) for b in sorted({nb for cell in region for nb in _around(rows, cols, cell)
+                                                    if nb not in inside})]
+                cuts += [fence] if clues else [[(r, True)] + fence for r in region]
+            else:
+                plain.append(region)
+        if plain:  # two numbers, or too many cells: the plain cuts, from these regions' cells only
+            keep = frozenset(cell for region in plain for cell in region)
+            everything = frozenset((r, c) for r in range(rows) for c in range(cols))
+            cuts += island_cuts(rows, cols, numbers, everything - keep)
+    return cuts
+
+
+def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any],
+               anchor: Cell | None = None) -> LazyRule | None:
     """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
-    (``connectivity=lazy``) and the islands' (``islands=lazy``); None when there is neither."""
+    (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` for the islands it
+    leaves); None when there is neither. ``cuts`` picks the cuts; ``anchor`` is a cell wall in
+    every answer, if one is known."""
+    wall = options["connectivity"] == "lazy"
+    islands = options["islands"] in ("lazy", "hybrid")
+    if options.get("cuts", "region") == "cell":
+        if not wall and not islands:
+            return None
+        rows, cols, numbers = p.rows, p.cols, dict(p.numbers)
+        return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands)
     return all_rules(
-        connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True)
-        if options["connectivity"] == "lazy" else None,
-        island_rule(p.rows, p.cols, p.numbers) if options["islands"] == "lazy" else None,
+        connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
+        island_rule(p.rows, p.cols, p.numbers) if islands else None,
     )
 
 
@@ -201,10 +270,11 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
     * an undecided cell beside unshaded parts that would join two numbers, grow an island past
       its number, or bring a cell outside the number's domain into its island is wall (reason:
       the parts' cells, or paths to their numbers);
-    * from each number n, a search through its domain over cells not known wall, fewer than n
-      steps deep, bounds its island (reason: the wall cells that stopped the search): fewer than
-      n cells reached is a conflict; exactly n makes every one of them unshaded; a cell reached
-      by no number's search is wall (a conflict if it is unshaded).
+    * from each number n's unshaded part P, a search through the number's domain over cells
+      not known wall and not of (or beside) another number's part, at most n - |P| steps deep,
+      bounds its island (reason: P's cells, the wall cells and the other parts' paths that
+      stopped the search): fewer than n cells reached is a conflict; exactly n makes every one
+      of them unshaded; a cell reached by no number's search is wall (a conflict if unshaded).
     """
     adj, clue_at, sizes, clues, domain = g.adj, g.clue_at, g.sizes, g.clues, g.domain
     n_cells = len(state)
@@ -281,36 +351,52 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         elif 1 + sum(len(parts[c][0]) for c in near) > sizes[k]:  # the island would grow too big
             implied.append([(i, True)] + [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0])
 
-    # searches from each number through its domain
+    # searches from each number's part through its domain
+    part_of = {parts[c][1]: c for c in range(len(parts)) if parts[c][1] >= 0}
     covered = bytearray(n_cells)
-    fences: list[list[int]] = []
+    reasons: list[list[IndexLiteral]] = []
     depth = [-1] * n_cells
-    for k, clue in enumerate(clues):
+    for k in range(len(clues)):
         n, dom = sizes[k], domain[k]
-        order = [clue]
-        depth[clue] = 0
-        fence: list[int] = []
+        order = list(parts[part_of[k]][0])
+        for v in order:
+            depth[v] = 0
+        budget = n - len(order)  # the island's other cells lie at most this far from the part
+        reason = [(v, True) for v in order if clue_at[v] < 0]
+        stopped: list[int] = []  # cells the search looked at and left (depth -2)
         for v in order:
             d = depth[v]
-            if d + 1 >= n:
+            if d >= budget:
                 continue
             for u in adj[v]:
-                if not dom[u] or depth[u] >= 0:
+                if not dom[u] or depth[u] != -1:
                     continue
-                if state[u] == BLACK:
-                    if depth[u] != -2:
-                        depth[u] = -2
-                        fence.append(u)
+                if state[u] == BLACK:  # a wall stops the search
+                    depth[u] = -2
+                    stopped.append(u)
+                    reason.append((u, False))
+                    continue
+                # a cell of another number's part, or beside one, is not this island's
+                c = comp[u]
+                if c < 0 or parts[c][1] < 0:
+                    c = next((comp[w] for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k)), -1)
+                    w = next((w for w in adj[u] if comp[w] == c), -1) if c >= 0 else -1
+                else:
+                    w = u
+                if c >= 0 and parts[c][1] != k:
+                    depth[u] = -2
+                    stopped.append(u)
+                    reason += path(w)
                     continue
                 depth[u] = d + 1
                 order.append(u)
         for v in order:
             depth[v] = -1
             covered[v] = 1
-        for u in fence:
+        for u in stopped:
             depth[u] = -1
-        fences.append(fence)
-        reason = [(u, False) for u in fence]
+        reason = list(dict.fromkeys(reason))
+        reasons.append(reason)
         if len(order) < n:  # too little room for the island
             return IslandFindings(reason, [])
         if len(order) == n:  # exactly room: every cell reached is unshaded
@@ -319,7 +405,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         if covered[i] or state[i] == BLACK or clue_at[i] >= 0:
             continue
         # no number's island can reach i: wall
-        clause = [(i, True)] + list(dict.fromkeys((u, False) for k in g.owners[i] for u in fences[k]))
+        clause = [(i, True)] + list(dict.fromkeys(lit for k in g.owners[i] for lit in reasons[k]))
         if state[i] == WHITE:
             return IslandFindings(clause, [])
         implied.append(clause)

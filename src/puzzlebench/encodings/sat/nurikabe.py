@@ -24,16 +24,16 @@ from typing import Any, Mapping
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
-from ...errors import EncodingError
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan, lonely_cells, wall_blocks
-from ..regions import all_rules, connectivity_rule, island_rule
+from ..islands import CUTS, IslandPlan, lazy_rules, lonely_cells, wall_blocks
 from .common import CARD_CHOICES, CnfModel
-from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
+from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator", "hybrid")
+#: islands=hybrid: the largest n x (cells an island of n may hold) given levels and a size count
+HYBRID_LEVELS = 5000
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -56,33 +56,18 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
-    if islands == "distance":
-        _islands_by_distance(cnf, puzzle, plan, options["card"])
-    else:
+    if islands in ("distance", "hybrid"):
+        _islands_by_distance(cnf, puzzle, plan, options["card"], HYBRID_LEVELS if islands == "hybrid" else None)
+    if islands != "distance":
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
-    if islands == "propagator":
-        # The rest of the rule on partial assignments, by a propagator (sat/islands.py).
-        if options["connectivity"] == "propagator":
-            raise EncodingError("islands=propagator with connectivity=propagator needs two propagators; "
-                                "CaDiCaL takes one")
-
-        def island_engine():
-            engine = IslandPropagator(puzzle, plan, wall)
-            return engine, engine.observed()
-
-        cnf.propagator = island_engine
-
     # The islands hold sum(numbers) cells between them, so the wall holds all the others.
     if options["wall_count"] == "card":
         cnf.equals(list(decision.values()), puzzle.rows * puzzle.cols - sum(numbers.values()), options["card"])
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
-    wall_rule = None
-    if mode == "lazy":
-        wall_rule = connectivity_rule(puzzle.rows, puzzle.cols, decision, isolated=False, of_marked=True)
-    elif mode in ("rank", "propagator"):
+    if mode in ("rank", "propagator"):
         # the region is the wall: "out of it" is the negated wall variable; a cell known to be wall
         # is always in it and roots it
         root = min(plan.wall) if plan.wall else None
@@ -91,13 +76,29 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
             reach_levels(cnf, graph)
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), [wall[c] for c in plan.open])
-    cnf.lazy = all_rules(wall_rule, island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None)
+    if islands == "propagator":
+        # The rest of the island rule on partial assignments, by a propagator (sat/islands.py);
+        # CaDiCaL connects one, so a wall propagator joins it in a group.
+        wall_engine = cnf.propagator
+
+        def island_engine():
+            engine = IslandPropagator(puzzle, plan, wall)
+            if wall_engine is None:
+                return engine, engine.observed()
+            return PropagatorGroup(engine, wall_engine()[0]), engine.observed()
+
+        cnf.propagator = island_engine
+    # The rules left to lazy cuts (connectivity=lazy; islands=lazy or hybrid), a known wall cell as
+    # the cuts' witness.
+    cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     cnf.notes.update(connectivity=mode, islands=islands)
     return cnf
 
 
-def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
-    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes."""
+def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, limit: int | None) -> None:
+    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``limit``,
+    levels and size only for the numbers n whose n x (cells the island may hold) is at most it
+    (the other islands are left to the lazy cuts)."""
     wall = cnf.decision
 
     def owns(clue: Cell, cell: Cell) -> int | None:
@@ -125,6 +126,8 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
+        if limit is not None and n * len(dist) > limit:
+            continue
 
         # Every owned cell is fewer than n steps from the number along owned cells.
         def near(cell: Cell, t: int) -> int | bool:
@@ -169,6 +172,7 @@ SPECS: list[EncodingSpec] = [
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance-bounded ownership, or lazy cuts"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
+            CUTS,
             Option("wall_count", "none", ("none", "card"),
                    "whether the wall's size (the cells the numbers leave over) is stated, by the card encoding"),
         ),
