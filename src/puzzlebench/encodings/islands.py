@@ -81,6 +81,20 @@ class IslandPlan:
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                    tuple(c for c in candidates if c not in wall), clash)
 
+    def levelled(self, p: Nurikabe, budget: bool) -> set[Cell]:
+        """The numbers an encoding gives distance levels: every number, or with ``budget`` those
+        taken in increasing order of n x (cells the island may hold) while these products sum to
+        at most ``HYBRID_LEVELS``."""
+        if not budget:
+            return set(self.reach)
+        out, spent = set(), 0
+        for clue, dist in sorted(self.reach.items(), key=lambda item: p.numbers[item[0]] * len(item[1])):
+            spent += p.numbers[clue] * len(dist)
+            if spent > HYBRID_LEVELS:
+                break
+            out.add(clue)
+        return out
+
     def steps(self, p: Nurikabe) -> Iterator[tuple[Cell, Cell | None, Cell, bool]]:
         """``(clue, cell, nb, inside)`` for each cell the island of ``clue`` may hold (``cell`` None
         for the number itself) and each unnumbered side-neighbour ``nb`` whose status the island
@@ -119,6 +133,9 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
             out.append((cell, around))
     return out
 
+
+#: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
+HYBRID_LEVELS = 40000
 
 #: How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
 #: stronger cuts of :func:`cell_cuts` (``cell``).

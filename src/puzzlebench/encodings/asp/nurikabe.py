@@ -31,14 +31,16 @@ CONNECTIVITY = Option(
 ISLANDS = Option(
     "islands",
     "distance",
-    ("reach", "distance"),
+    ("reach", "distance", "hybrid"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
-    "tied to their number by recursion (reach) or by levels bounded by the number (distance)",
+    "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "
+    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid)",
 )
 
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
+    "hybrid": ("nurikabe_owners.lp", "nurikabe_distance.lp", "nurikabe_reach.lp"),
 }
 
 
@@ -48,11 +50,15 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p, plan = puzzle, IslandPlan.of(puzzle)
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
+    islands = options["islands"]
+    levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
     for i, (clue, dist) in enumerate(plan.reach.items()):
         parts.append(f"island({i},{clue[0]},{clue[1]},{p.numbers[clue]}).")
+        if clue in levelled:  # this number's island is tied to it by levels, not by recursion
+            parts.append(f"levelled({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
-    files = ["nurikabe.lp", *_ISLAND_FILES[options["islands"]]]
+    files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
     connectivity = options["connectivity"]
     propagator = None
     if connectivity == "reach":

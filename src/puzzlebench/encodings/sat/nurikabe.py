@@ -32,8 +32,6 @@ from .islands import IslandPropagator
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
 ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator", "hybrid")
-#: islands=hybrid: the largest n x (cells an island of n may hold) given levels and a size count
-HYBRID_LEVELS = 5000
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -57,7 +55,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
     if islands in ("distance", "hybrid"):
-        _islands_by_distance(cnf, puzzle, plan, options["card"], HYBRID_LEVELS if islands == "hybrid" else None)
+        _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
     if islands != "distance":
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
@@ -95,10 +93,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     return cnf
 
 
-def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, limit: int | None) -> None:
-    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``limit``,
-    levels and size only for the numbers n whose n x (cells the island may hold) is at most it
-    (the other islands are left to the lazy cuts)."""
+def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
+    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
+    levels and size only for the numbers :meth:`IslandPlan.levelled` picks (the other islands are
+    left to the lazy cuts)."""
     wall = cnf.decision
 
     def owns(clue: Cell, cell: Cell) -> int | None:
@@ -123,10 +121,11 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
         guard = () if cell is None else (-owns(clue, cell),)
         cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
 
+    levelled = plan.levelled(puzzle, budget)
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
-        if limit is not None and n * len(dist) > limit:
+        if clue not in levelled:
             continue
 
         # Every owned cell is fewer than n steps from the number along owned cells.
