@@ -135,7 +135,7 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
 
 
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
-HYBRID_LEVELS = 40000
+HYBRID_LEVELS = 20000
 
 #: How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
 #: stronger cuts of :func:`cell_cuts` (``cell``).

@@ -27,10 +27,11 @@ CONNECTIVITY = Option(
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
-# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s.
+# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
+# whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
 ISLANDS = Option(
     "islands",
-    "distance",
+    "hybrid",
     ("reach", "distance", "hybrid"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
     "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "

@@ -11,10 +11,14 @@ Rules and the blocks that enforce them:
   neighbours, ties every owned cell to its number by reachability levels bounded by the number
   (distance-bounded reachability), and counts each number's cells with a cardinality encoding
   (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour
-  and rejects candidates with faulty islands by cuts (``regions.island_cuts``);
+  and rejects candidates with faulty islands by cuts (``cuts`` option, ``islands.lazy_rules``);
+  ``hybrid`` gives every number ownership, but levels and a count only to the numbers whose
+  levels fit a budget (``IslandPlan.levelled``), and leaves the rest to the lazy cuts;
+  ``propagator`` runs the rule on partial assignments (``sat/islands.py``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts, ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
-  (reachability levels), or ``none`` (the rule dropped: a relaxation).
+  (reachability levels), or ``none`` (the rule dropped: a relaxation);
+* ``wall_count=card``: the wall holds the cells the numbers leave over (a redundant count).
 """
 
 from __future__ import annotations
@@ -167,9 +171,14 @@ SPECS: list[EncodingSpec] = [
                    "how 'the wall is connected' is enforced: lazy cuts, an external propagator, "
                    "reachability levels, or none", relaxing=("none",)),
             # defaults measured on the first 100 janko puzzles (count=2, 20 s cap): islands=lazy
-            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s
-            Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: distance-bounded ownership, or lazy cuts"),
+            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s.
+            # On 22 puzzles where lazy islands took over 2 s or timed out (10 s cap, one run):
+            # hybrid with cuts=cell 121 s in all, 10 over the cap; lazy with cuts=region 17 over it;
+            # on every 10th puzzle of the corpus hybrid 10.2 s, lazy 9.6 s.
+            Option("islands", "hybrid", ISLANDS,
+                   "how islands get one number and its size: distance-bounded ownership (distance), "
+                   "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
+                   "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
             CUTS,
             Option("wall_count", "none", ("none", "card"),
