@@ -25,9 +25,10 @@ others are reported as skipped.
 Usage::
 
     .venv/bin/python benchmarks/connectivity.py [--corpus ../shared/corpora/janko]
-        [--family kuromasu|hitori|nurikabe] [--paradigm asp --paradigm sat ...] [--limit N] [--timeout 10] [--out results/connectivity]
+        [--family kuromasu|hitori|nurikabe] [--paradigm asp --paradigm sat ...] [--limit N] [--every N] [--timeout 10] [--out results/connectivity]
 
-Writes ``rows.jsonl`` (one record per run), ``summary.csv`` and ``summary.json`` in ``--out``.
+Writes ``rows.jsonl`` (one record per run), ``runs.csv`` (its columns for the growth plots),
+``summary.csv`` and ``summary.json`` in ``--out``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ import janko  # noqa: E402  (the corpus, warm-up, GC isolation and judging of ja
 from puzzlebench import registry  # noqa: E402
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions  # noqa: E402
 from puzzlebench.model import Family  # noqa: E402
+from puzzlebench.stats import fit_power_law  # noqa: E402
 
 #: Families whose encodings have a ``connectivity`` option and whose corpus janko.py reads.
 FAMILIES = ("kuromasu", "hitori", "nurikabe")
@@ -57,7 +59,11 @@ RELAXED = "none"
 #: Variants run only on boards of at most this many cells (the closure's n^2 rules).
 MAX_CELLS = {("asp", "default", "closure"): 400, ("asp", "seed000", "closure"): 400}
 #: The main size figure of each paradigm's encoding.
-SIZE_KEY = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints"}
+SIZE_KEY = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints",
+            "mip": "size_constraints"}
+#: The per-run columns kept in ``runs.csv`` (small enough to commit; rows.jsonl has everything).
+RUN_COLUMNS = ("variant", "puzzle_id", "cells", "status", "correct", "time_total", "time_build", "time_solve",
+               "size", "search_choices")
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,10 @@ def summarise(records: list[dict[str, Any]], chosen: list[Variant]) -> list[dict
         own_total = total_on(v.name, ids)
         relaxed = total_on(f"{v.paradigm}/{v.encoding}/{RELAXED}", ids)
         default = total_on(defaults.get(v.paradigm, ""), ids)
+        # Growth with the board over the runs that finished (timeouts would flatten the curve).
+        done = [r for r in ran if r["status"] in ("sat", "unsat") and r.get("time_total")]
+        time_fit = fit_power_law([r["cells"] for r in done], [r["time_total"] for r in done])
+        size_fit = fit_power_law([r["cells"] for r in done if r.get(size_key)], [r[size_key] for r in done if r.get(size_key)])
         rows.append({
             "paradigm": v.paradigm,
             "encoding": v.encoding,
@@ -142,8 +152,36 @@ def summarise(records: list[dict[str, Any]], chosen: list[Variant]) -> list[dict
             "mean_choices": statistics.fmean(choices) if choices else None,
             "vs_none": own_total / relaxed if own_total is not None and relaxed else None,
             "vs_default": own_total / default if own_total is not None and default else None,
+            **_fit_columns("time", time_fit),
+            **_fit_columns("size", size_fit),
         })
     return rows
+
+
+def _fit_columns(what: str, fit) -> dict[str, Any]:
+    """``<what>_k`` with its 95% interval, the cells it spans, or why there is no fit."""
+    def num(x: float) -> float | None:
+        return None if x != x else round(x, 3)  # NaN -> None
+
+    return {f"{what}_k": num(fit.k), f"{what}_k_low": num(fit.k_low), f"{what}_k_high": num(fit.k_high),
+            f"{what}_fit_cells": f"{fit.cells_min:g}-{fit.cells_max:g}" if fit.sizes else None,
+            f"{what}_fit_note": fit.reason or None}
+
+
+def write_runs(path: Path, records: list[dict[str, Any]]) -> None:
+    """The per-run columns the notebook's growth plots need, one row per run that was not skipped."""
+    import csv
+
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(RUN_COLUMNS)
+        for r in records:
+            if r.get("skipped"):
+                continue
+            size = r.get(SIZE_KEY.get(r["variant"].split("/")[0], ""))
+            out.writerow([r["variant"], r["puzzle_id"], r["cells"], r["status"], r.get("correct"),
+                          r.get("time_total"), r.get("time_build"), r.get("time_solve"), size,
+                          r.get("search_choices")])
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -175,12 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paradigm", action="append", choices=registry.PARADIGMS,
                     help="paradigm to run (repeatable; default: every installed one)")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of the corpus")
+    ap.add_argument("--every", type=int, default=1,
+                    help="every Nth puzzle of those (a sample across the corpus's board sizes; default 1: all)")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--out", type=Path, default=None,
                     help="output directory (default results/connectivity, results/connectivity-<family> for others)")
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
+    if args.every < 1:
+        ap.error("--every must be at least 1")
     paradigms = args.paradigm or registry.available(registry.PARADIGMS)
     for paradigm in paradigms:
         cls = registry.backend(paradigm)
@@ -195,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     context = {"git_commit": git_commit(), "machine": machine()}
     janko.warm_up(paradigms, [family])
     malformed: list[tuple[str, str]] = []
-    entries = janko.corpus(args.corpus, family, args.limit, malformed)
+    entries = janko.corpus(args.corpus, family, args.limit, malformed)[::args.every]
     gc.collect()
     gc.freeze()
     meter = janko.GcMeter()
@@ -224,11 +266,13 @@ def main(argv: list[str] | None = None) -> int:
 
     summary = summarise(records, chosen)
     janko.write_csv(args.out / "summary.csv", summary)
+    write_runs(args.out / "runs.csv", records)
     document = {
         "corpus": janko.shown_path(args.corpus),
         "family": family,
         "puzzles": len(entries),
         "malformed": [{"id": i, "reason": why} for i, why in malformed],
+        "every": args.every,
         "count_asked": janko.COUNT_PROOF,
         "timeout": args.timeout,
         "max_cells": {"/".join(k): v for k, v in MAX_CELLS.items()},
@@ -240,7 +284,11 @@ def main(argv: list[str] | None = None) -> int:
             "vs_none": "total_s / the same encoding's total with connectivity=none, on the same puzzles",
             "vs_default": "total_s / the paradigm's default variant's total, on the same puzzles",
             "mean_size": "mean of the paradigm's main size figure (asp rules, sat clauses, smt assertions, "
-                         "cp constraints) as reported after solving (lazy cuts included)",
+                         "cp and mip constraints) as reported after solving (lazy cuts included)",
+            "time_k": "exponent k of total time ~ a * cells**k fitted to the per-size medians of the runs that "
+                      "finished (sat or unsat), with its 95% interval (time_k_low, time_k_high) over the cells "
+                      "in time_fit_cells; time_fit_note says why there is none (stats.fit_power_law)",
+            "size_k": "the same fit for the main size figure",
         },
         "summary": summary,
         "versions": {**versions(), **{p: registry.backend(p).version() for p in paradigms}},
@@ -250,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     (args.out / "summary.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
     print(table(summary))
-    print(f"wrote {args.out}/rows.jsonl, summary.json, summary.csv ({elapsed:.0f} s)")
+    print(f"wrote {args.out}/rows.jsonl, runs.csv, summary.json, summary.csv ({elapsed:.0f} s)")
     return 0
 
 

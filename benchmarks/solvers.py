@@ -1,6 +1,6 @@
 """Every solver of every paradigm on the janko corpus: do they agree, and what does each cost?
 
-For each puzzle of ``Akari_dataset.json`` / ``Kuromasu_dataset.json`` this solves, in one process
+For each puzzle of the janko datasets (Akari, Kuromasu, Hitori, Nurikabe) this solves, in one process
 and one after another on the same puzzle, with every (solver, complete encoding) pair of the
 registry (plugins included: ``--plugin MODULE``) at ``count=2``: an answer and a uniqueness proof.
 Each answer is checked by the independent verifier and against the published solution, and the
@@ -27,7 +27,7 @@ honour it between their calls only).
 Usage::
 
     .venv/bin/python benchmarks/solvers.py [--corpus ../shared/corpora/janko]
-        [--family akari|kuromasu] [--paradigm sat ...] [--solver glucose4 ...] [--encodings default|all]
+        [--family akari|kuromasu|hitori|nurikabe] [--paradigm sat ...] [--solver glucose4 ...] [--encodings default|all]
         [--limit N] [--timeout 20] [--out results/solvers]
 """
 
@@ -59,6 +59,8 @@ DEFAULT_OUT = REPO / "results" / "solvers"
 FAMILIES: dict[str, tuple[Family, str]] = {
     "akari": (Family.LIGHTUP, "Akari_dataset.json"),
     "kuromasu": (Family.KUROMASU, "Kuromasu_dataset.json"),
+    "hitori": (Family.HITORI, "Hitori_dataset.json"),
+    "nurikabe": (Family.NURIKABE, "Nurikabe_dataset.json"),
 }
 COUNT = 2  # an answer and a uniqueness proof
 #: Encodings whose ground size is quadratic in the cells (seed 000's all-pairs white_connect
@@ -104,7 +106,10 @@ def measure(args: argparse.Namespace) -> Path:
     with rows_path.open("a", encoding="utf-8") as sink:
         for name in args.family or list(FAMILIES):
             family, dataset = FAMILIES[name]
-            entries = list(islice(iter_janko(Path(args.corpus) / dataset, family), args.limit))
+            malformed: list[tuple[str, str]] = []
+            entries = list(islice(iter_janko(Path(args.corpus) / dataset, family, malformed), args.limit))
+            for pid, why in malformed:  # a record that cannot be read is named, not run
+                print(f"{name}: skipped malformed record {pid}: {why}", file=sys.stderr)
             todo = pairs(family, paradigms, args.solver, args.encodings)
             for entry in tqdm(entries, desc=f"{name}: {len(todo)} pairs", disable=args.quiet):
                 for paradigm, solver, encoding in todo:
@@ -181,7 +186,8 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
     summary = {
         "table": table,
         "disagreements": disagreements,
-        "puzzles": {c: len({r["puzzle_id"] for r in rows if r["corpus"] == c}) for c in FAMILIES},
+        "puzzles": {c: len({r["puzzle_id"] for r in rows if r["corpus"] == c}) for c in FAMILIES
+                    if any(r["corpus"] == c for r in rows)},
         "runs": len(rows),
         "versions": versions(), "machine": machine(), "git_commit": git_commit(), "timestamp": timestamp(),
         "count": COUNT,

@@ -98,3 +98,35 @@ def test_families_side_by_side_read_every_summary(tmp_path):
     assert table.loc["sat/default/lazy (default)"].tolist() == [0.8, 1.3]
     assert pd.isna(table.loc["sat/default/rank", "hitori (9, 2030-01-02)"])
     assert not any("none" in v for v in table.index)  # the relaxation is the baseline, not a row
+
+
+def test_growth_is_fitted_per_variant_and_read_across_families(tmp_path):
+    from puzzlebench import analysis
+
+    # time ~ cells^2 and size ~ cells^1 on five board sizes: the fits must find both exponents
+    chosen = [connectivity.Variant("sat", "default", "lazy", default=True),
+              connectivity.Variant("sat", "default", "none")]
+    records = []
+    for i, cells in enumerate((25, 50, 100, 200, 400)):
+        for v in chosen:
+            records.append({"variant": v.name, "puzzle_id": f"p{i}", "cells": cells, "status": "sat",
+                            "verdict": "valid", "count": 1, "correct": True, "time_total": 1e-5 * cells ** 2,
+                            "size_clauses": 7 * cells, "search_choices": 3, "time_build": 0.1, "time_solve": 0.2})
+    summary = connectivity.summarise(records, chosen)
+    lazy = next(r for r in summary if r["connectivity"] == "lazy")
+    assert lazy["time_k"] == pytest.approx(2.0, abs=1e-3) and lazy["time_k_low"] <= 2.0 <= lazy["time_k_high"]
+    assert lazy["size_k"] == pytest.approx(1.0, abs=1e-3) and lazy["time_fit_cells"] == "25-400"
+    assert lazy["time_fit_note"] is None
+    # too few sizes: no exponent, and the reason instead
+    few = connectivity.summarise([r for r in records if r["cells"] <= 100], chosen)[0]
+    assert few["time_k"] is None and "3 grid size(s)" in few["time_fit_note"]
+
+    folder = tmp_path / "connectivity-hitori"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps({"family": "hitori", "puzzles": 5, "summary": summary}))
+    connectivity.write_runs(folder / "runs.csv", records + [{"variant": "sat/default/lazy", "skipped": True}])
+    growth = analysis.connectivity_growth(tmp_path)
+    assert growth.loc[("hitori", "sat/default/lazy (default)"), "time k"] == pytest.approx(2.0, abs=1e-3)
+    runs = analysis.connectivity_runs(tmp_path)
+    assert len(runs) == len(records) and set(runs["family"]) == {"hitori"}  # the skipped run is left out
+    assert runs["size"].tolist() == [7 * r["cells"] for r in records]

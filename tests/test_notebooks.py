@@ -114,6 +114,8 @@ def test_connectivity_ablation(tmp_path):
     assert "What the rule grounds to" in text
     # section 6 reads every family's committed corpus summary and writes its paragraph from them
     assert "**Across families** (kuromasu (560" in text and "hitori (" in text
+    # ... and the growth of each variant with the board, from the summaries that carry the fits
+    assert s["growth_fitted"].get("hitori", 0) >= 10 and "**hitori**: time exponents from" in text
     streams = "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
     assert f"connectivity variants: {s['runs']} done in" in streams
 

@@ -59,3 +59,23 @@ def test_two_sat_solvers_agree_on_the_corpus(janko_dir, tmp_path):
     # a second invocation resumes: nothing is run again
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert again.returncode == 0 and len((out / "rows.jsonl").read_text().splitlines()) == 6
+
+
+def test_every_corpus_family_runs_and_a_malformed_record_is_named(janko_dir, tmp_path):
+    # two real Nurikabe records and one whose header does not match its grid
+    doc = json.loads((janko_dir / "Nurikabe_dataset.json").read_text())
+    first = dict(list(doc["data"].items())[:2])
+    first["broken_3x3"] = {"problem": "4 3\n- 1 -\n- - -\n- - -\n", "solution": ""}
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "Nurikabe_dataset.json").write_text(json.dumps({**doc, "data": first}))
+    out = tmp_path / "solvers"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "solvers.py"), "--corpus", str(tmp_path / "corpus"),
+           "--family", "nurikabe", "--paradigm", "sat", "--solver", "glucose4", "--solver", "cadical195",
+           "--encodings", "default", "--out", str(out), "--quiet"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "skipped malformed record broken_3x3" in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["puzzles"] == {"nurikabe": 2} and summary["runs"] == 4 and summary["disagreements"] == []
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    assert all(r["published"] and bench_solvers.outcome(r).startswith("unique:") for r in rows)

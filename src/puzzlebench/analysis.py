@@ -437,16 +437,54 @@ def connectivity_families(root: str | os.PathLike | None = None) -> pd.DataFrame
     ``root``, the checkout's ``results`` by default), the puzzles and the day of the run behind each
     column in its name (the columns may come from different runs and machines: compare ratios,
     not times); None when there is none. The relaxation's rows are left out."""
-    base = Path(root) if root else repo_root() / "results"
     columns = {}
-    for path in sorted(base.glob("connectivity*/summary.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
+    for doc in _connectivity_summaries(root):
         rows = {f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + (" (default)" if r["default"] else ""):
                 r.get("vs_none") for r in doc["summary"] if not r["relaxed"]}
         columns[f"{doc['family']} ({doc['puzzles']}, {str(doc.get('timestamp', '?'))[:10]})"] = pd.Series(rows, dtype=float)
     if not columns:
         return None
     return pd.DataFrame(columns).sort_index()
+
+
+def _connectivity_summaries(root: str | os.PathLike | None) -> list[dict]:
+    base = Path(root) if root else repo_root() / "results"
+    return [dict(json.loads(path.read_text(encoding="utf-8")), folder=path.parent)
+            for path in sorted(base.glob("connectivity*/summary.json"))]
+
+
+def connectivity_growth(root: str | os.PathLike | None = None) -> pd.DataFrame | None:
+    """How each connectivity variant grows with the board, per family: the exponents ``k`` of
+    time ~ cells^k and size ~ cells^k with their 95% intervals, fitted by
+    ``benchmarks/connectivity.py`` (:func:`puzzlebench.stats.fit_power_law` over the per-size
+    medians of the runs that finished), and the cells the fit spans; ``note`` says why a fit is
+    missing. None when no committed summary carries the fits."""
+    rows = []
+    for doc in _connectivity_summaries(root):
+        for r in doc["summary"]:
+            if "time_k" not in r:
+                continue
+            rows.append({
+                "family": doc["family"],
+                "variant": f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + (" (default)" if r["default"] else ""),
+                "time k": r["time_k"], "time 95% CI": _interval(r["time_k_low"], r["time_k_high"]),
+                "size k": r["size_k"], "size 95% CI": _interval(r["size_k_low"], r["size_k_high"]),
+                "cells": r["time_fit_cells"] or r["size_fit_cells"],
+                "note": "; ".join(n for n in (r["time_fit_note"], r["size_fit_note"]) if n) or "",
+            })
+    return pd.DataFrame(rows).set_index(["family", "variant"]) if rows else None
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "" if low is None or high is None else f"[{low:.2f}, {high:.2f}]"
+
+
+def connectivity_runs(root: str | os.PathLike | None = None) -> pd.DataFrame | None:
+    """Every run of every committed connectivity study (``runs.csv`` beside each summary), with
+    its family: what the growth plots draw. None when there is none."""
+    frames = [pd.read_csv(doc["folder"] / "runs.csv").assign(family=doc["family"])
+              for doc in _connectivity_summaries(root) if (doc["folder"] / "runs.csv").exists()]
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def closure_delta(rows: int, cols: int) -> dict[str, int]:

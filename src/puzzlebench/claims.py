@@ -76,6 +76,24 @@ def janko_claims(root: Path) -> list[str]:
     return out
 
 
+def _sample(doc: dict) -> str:
+    """How the corpus was sampled: every Nth puzzle, when the run did not take them all."""
+    every = int(doc.get("every") or 1)
+    return f" (every {every}th of the corpus)" if every > 1 else ""
+
+
+def _growth(rows: list[dict]) -> str:
+    """The fitted time exponents of the steepest and the gentlest variant that have one."""
+    fitted = [r for r in rows if r.get("time_k") not in (None, "")]
+    if len(fitted) < 2:
+        return ""
+    name = lambda r: f"{r['paradigm'].upper()} {r['connectivity']}"  # noqa: E731
+    lo, hi = (min(fitted, key=lambda r: float(r["time_k"])), max(fitted, key=lambda r: float(r["time_k"])))
+    return (f"; time grows as cells^k with k = {float(hi['time_k']):.2f} [{float(hi['time_k_low']):.2f}, "
+            f"{float(hi['time_k_high']):.2f}] for {name(hi)} down to {float(lo['time_k']):.2f} for {name(lo)} "
+            f"(95% intervals)")
+
+
 def connectivity_claims(root: Path) -> list[str]:
     path = root / "connectivity" / "summary.csv"
     meta = _load_json(root / "connectivity" / "summary.json") or {}
@@ -96,12 +114,13 @@ def connectivity_claims(root: Path) -> list[str]:
     cheaper = [f"{name} {ratio(r, 'vs_none')}" for name, r in
                (("ASP reach", reach), ("SAT lazy cuts", lazy), ("SAT propagator", prop)) if r]
     out = [f"**Seed 000's question** (why \"all white cells connected\" slowed its solver): on the "
-           f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles, relative to the same encoding without the rule, "
+           f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles{_sample(meta)}, relative to the same encoding without the rule, "
            + ", ".join(cheaper)
            + (f"; the all-pairs closure is {ratio(closure, 'vs_none')} inside our program and seed 000's own "
               f"program is {ratio(seed, 'vs_none')} (boards up to 400 cells), with "
               f"{float(closure['mean_size']):,.0f} ground rules on average against {float(reach['mean_size']):,.0f} for reach"
               if closure and seed and reach else "")
+           + _growth([r for r in meta.get("summary", []) if not r["relaxed"]])
            + f" (`benchmarks/connectivity.py`{', ' + _where(meta) if meta else ''})."]
     return out
 
@@ -142,9 +161,10 @@ def other_connectivity_claims(root: Path) -> list[str]:
                  f"{r['vs_none']:.2f}x" for r in rows if r["default"] or r["connectivity"] in ("propagator", "reach")]
         unique = next((r["unique_without_rule"] for r in doc["summary"] if r["relaxed"]), None)
         family = _NAMES.get(doc["family"], doc["family"])
-        out.append(f"The same question on {doc['puzzles']} janko {family} puzzles: relative to the same encoding "
-                   f"without the rule, " + ", ".join(parts)
+        out.append(f"The same question on {doc['puzzles']} janko {family} puzzles{_sample(doc)}: relative to the same "
+                   f"encoding without the rule, " + ", ".join(parts)
                    + (f"; without it {unique} of them get their one valid answer" if unique is not None else "")
+                   + _growth(rows)
                    + f" (`benchmarks/connectivity.py --family {doc['family']}`, {_where(doc)}).")
     return out
 

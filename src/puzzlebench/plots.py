@@ -374,6 +374,35 @@ def runtime_vs_grid(df: pd.DataFrame, by: str = "label", time: str = TIME) -> Fi
 _DEFAULTS: dict[tuple, object] = {}
 
 
+def family_growth(runs: pd.DataFrame, value: str = "time_total", ylabel: str = "median total time (s)") -> Figure:
+    """Median ``value`` against board cells per connectivity variant, log-log, one panel per family:
+    the runs of ``benchmarks/connectivity.py`` (``analysis.connectivity_runs``) that finished
+    (sat or unsat; timeouts would flatten the curves). The legend gives each fitted exponent."""
+    done = runs[runs["status"].isin(["sat", "unsat"]) & runs[value].notna() & (runs[value] > 0)]
+    families = list(dict.fromkeys(done["family"]))
+    fig, axes = _panels(max(len(families), 1))
+    for ax, family in zip(axes, families):
+        part = done[done["family"] == family]
+        labels = sorted(part["variant"].unique())
+        styles = _styles(labels)
+        for label in labels:
+            rows = part[part["variant"] == label]
+            med = rows.groupby("cells")[value].median()
+            fit = fit_power_law(rows["cells"].to_numpy(), rows[value].to_numpy())
+            name = f"{label} (k={fit.k:.2f})" if fit.fitted else f"{label} (no fit)"
+            ax.plot(med.index, med.to_numpy(), label=name, markersize=4, **styles[label])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("cells")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{family}: {ylabel} per board size", fontsize="medium")
+        _tidy_log(ax)
+        ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    fig.set_size_inches(11, 4.5 * len(axes))
+    fig.tight_layout()
+    return fig
+
+
 def _default_option(family, paradigm, encoding, option: str):
     """The registry's default of ``option`` for one encoding (None when it has no such option)."""
     key = (family, paradigm, encoding, option)

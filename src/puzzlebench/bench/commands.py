@@ -18,6 +18,7 @@ from .spec import Run, SuiteItem, Sweep, load_items, read_toml
 #: Suites found under ``puzzles/`` but not listed here run their first ``MAIN_DEFAULT_LIMIT`` puzzles.
 MAIN_SUITES: dict[str, int | None] = {
     "seeds": None, "tatham": None, "gen-lightup": None, "gen-kuromasu": 50, "gen-lightbulbs": None,
+    "gen-hitori": None,
 }
 MAIN_DEFAULT_LIMIT: int | None = 10
 #: The ablations run on boards up to this side; beyond it their slow variants only time out.
@@ -40,7 +41,8 @@ MAIN_SOLVERS: dict[str, tuple[str, ...]] = {
     "asp": ("clingo-tweety", "clingo-trendy"), "smt": ("cvc5",), "sat": ("glucose4", "maplechrono"),
 }
 #: Ablations: per family, options of each paradigm's default encoding run at every value.
-MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",)}
+MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",), "hitori": ("connectivity",),
+                                               "nurikabe": ("connectivity", "islands")}
 #: The ``--smoke`` settings: a taste of everything in seconds.
 SMOKE = {"limit": 1, "timeout": 10.0, "count": 2, "repeat": 1}
 

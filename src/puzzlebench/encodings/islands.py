@@ -17,17 +17,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
-from ..model import Cell, Nurikabe
+from ..model import Cell, Nurikabe, Subgrid
 from .base import CellClause, LazyRule, Option
 from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
                       white_regions)
 
-#: The wall rule of the CP, SMT and MIP encodings, stated by lazy cuts only (or dropped).
-WALL_LAZY_OR_NONE = Option(
-    "connectivity", "lazy", ("lazy", "none"),
-    "how 'the wall is connected' is enforced: lazy (cuts on split candidates), none (rule dropped)",
-    relaxing=("none",),
-)
+def wall_option(*eager: str) -> Option:
+    """The ``connectivity`` option of an encoding whose wall rule is stated by lazy cuts or by
+    the paradigm's ``eager`` statements over :func:`wall_region` (rank levels, flow)."""
+    described = {"rank": "rank (levels)", "flow": "flow (single-commodity flow)"}
+    return Option(
+        "connectivity", "lazy", ("lazy", *eager, "none"),
+        "how 'the wall is connected' is enforced: lazy (cuts on split candidates), "
+        + "".join(f"{described[e]}, " for e in eager) + "none (rule dropped)",
+        relaxing=("none",),
+    )
 
 
 @dataclass(frozen=True)
@@ -134,17 +138,28 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
     return out
 
 
+def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
+    """The wall as a region for the eager connectivity statements shared with Kuromasu and Hitori:
+    the cells that may be wall (numbered cells never are) and a root, a cell wall in every
+    answer (one of ``IslandPlan.wall``), or None when there is none."""
+    return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in p.numbers)), min(plan.wall, default=None)
+
+
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
 HYBRID_LEVELS = 20000
 
-#: How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
-#: stronger cuts of :func:`cell_cuts` (``cell``).
-CUTS = Option(
-    "cuts", "cell", ("cell", "region"),
-    "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
-    "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-    "island walled in too small)",
-)
+def cuts_option(default: str) -> Option:
+    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
+    stronger cuts of :func:`cell_cuts` (``cell``)."""
+    return Option(
+        "cuts", default, ("cell", "region"),
+        "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
+        "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
+        "island walled in too small)",
+    )
+
+
+CUTS = cuts_option("cell")
 
 
 def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],

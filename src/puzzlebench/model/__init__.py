@@ -3,7 +3,7 @@
 
 from .base import Family, Puzzle, Rule, Solution, Violation
 from .family import FamilySpec, family_spec, family_specs, register_family
-from .grid import Cell, Direction, Grid, Segment
+from .grid import Cell, Direction, Grid, Segment, Subgrid
 from .verify import verify
 
 # The built-in families, in the order they are listed everywhere.
@@ -22,6 +22,6 @@ def puzzle_types() -> dict[Family, type[Puzzle]]:
 __all__ = [
     "Cell", "Direction", "Family", "FamilySpec", "Grid", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs",
     "LightBulbsSolution", "LightUp", "LightUpSolution", "Nurikabe", "NurikabeSolution", "Puzzle", "Rule", "Segment", "Solution",
-    "Violation",
+    "Subgrid", "Violation",
     "family_spec", "family_specs", "puzzle_types", "register_family", "verify",
 ]

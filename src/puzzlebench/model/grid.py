@@ -131,3 +131,24 @@ class Grid:
     @cached_property
     def all_cells(self) -> tuple[Cell, ...]:
         return tuple(self.cells())
+
+
+class Subgrid:
+    """A grid's geometry restricted to some of its cells (those a region may hold): the part of
+    :class:`Grid`'s interface the connectivity encodings use (``all_cells``, ``size``,
+    ``neighbours4``, ``edges``)."""
+
+    def __init__(self, grid: Grid, cells: Iterable[Cell]):
+        self.grid = grid
+        self.all_cells: tuple[Cell, ...] = tuple(sorted(cells))
+        self._members = frozenset(self.all_cells)
+
+    @property
+    def size(self) -> int:
+        return len(self.all_cells)
+
+    def neighbours4(self, cell: Cell) -> list[Cell]:
+        return [nb for nb in self.grid.neighbours4(cell) if nb in self._members]
+
+    def edges(self) -> list[tuple[Cell, Cell]]:
+        return self.grid.edges(self.all_cells)

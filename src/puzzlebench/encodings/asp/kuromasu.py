@@ -38,9 +38,9 @@ VISIBILITY = Option(
 #: connectivity value -> program files (after the root file where one is needed)
 #: (shared with the other families whose white cells form one region)
 CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
-    "reach": ("connect_root.lp", "connect_reach.lp"),
-    "acyclic": ("grid_adj.lp", "connect_root.lp", "connect_acyclic.lp"),
-    "closure": ("grid_adj.lp", "connect_closure.lp"),
+    "reach": ("white_region.lp", "connect_root.lp", "connect_reach.lp"),
+    "acyclic": ("grid_adj.lp", "white_region.lp", "connect_root.lp", "connect_acyclic.lp"),
+    "closure": ("grid_adj.lp", "white_region.lp", "connect_closure.lp"),
     "propagator": (),
     "none": (),
 }

@@ -20,10 +20,11 @@ from .propagator import ConnectivityPropagator
 CONNECTIVITY = Option(
     "connectivity",
     "reach",
-    ("reach", "propagator", "none"),
-    "how 'the wall is connected' is enforced: flood fill from a root wall cell (reach); the "
-    "connectivity propagator shared with Kuromasu, on the unshaded atoms (propagator); or not at "
-    "all (none, relaxing)",
+    ("reach", "acyclic", "closure", "propagator", "none"),
+    "how 'the wall is connected' is enforced, by the programs shared with Kuromasu and Hitori: "
+    "flood fill from a root wall cell (reach); a parent tree under clingo's #edge acyclicity "
+    "(acyclic); seed 000's all-pairs closure (closure); the connectivity propagator, on the "
+    "unshaded atoms (propagator); or not at all (none, relaxing)",
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
@@ -62,9 +63,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
     connectivity = options["connectivity"]
     propagator = None
-    if connectivity == "reach":
-        files += ["nurikabe_region.lp", "connect_reach.lp"]
-        if plan.wall:  # a cell known to be wall roots the flood fill
+    if connectivity in ("reach", "acyclic", "closure"):
+        files += ["nurikabe_region.lp", f"connect_{connectivity}.lp"]
+    if connectivity in ("reach", "acyclic"):
+        if plan.wall:  # a cell known to be wall roots the flood fill or the parent tree
             parts.append("top({},{}).".format(*min(plan.wall)))
         else:
             files.append("nurikabe_top.lp")

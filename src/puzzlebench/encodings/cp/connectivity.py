@@ -19,11 +19,12 @@ Black = dict[Cell, cp_model.IntVar]
 
 
 def roots(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Cell | None) -> dict[Cell, Any]:
-    """Literal "cell is the root" per cell: the fixed root, or exactly one chosen white cell."""
+    """Literal "cell is the root" per cell: the fixed root, or at most one chosen white cell
+    (levels and flow need one as soon as any cell is white; an empty region needs none)."""
     if fixed is not None:
         return {cell: cell == fixed for cell in grid.all_cells}
     chosen = new_bools(model, "root", grid.all_cells)
-    model.add_exactly_one(chosen.values())
+    model.add_at_most_one(chosen.values())
     for cell, r in chosen.items():
         model.add_implication(r, ~black[cell])
     return chosen
@@ -36,7 +37,8 @@ def connect_by_rank(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Ce
     level = {}
     for cell in grid.all_cells:
         low = 0 if fixed is None else abs(cell[0] - fixed[0]) + abs(cell[1] - fixed[1])
-        level[cell] = model.new_int_var(low, n - 1, f"level[{cell[0]},{cell[1]}]")
+        # (on part of a grid a cell may lie further than n - 1 steps: it is never in the region)
+        level[cell] = model.new_int_var(low, max(low, n - 1), f"level[{cell[0]},{cell[1]}]")
     for cell in grid.all_cells:
         is_root = is_root_of[cell]
         if is_root is True:

@@ -12,7 +12,9 @@ Rules and the blocks that enforce them:
   sums each number's cells; ``lazy`` states only that an unnumbered unshaded cell has an unshaded
   neighbour and leaves whole islands to cuts (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
-  (``regions.connectivity_cuts`` on the marked cells), or ``none`` (a relaxation).
+  (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
+  (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
+  or ``none`` (a relaxation).
 """
 
 from __future__ import annotations
@@ -23,16 +25,17 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
+from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
 from .common import CpModelArtifact, new_bools
+from .connectivity import connect_by_flow, connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("distance", "lazy")
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
     islands, connectivity = options["islands"], options["connectivity"]
-    # Owners are functions of the colouring; depths are not.
-    art = CpModelArtifact(functional=islands == "lazy")
+    # Owners are functions of the colouring; depths, levels and flows are not.
+    art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
     model = art.model
     plan = IslandPlan.of(puzzle)
     numbers = puzzle.numbers
@@ -60,8 +63,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
 
-    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
-    art.lazy = lazy_rules(puzzle, wall, options)
+    # All wall cells form one orthogonally connected region (the rules shared with Kuromasu, with
+    # "out of the region" the unshaded cells); lazy islands are checked with the lazy rule.
+    if connectivity in ("rank", "flow"):
+        region, root = wall_region(puzzle, plan)
+        connect = connect_by_rank if connectivity == "rank" else connect_by_flow
+        connect(model, region, {cell: ~w for cell, w in wall.items()}, root)
+    art.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     art.notes.update(connectivity=connectivity, islands=islands)
     return art
 
@@ -116,12 +124,13 @@ ENCODINGS: list[EncodingSpec] = [
         name="default",
         build=build_default,
         description="wall Booleans, 2x2 clauses; islands by owners and depths, or lazy cuts; wall "
-        "connectivity by lazy cuts",
+        "connectivity by lazy cuts, levels or flow",
         options=(
-            WALL_LAZY_OR_NONE,
+            wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance 49 s
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
+            cuts_option("region"),
         ),
     ),
 ]

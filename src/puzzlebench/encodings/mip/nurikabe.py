@@ -12,7 +12,8 @@ Rules and the rows that enforce them:
   arcs between owned cells); each number owns as many cells as it says. ``lazy`` states only that
   an unnumbered unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``);
-* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, or
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``flow``
+  (single-commodity flow, shared with Kuromasu and Hitori over the cells that may be wall), or
   ``none`` (a relaxation).
 """
 
@@ -22,8 +23,9 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
+from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
 from .common import Linear, MipModel, total
+from .connectivity import connect_by_flow
 
 ISLANDS: tuple[str, ...] = ("flow", "lazy")
 
@@ -57,8 +59,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         for cell, around in lonely_cells(puzzle, plan):
             model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
 
-    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
-    model.lazy = lazy_rules(puzzle, wall, options)
+    # All wall cells form one orthogonally connected region (the flow shared with Kuromasu, with
+    # "out of the region" the unshaded cells); lazy islands are checked with the lazy rule.
+    if options["connectivity"] == "flow":
+        region, root = wall_region(puzzle, plan)
+        connect_by_flow(model, region, {cell: 1 - w for cell, w in wall.items()}, root)
+    model.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     return model
 
 
@@ -113,14 +119,15 @@ ENCODINGS: list[EncodingSpec] = [
         name="default",
         build=build_default,
         description="wall binaries, 2x2 rows; islands by owners within reach and a flow per island, or "
-        "lazy cuts; wall connectivity by lazy cuts",
+        "lazy cuts; wall connectivity by lazy cuts or flow",
         options=(
-            WALL_LAZY_OR_NONE,
+            wall_option("flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
             # the cap), flow 158 s (12 over)
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: flow (owners within reach, a flow per island) "
                    "or lazy (cuts)"),
+            cuts_option("region"),
         ),
     ),
 ]

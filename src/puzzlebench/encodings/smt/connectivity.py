@@ -39,7 +39,8 @@ def connect_by_rank(model: SmtModel, grid: Grid, black: Black, white: White, fix
     rank = {}
     for cell in grid.all_cells:
         low = 0 if fixed is None else abs(cell[0] - fixed[0]) + abs(cell[1] - fixed[1])
-        rank[cell] = model.int("rank", *cell, lo=low, hi=top)
+        # (on part of a grid a cell may lie further than top steps: it is never in the region)
+        rank[cell] = model.int("rank", *cell, lo=low, hi=max(low, top))
     for cell in grid.all_cells:
         if cell == fixed:
             continue

@@ -11,8 +11,9 @@ Rules and the blocks that enforce them:
   the same island undercuts (distance-bounded reachability), and counts each number's cells
   (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour and
   leaves whole islands to cuts (``regions.island_cuts``);
-* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, or
-  ``none`` (a relaxation).
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``rank``
+  (levels, shared with Kuromasu and Hitori over the cells that may be wall), or ``none`` (a
+  relaxation).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import z3
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import WALL_LAZY_OR_NONE, IslandPlan, lazy_rules, lonely_cells, wall_blocks
+from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
 from .common import SmtModel, card_option
+from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("distance", "lazy")
 
@@ -58,8 +60,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
 
-    # All wall cells form one orthogonally connected region; lazy islands are checked with it.
-    model.lazy = lazy_rules(puzzle, wall, options)
+    # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
+    # the region" the unshaded cells); lazy islands are checked with the lazy rule.
+    if options["connectivity"] == "rank":
+        region, root = wall_region(puzzle, plan)
+        connect_by_rank(model, region, {cell: open_[cell] for cell in wall}, wall, root)
+        model.logic = "QF_LIA"  # ranks are compared as integers
+    model.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     model.notes.update(connectivity=options["connectivity"], islands=islands)
     return model
 
@@ -108,14 +115,15 @@ SPECS: list[EncodingSpec] = [
         name="default",
         build=build_default,
         description="wall Booleans, 2x2 clauses; islands by owners and bounded depths, or lazy cuts; "
-        "wall connectivity by lazy region cuts",
+        "wall connectivity by lazy region cuts or levels",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
-            WALL_LAZY_OR_NONE,
+            wall_option("rank"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s
             Option("islands", "distance", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
             card_option("cells of an island and owners of a cell"),
+            cuts_option("region"),
         ),
     ),
 ]
