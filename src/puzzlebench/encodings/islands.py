@@ -85,14 +85,16 @@ class IslandPlan:
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                    tuple(c for c in candidates if c not in wall), clash)
 
-    def levelled(self, p: Nurikabe, budget: bool) -> set[Cell]:
-        """The numbers an encoding gives distance levels: every number, or with ``budget`` those
-        taken in increasing order of n x (cells the island may hold) while these products sum to
-        at most ``HYBRID_LEVELS``."""
+    def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1) -> set[Cell]:
+        """The numbers an encoding gives distance levels: every number, or with ``budget`` the
+        numbers of at least ``smallest`` taken in increasing order of n x (cells the island may
+        hold) while these products sum to at most ``HYBRID_LEVELS``."""
         if not budget:
             return set(self.reach)
         out, spent = set(), 0
         for clue, dist in sorted(self.reach.items(), key=lambda item: p.numbers[item[0]] * len(item[1])):
+            if p.numbers[clue] < smallest:
+                continue
             spent += p.numbers[clue] * len(dist)
             if spent > HYBRID_LEVELS:
                 break

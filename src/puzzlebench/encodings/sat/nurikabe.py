@@ -36,6 +36,9 @@ from .islands import IslandPropagator
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
 ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator", "hybrid")
+#: islands=hybrid: the smallest number given levels (smaller islands have few shapes, and the lazy
+#: cuts settle them in a few rounds; levels for them cost more search than they save)
+HYBRID_SMALLEST = 16
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -58,6 +61,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=HYBRID_SMALLEST):
+        islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
         _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
     if islands != "distance":
@@ -93,7 +98,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # The rules left to lazy cuts (connectivity=lazy; islands=lazy or hybrid), a known wall cell as
     # the cuts' witness.
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
-    cnf.notes.update(connectivity=mode, islands=islands)
+    cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
 
@@ -125,7 +130,7 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
         guard = () if cell is None else (-owns(clue, cell),)
         cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
 
-    levelled = plan.levelled(puzzle, budget)
+    levelled = plan.levelled(puzzle, budget, HYBRID_SMALLEST)
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
