@@ -227,7 +227,10 @@ def test_island_reasoning_keeps_the_published_answer(corpus):
 @pytest.mark.parametrize("paradigm", [p for p in ("sat", "asp") if p in registry.available()])
 def test_hybrid_islands_count_equal_brute_force_when_the_budget_runs_out(paradigm, monkeypatch):
     # a budget of a few levels leaves most numbers to the lazy cuts (sat) or recursion (asp)
+    from puzzlebench.encodings.sat import nurikabe as sat_nurikabe
+
     monkeypatch.setattr(islands_module, "HYBRID_LEVELS", 6)
+    monkeypatch.setattr(sat_nurikabe, "HYBRID_SMALLEST", 1)
     for p in _small_boards():
         plan = IslandPlan.of(p)
         result = solve(p, paradigm, count=0, timeout=60, islands="hybrid")
