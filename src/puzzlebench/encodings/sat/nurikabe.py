@@ -177,9 +177,9 @@ SPECS: list[EncodingSpec] = [
                    "reachability levels, or none", relaxing=("none",)),
             # defaults measured on the first 100 janko puzzles (count=2, 20 s cap): islands=lazy
             # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s.
-            # On 22 puzzles where lazy islands took over 2 s or timed out (10 s cap, one run):
-            # hybrid with cuts=cell 121 s in all, 10 over the cap; lazy with cuts=region 17 over it;
-            # on every 10th puzzle of the corpus hybrid 10.2 s, lazy 9.6 s.
+            # On 26 janko puzzles (the 22 where lazy islands took over 2 s or timed out, and four
+            # where levels cost most; 10 s cap, one interleaved run): islands=lazy with
+            # cuts=region 179 s in all, 15 over the cap; hybrid (cuts=cell) 112 s, 8 over it.
             Option("islands", "hybrid", ISLANDS,
                    "how islands get one number and its size: distance-bounded ownership (distance), "
                    "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
