@@ -86,7 +86,8 @@ DEFINITIONS = {
     "gc_s": "time spent in the cyclic garbage collector inside those spans",
     "gc_after_s": "time of the collection run after each solve, off the clock (isolated GC only)",
     "median_s / worst_s": "per-puzzle Result.timings.total",
-    "vs_puzzlekit": "total_s / puzzlekit's total_s in the same run",
+    "vs_puzzlekit": "total_s over the puzzles puzzlekit ran (on_peer_puzzles_s; all of them unless "
+                    "--peer-every) / puzzlekit's total_s in the same run",
 }
 
 
@@ -270,12 +271,18 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
                 "worst_s": worst.get("time_total"),
             })
         peer_total = totals.get(PEER)
-        contenders = {p: t for p, t in totals.items() if p in registry.PARADIGMS}
+        # ratios compare totals over the puzzles the peer ran (all of them unless --peer-every)
+        peer_ids = {r["puzzle_id"] for r in mine if r["paradigm"] == PEER}
+        on_peer = {p: sum(r["time_total"] or 0.0 for r in mine if r["paradigm"] == p and r["puzzle_id"] in peer_ids)
+                   for p in totals} if peer_ids else dict(totals)
+        contenders = {p: t for p, t in on_peer.items() if p in registry.PARADIGMS}
         fastest = min(contenders, key=contenders.__getitem__) if contenders else None
         for row in rows:
             if row["family"] != family:
                 continue
-            row["vs_puzzlekit"] = row["total_s"] / peer_total if peer_total else None
+            row["on_peer_puzzles_s"] = on_peer[row["paradigm"]]
+            row["peer_puzzles"] = len(peer_ids)
+            row["vs_puzzlekit"] = on_peer[row["paradigm"]] / peer_total if peer_total else None
             row["fastest"] = row["paradigm"] == fastest
             if row["paradigm"] in registry.PARADIGMS:
                 row["solves_all"] = row["solved"] == puzzles
@@ -351,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--peer-timeout", type=float, default=20.0, help="puzzlekit's per-run limit (default 20)")
+    ap.add_argument("--peer-every", type=int, default=1,
+                    help="run puzzlekit on every Nth puzzle only (1st, N+1th, ...; default 1: all); its "
+                         "ratios then compare totals over those puzzles alone")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/janko)")
     ap.add_argument("--shared-gc", dest="isolate_gc", action="store_false",
                     help="leave the cyclic garbage collector alone: no freeze of the corpus and "
@@ -395,9 +405,11 @@ def main(argv: list[str] | None = None) -> int:
             skipped[family] = [p for p in paradigms if p not in active]
             for p in skipped[family]:
                 print(f"{family}: skipping {p} (no default encoding for {FAMILIES[family][0].value})", file=sys.stderr)
-            for entry in tqdm(entries_by_family[family], desc=family, unit="puzzle"):
+            for n, entry in enumerate(tqdm(entries_by_family[family], desc=family, unit="puzzle")):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.
                 for paradigm in active:
+                    if paradigm == PEER and n % args.peer_every:
+                        continue
                     timeout = args.peer_timeout if paradigm == PEER else args.timeout
                     record = meter.measure(
                         lambda: run_one(entry, f"janko-{family}", paradigm, timeout, context), args.isolate_gc)
@@ -421,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         "limit": args.limit,
         "timeout": args.timeout,
         "peer_timeout": args.peer_timeout,
+        "peer_every": args.peer_every,
         "isolate_gc": args.isolate_gc,
         "definitions": DEFINITIONS,
         "elapsed_s": elapsed,

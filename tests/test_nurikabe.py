@@ -8,8 +8,9 @@ import random
 import pytest
 
 from puzzlebench import registry
-from puzzlebench.encodings.islands import IslandPlan
-from puzzlebench.encodings.regions import connectivity_cuts, island_cuts, white_regions
+from puzzlebench.encodings import islands as islands_module
+from puzzlebench.encodings.islands import IslandGraph, IslandPlan, cell_cuts, island_reasoning
+from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, connectivity_cuts, island_cuts, white_regions
 from puzzlebench.errors import ParseError
 from puzzlebench.formats import iter_janko, janko, puzzlink
 from puzzlebench.model import Nurikabe, Rule
@@ -138,6 +139,104 @@ def test_lazy_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
             if e.puzzle.verify(candidate):
                 assert cuts, e.id
     assert cut_seen > 100
+
+
+def test_cell_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
+    entries, _ = corpus
+    rng = random.Random(6)
+    cut_seen = 0
+    for e in entries[:60]:
+        answer = e.solution.cells
+        plan = IslandPlan.of(e.puzzle)
+        anchor = min(plan.wall) if plan.wall else None
+        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.numbers and c not in plan.wall]
+        for _ in range(5):
+            # candidates keep the cells known to be wall, as every solver's do
+            candidate = frozenset(answer ^ set(rng.sample(markable, 3)))
+            cuts = cell_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, anchor, True, True)
+            cut_seen += len(cuts)
+            for clause in cuts:
+                assert not _holds(clause, candidate), (e.id, clause)
+                assert _holds(clause, answer), (e.id, clause)
+                assert not any(cell in e.puzzle.numbers for cell, _ in clause), (e.id, clause)
+            if e.puzzle.verify(candidate):
+                assert cuts, e.id
+    assert cut_seen > 100
+
+
+def _reasoning_cases(puzzle, answers, rng, rounds):
+    """Partial assignments of ``puzzle``: cells fixed at random to one answer's value or (every
+    other round) to a random value, with the island reasoning's findings on each."""
+    plan = IslandPlan.of(puzzle)
+    graph = IslandGraph.of(puzzle, plan)
+    cols = puzzle.cols
+    for t in range(rounds):
+        answer = rng.choice(answers) if answers else frozenset()
+        share = rng.random()
+        state = []
+        for i in range(puzzle.rows * cols):
+            cell = (i // cols, i % cols)
+            if cell in puzzle.numbers:
+                state.append(WHITE)
+            elif cell in plan.wall:
+                state.append(BLACK)
+            elif answers and t % 2 == 0 and rng.random() < share:
+                state.append(BLACK if cell in answer else WHITE)
+            else:
+                state.append(rng.choice((UNKNOWN, UNKNOWN, BLACK, WHITE)) if t % 2 or not answers else UNKNOWN)
+        yield state, island_reasoning(graph, state)
+
+
+def _check_findings(state, found, answers, cols, where):
+    def now(i, wall):
+        return None if state[i] == UNKNOWN else (state[i] == BLACK) == wall
+
+    clauses = ([found.conflict] if found.conflict is not None else []) + found.implied
+    for clause in clauses:
+        # every clause holds in every answer
+        for answer in answers:
+            assert any(((i // cols, i % cols) in answer) == wall for i, wall in clause), (where, clause)
+    if found.conflict is not None:  # a conflict is false now
+        assert all(now(i, wall) is False for i, wall in found.conflict), (where, found.conflict)
+    for clause in found.implied:  # an inference: an undecided cell, its reason false now
+        assert now(*clause[0]) is None and all(now(i, wall) is False for i, wall in clause[1:]), (where, clause)
+
+
+def test_island_reasoning_is_sound_on_brute_forced_boards():
+    rng = random.Random(11)
+    seen = 0
+    for p in _small_boards():
+        answers = [frozenset(a) for a in all_solutions(p)]
+        for state, found in _reasoning_cases(p, answers, rng, 60):
+            _check_findings(state, found, answers, p.cols, p.to_text())
+            seen += len(found.implied) + (found.conflict is not None)
+    assert seen > 100
+
+
+def test_island_reasoning_keeps_the_published_answer(corpus):
+    entries, _ = corpus
+    rng = random.Random(12)
+    seen = 0
+    for e in entries[:200:4]:
+        for state, found in _reasoning_cases(e.puzzle, [e.solution.cells], rng, 10):
+            _check_findings(state, found, [e.solution.cells], e.puzzle.cols, e.id)
+            seen += len(found.implied) + (found.conflict is not None)
+    assert seen > 1000
+
+
+@pytest.mark.parametrize("paradigm", [p for p in ("sat", "asp") if p in registry.available()])
+def test_hybrid_islands_count_equal_brute_force_when_the_budget_runs_out(paradigm, monkeypatch):
+    # a budget of a few levels leaves most numbers to the lazy cuts (sat) or recursion (asp)
+    from puzzlebench.encodings.sat import nurikabe as sat_nurikabe
+
+    monkeypatch.setattr(islands_module, "HYBRID_LEVELS", 6)
+    monkeypatch.setattr(sat_nurikabe, "HYBRID_SMALLEST", 1)
+    for p in _small_boards():
+        plan = IslandPlan.of(p)
+        result = solve(p, paradigm, count=0, timeout=60, islands="hybrid")
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        assert len(plan.levelled(p, budget=True)) < len(p.numbers) or len(p.numbers) <= 1
 
 
 # Every option of every paradigm's encoding against brute force on small random boards.

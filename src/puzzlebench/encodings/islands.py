@@ -7,18 +7,20 @@ The precomputations are sound (they hold in every answer), each with its reason:
 * an island holds one number, so it never contains another numbered cell nor a neighbour of one
   (that neighbour, unshaded, would join the two islands); in particular a cell next to two
   different numbers is wall;
-* a cell no island can reach is wall;
+* a cell no island can reach is wall, and so is a neighbour of a number whose island cannot
+  hold it (a neighbour of a 1: unshaded, it would join that island);
 * two numbers side by side share an island: the puzzle has no answer (``clash``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Container, Iterator, Mapping
+from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
 from ..model import Cell, Nurikabe, Subgrid
-from .base import LazyRule, Option
-from .regions import all_rules, connectivity_rule, island_rule
+from .base import CellClause, LazyRule, Option
+from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
+                      white_regions)
 
 def wall_option(*eager: str) -> Option:
     """The ``connectivity`` option of an encoding whose wall rule is stated by lazy cuts or by
@@ -36,7 +38,8 @@ def wall_option(*eager: str) -> Option:
 class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
     ``owners[cell]``: the clues whose island may hold the (unnumbered) cell; ``wall``: the
-    unnumbered cells no island reaches; ``open``: the unnumbered cells that may be unshaded;
+    unnumbered cells known to be wall (no island reaches them, or they touch a number whose
+    island cannot hold them); ``open``: the unnumbered cells that may be unshaded;
     ``clash``: two numbered cells side by side, if any (then no answer exists)."""
 
     reach: dict[Cell, dict[Cell, int]]
@@ -74,10 +77,29 @@ class IslandPlan:
                 if cell != clue:
                     owners.setdefault(cell, []).append(clue)
         candidates = [cell for cell in grid.all_cells if cell not in numbers]
-        wall = frozenset(cell for cell in candidates if cell not in owners)
+        # a cell no island reaches is wall; so is a neighbour of a number that the number's own
+        # island cannot hold (unshaded, it would join that island)
+        wall = frozenset(cell for cell in candidates
+                         if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ())))
         clash = next(((a, b) for a in numbers for b in grid.neighbours4(a) if b in numbers), None)
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
-                   tuple(c for c in candidates if c in owners), clash)
+                   tuple(c for c in candidates if c not in wall), clash)
+
+    def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1) -> set[Cell]:
+        """The numbers an encoding gives distance levels: every number, or with ``budget`` the
+        numbers of at least ``smallest`` taken in increasing order of n x (cells the island may
+        hold) while these products sum to at most ``HYBRID_LEVELS``."""
+        if not budget:
+            return set(self.reach)
+        out, spent = set(), 0
+        for clue, dist in sorted(self.reach.items(), key=lambda item: p.numbers[item[0]] * len(item[1])):
+            if p.numbers[clue] < smallest:
+                continue
+            spent += p.numbers[clue] * len(dist)
+            if spent > HYBRID_LEVELS:
+                break
+            out.add(clue)
+        return out
 
     def steps(self, p: Nurikabe) -> Iterator[tuple[Cell, Cell | None, Cell, bool]]:
         """``(clue, cell, nb, inside)`` for each cell the island of ``clue`` may hold (``cell`` None
@@ -121,15 +143,304 @@ def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]
 def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
     """The wall as a region for the eager connectivity statements shared with Kuromasu and Hitori:
     the cells that may be wall (numbered cells never are) and a root, a cell wall in every
-    answer (one no island reaches), or None when there is none."""
+    answer (one of ``IslandPlan.wall``), or None when there is none."""
     return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in p.numbers)), min(plan.wall, default=None)
 
 
-def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any]) -> LazyRule | None:
-    """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
-    (``connectivity=lazy``) and the islands' (``islands=lazy``); None when there is neither."""
-    return all_rules(
-        connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True)
-        if options["connectivity"] == "lazy" else None,
-        island_rule(p.rows, p.cols, p.numbers) if options["islands"] == "lazy" else None,
+#: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
+HYBRID_LEVELS = 20000
+
+def cuts_option(default: str) -> Option:
+    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
+    stronger cuts of :func:`cell_cuts` (``cell``)."""
+    return Option(
+        "cuts", default, ("cell", "region"),
+        "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
+        "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
+        "island walled in too small)",
     )
+
+
+CUTS = cuts_option("cell")
+
+
+def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
+              anchor: Cell | None, wall: bool, islands: bool) -> list[CellClause]:
+    """The cuts of the lazy rules (``wall``: the wall is connected; ``islands``: every island holds
+    one number equal to its size) that a candidate (its wall cells ``marked``) violates, each
+    sound on its own:
+
+    * a wall part W with unshaded fence F, when another wall part exists: with F unshaded, a wall
+      cell w of W and a wall cell x beyond W and F lie in different wall parts, so per w "a cell
+      of F turns wall, or w or x turns unshaded" (x: ``anchor``, a cell wall in every answer,
+      when it lies beyond W; the largest part is left out, the others exclude the candidate);
+    * an island R with one number n and fewer cells, walled in by B: with B wall the island lies
+      inside R, too small, so "a cell of B turns unshaded";
+    * an island R without a number, walled in by B: with B wall, an unshaded cell r of R lies in a
+      numberless island, so per r "r turns wall or a cell of B turns unshaded";
+    * an island with two numbers, or with more cells than its number: the cuts of
+      :func:`~puzzlebench.encodings.regions.island_cuts`.
+    """
+    cuts: list[CellClause] = []
+    if wall:
+        parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
+                                                    if (r, c) not in marked))
+        if len(parts) > 1:
+            largest = max(range(len(parts)), key=lambda k: len(parts[k]))
+            for k, part in enumerate(parts):
+                if k == largest:
+                    continue
+                inside = set(part)
+                fence = sorted({nb for cell in part for nb in _around(rows, cols, cell) if nb not in inside})
+                x = anchor if anchor is not None and anchor not in inside else parts[largest][0]
+                base = [(f, True) for f in fence if f not in numbers]  # a number never turns wall
+                cuts += [base + [(w, False), (x, False)] for w in part]
+    if islands:
+        plain = []
+        for region in white_regions(rows, cols, marked):
+            clues = [cell for cell in region if cell in numbers]
+            if len(clues) == 1 and len(region) < numbers[clues[0]] or not clues:
+                inside = set(region)
+                fence = [(b, False) for b in sorted({nb for cell in region for nb in _around(rows, cols, cell)
+                                                    if nb not in inside})]
+                cuts += [fence] if clues else [[(r, True)] + fence for r in region]
+            else:
+                plain.append(region)
+        if plain:  # two numbers, or too many cells: the plain cuts, from these regions' cells only
+            keep = frozenset(cell for region in plain for cell in region)
+            everything = frozenset((r, c) for r in range(rows) for c in range(cols))
+            cuts += island_cuts(rows, cols, numbers, everything - keep)
+    return cuts
+
+
+def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any],
+               anchor: Cell | None = None) -> LazyRule | None:
+    """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
+    (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` for the islands it
+    leaves); None when there is neither. ``cuts`` picks the cuts; ``anchor`` is a cell wall in
+    every answer, if one is known."""
+    wall = options["connectivity"] == "lazy"
+    islands = options["islands"] in ("lazy", "hybrid")
+    if options.get("cuts", "region") == "cell":
+        if not wall and not islands:
+            return None
+        rows, cols, numbers = p.rows, p.cols, dict(p.numbers)
+        return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands)
+    return all_rules(
+        connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
+        island_rule(p.rows, p.cols, p.numbers) if islands else None,
+    )
+
+
+# -- island reasoning on partial assignments -------------------------------------------------------
+#: A literal over cell indices: ``(i, True)`` = "cell i is wall", ``(i, False)`` = "cell i is unshaded".
+IndexLiteral = tuple[int, bool]
+
+
+class IslandFindings(NamedTuple):
+    """What "every island holds one number, equal to its size" implies for a partial assignment.
+
+    ``conflict``: a clause over cell literals that the assignment falsifies (None: no conflict
+    found). ``implied``: clauses whose first literal is the inference (an undecided cell) and
+    whose other literals the assignment falsifies (its reason). Numbered cells never appear
+    (they are unshaded in every answer)."""
+
+    conflict: list[IndexLiteral] | None
+    implied: list[list[IndexLiteral]]
+
+
+@dataclass(frozen=True)
+class IslandGraph:
+    """The board as cell indices (row-major) for :func:`island_reasoning`: ``adj`` the side
+    neighbours, ``clues`` the numbered cells, ``sizes`` their numbers, ``clue_at`` the clue number
+    of each cell (-1: none), ``domain[k]`` 1 for each cell the island of clue k may hold
+    (:class:`IslandPlan`), ``owners[i]`` the clues whose domain holds the unnumbered cell i."""
+
+    adj: tuple[tuple[int, ...], ...]
+    clues: tuple[int, ...]
+    sizes: tuple[int, ...]
+    clue_at: tuple[int, ...]
+    domain: tuple[bytes, ...]
+    owners: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, p: Nurikabe, plan: IslandPlan) -> "IslandGraph":
+        cols = p.cols
+        index = lambda cell: cell[0] * cols + cell[1]  # noqa: E731
+        cells = p.grid.all_cells
+        clue_list = list(plan.reach)
+        clue_at = [-1] * len(cells)
+        domain = []
+        owners: list[list[int]] = [[] for _ in cells]
+        for k, clue in enumerate(clue_list):
+            clue_at[index(clue)] = k
+            mask = bytearray(len(cells))
+            for cell in plan.reach[clue]:
+                mask[index(cell)] = 1
+                if cell != clue:
+                    owners[index(cell)].append(k)
+            domain.append(bytes(mask))
+        return cls(
+            adj=tuple(tuple(index(nb) for nb in p.grid.neighbours4(cell)) for cell in cells),
+            clues=tuple(index(clue) for clue in clue_list),
+            sizes=tuple(p.numbers[clue] for clue in clue_list),
+            clue_at=tuple(clue_at),
+            domain=tuple(domain),
+            owners=tuple(tuple(o) for o in owners),
+        )
+
+
+def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
+    """Cells forced wall or unshaded by the island rule, each with the cells that force it.
+
+    ``state[i]`` is ``UNKNOWN``, ``WHITE`` (unshaded; numbered cells always) or ``BLACK`` (wall).
+    The rules, each sound because an island is a connected unshaded region holding one number n
+    and n cells, all inside that number's domain:
+
+    * unshaded parts (connected known-unshaded cells): one joining two numbers, holding more cells
+      than its number, or holding a cell outside its number's domain is a conflict (reason: a path
+      or the first n + 1 cells of a search from the number); one holding exactly n cells is a
+      whole island, so its undecided neighbours are wall;
+    * an undecided cell beside unshaded parts that would join two numbers, grow an island past
+      its number, or bring a cell outside the number's domain into its island is wall (reason:
+      the parts' cells, or paths to their numbers);
+    * from each number n's unshaded part P, a search through the number's domain over cells
+      not known wall and not of (or beside) another number's part, at most n - |P| steps deep,
+      bounds its island (reason: P's cells, the wall cells and the other parts' paths that
+      stopped the search): fewer than n cells reached is a conflict; exactly n makes every one
+      of them unshaded; a cell reached by no number's search is wall (a conflict if unshaded).
+    """
+    adj, clue_at, sizes, clues, domain = g.adj, g.clue_at, g.sizes, g.clues, g.domain
+    n_cells = len(state)
+    comp = [-1] * n_cells  # unshaded part of each unshaded cell
+    parent = [-1] * n_cells  # search tree from the part's number (or first cell)
+    parts: list[tuple[list[int], int]] = []  # (cells in search order from the number, clue or -1)
+    implied: list[list[IndexLiteral]] = []
+
+    def path(i: int) -> list[IndexLiteral]:
+        """"An unnumbered cell on the search path from i back to its part's number turns wall"."""
+        out = []
+        while i >= 0:
+            if clue_at[i] < 0:
+                out.append((i, True))
+            i = parent[i]
+        return out
+
+    for start in range(n_cells):
+        if state[start] != WHITE or comp[start] >= 0:
+            continue
+        # collect the part, then search it again from its first number (for paths)
+        cid = len(parts)
+        comp[start] = cid
+        cells = [start]
+        for v in cells:
+            for u in adj[v]:
+                if state[u] == WHITE and comp[u] < 0:
+                    comp[u] = cid
+                    cells.append(u)
+        numbered = [v for v in cells if clue_at[v] >= 0]
+        if not numbered:
+            parts.append((cells, -1))
+            continue
+        root = numbered[0]
+        k = clue_at[root]
+        order = [root]
+        seen = {root}
+        for v in order:
+            for u in adj[v]:
+                if comp[u] == cid and u not in seen:
+                    seen.add(u)
+                    parent[u] = v
+                    order.append(u)
+        # two numbers in one part: conflict
+        other = next((v for v in order if clue_at[v] >= 0 and v != root), None)
+        if other is not None:
+            return IslandFindings(path(other), [])
+        # a cell the number's island cannot hold: conflict
+        outside = next((v for v in order if not domain[k][v]), None)
+        if outside is not None:
+            return IslandFindings(path(outside), [])
+        # more cells than the number: conflict
+        if len(order) > sizes[k]:
+            return IslandFindings([(v, True) for v in order[: sizes[k] + 1] if clue_at[v] < 0], [])
+        parts.append((order, k))
+
+    # undecided cells beside unshaded parts
+    for i in range(n_cells):
+        if state[i] != UNKNOWN:
+            continue
+        near = {comp[u] for u in adj[i] if comp[u] >= 0}
+        if not near:
+            continue
+        owned = [c for c in near if parts[c][1] >= 0]
+        if len(owned) >= 2:  # would join two numbers
+            a, b = (next(u for u in adj[i] if comp[u] == c) for c in owned[:2])
+            implied.append([(i, True)] + list(dict.fromkeys(path(a) + path(b))))
+            continue
+        if not owned:
+            continue
+        k = parts[owned[0]][1]
+        if not domain[k][i]:  # outside the number's domain
+            implied.append([(i, True)] + path(next(u for u in adj[i] if comp[u] == owned[0])))
+        elif 1 + sum(len(parts[c][0]) for c in near) > sizes[k]:  # the island would grow too big
+            implied.append([(i, True)] + [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0])
+
+    # searches from each number's part through its domain
+    part_of = {parts[c][1]: c for c in range(len(parts)) if parts[c][1] >= 0}
+    covered = bytearray(n_cells)
+    reasons: list[list[IndexLiteral]] = []
+    depth = [-1] * n_cells
+    for k in range(len(clues)):
+        n, dom = sizes[k], domain[k]
+        order = list(parts[part_of[k]][0])
+        for v in order:
+            depth[v] = 0
+        budget = n - len(order)  # the island's other cells lie at most this far from the part
+        reason = [(v, True) for v in order if clue_at[v] < 0]
+        stopped: list[int] = []  # cells the search looked at and left (depth -2)
+        for v in order:
+            d = depth[v]
+            if d >= budget:
+                continue
+            for u in adj[v]:
+                if not dom[u] or depth[u] != -1:
+                    continue
+                if state[u] == BLACK:  # a wall stops the search
+                    depth[u] = -2
+                    stopped.append(u)
+                    reason.append((u, False))
+                    continue
+                # a cell of another number's part, or beside one, is not this island's
+                c = comp[u]
+                if c < 0 or parts[c][1] < 0:
+                    c = next((comp[w] for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k)), -1)
+                    w = next((w for w in adj[u] if comp[w] == c), -1) if c >= 0 else -1
+                else:
+                    w = u
+                if c >= 0 and parts[c][1] != k:
+                    depth[u] = -2
+                    stopped.append(u)
+                    reason += path(w)
+                    continue
+                depth[u] = d + 1
+                order.append(u)
+        for v in order:
+            depth[v] = -1
+            covered[v] = 1
+        for u in stopped:
+            depth[u] = -1
+        reason = list(dict.fromkeys(reason))
+        reasons.append(reason)
+        if len(order) < n:  # too little room for the island
+            return IslandFindings(reason, [])
+        if len(order) == n:  # exactly room: every cell reached is unshaded
+            implied += [[(v, False)] + reason for v in order if state[v] == UNKNOWN]
+    for i in range(n_cells):
+        if covered[i] or state[i] == BLACK or clue_at[i] >= 0:
+            continue
+        # no number's island can reach i: wall
+        clause = [(i, True)] + list(dict.fromkeys(lit for k in g.owners[i] for lit in reasons[k]))
+        if state[i] == WHITE:
+            return IslandFindings(clause, [])
+        implied.append(clause)
+    return IslandFindings(None, implied)

@@ -28,18 +28,21 @@ CONNECTIVITY = Option(
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
-# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s.
+# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
+# whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
 ISLANDS = Option(
     "islands",
-    "distance",
-    ("reach", "distance"),
+    "hybrid",
+    ("reach", "distance", "hybrid"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
-    "tied to their number by recursion (reach) or by levels bounded by the number (distance)",
+    "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "
+    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid)",
 )
 
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
+    "hybrid": ("nurikabe_owners.lp", "nurikabe_distance.lp", "nurikabe_reach.lp"),
 }
 
 
@@ -49,11 +52,15 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p, plan = puzzle, IslandPlan.of(puzzle)
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
+    islands = options["islands"]
+    levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
     for i, (clue, dist) in enumerate(plan.reach.items()):
         parts.append(f"island({i},{clue[0]},{clue[1]},{p.numbers[clue]}).")
+        if clue in levelled:  # this number's island is tied to it by levels, not by recursion
+            parts.append(f"levelled({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
-    files = ["nurikabe.lp", *_ISLAND_FILES[options["islands"]]]
+    files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
     connectivity = options["connectivity"]
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):

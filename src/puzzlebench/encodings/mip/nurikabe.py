@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
+from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
 from .common import Linear, MipModel, total
 from .connectivity import connect_by_flow
 
@@ -64,7 +64,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     if options["connectivity"] == "flow":
         region, root = wall_region(puzzle, plan)
         connect_by_flow(model, region, {cell: 1 - w for cell, w in wall.items()}, root)
-    model.lazy = lazy_rules(puzzle, wall, options)
+    model.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     return model
 
 
@@ -127,6 +127,7 @@ ENCODINGS: list[EncodingSpec] = [
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: flow (owners within reach, a flow per island) "
                    "or lazy (cuts)"),
+            cuts_option("region"),
         ),
     ),
 ]

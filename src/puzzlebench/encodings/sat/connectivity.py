@@ -230,8 +230,9 @@ class ConnectivityPropagator(TimedPropagator):
     def check_model(self, model: list[int]) -> bool:
         if self.expired(self.first_var):
             return False
-        size = len(model)
-        black = {c for c, v in self.graph.black.items() if abs(v) <= size and model[abs(v) - 1] == v}
+        # CaDiCaL lists the observed variables only, not every variable in order
+        value = set(model)
+        black = {c for c, v in self.graph.black.items() if v in value}
         regions = self.graph.components(lambda c: c not in black)
         if len(regions) <= 1:
             return True
@@ -298,3 +299,75 @@ def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
         last = reach(c, top)
         if last is not True:
             cnf.add(([-w] if w is not None else []) + ([last] if last is not False else []))
+
+
+class PropagatorGroup(TimedPropagator):
+    """Several propagators as one (CaDiCaL connects one): every notification goes to each, their
+    inferences are merged (the first engine to infer a literal gives its reason), and a complete
+    assignment stands when every engine accepts it."""
+
+    def __init__(self, *engines: TimedPropagator):
+        super().__init__()
+        self.engines = engines
+        self.source: dict[int, TimedPropagator] = {}
+
+    @property
+    def gave_up(self) -> bool:  # type: ignore[override]
+        return any(e.gave_up for e in self.engines)
+
+    @gave_up.setter
+    def gave_up(self, value: bool) -> None:
+        pass
+
+    @property
+    def deadline(self) -> float | None:  # type: ignore[override]
+        return self.engines[0].deadline if self.engines else None
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        for e in self.engines:
+            e.deadline = value
+
+    def stats(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in self.engines:
+            out.update(e.stats())
+        return out
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        for e in self.engines:
+            if abs(lit) in e.cell_of:
+                e.on_assignment(lit, fixed)
+
+    def on_new_level(self) -> None:
+        for e in self.engines:
+            e.on_new_level()
+
+    def on_backtrack(self, to: int) -> None:
+        for e in self.engines:
+            e.on_backtrack(to)
+
+    def propagate(self) -> list[int]:
+        out: list[int] = []
+        for e in self.engines:
+            for lit in e.propagate():
+                if lit in out or -lit in out:
+                    continue
+                self.source[lit] = e
+                out.append(lit)
+        return out
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return self.source[lit].provide_reason(lit)
+
+    def check_model(self, model: list[int]) -> bool:
+        return all([e.check_model(model) for e in self.engines])
+
+    def has_clause(self) -> bool:
+        return any(e.has_clause() for e in self.engines)
+
+    def add_clause(self) -> list[int]:
+        for e in self.engines:
+            if e.has_clause():
+                return e.add_clause()
+        return []

@@ -11,10 +11,14 @@ Rules and the blocks that enforce them:
   neighbours, ties every owned cell to its number by reachability levels bounded by the number
   (distance-bounded reachability), and counts each number's cells with a cardinality encoding
   (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour
-  and rejects candidates with faulty islands by cuts (``regions.island_cuts``);
+  and rejects candidates with faulty islands by cuts (``cuts`` option, ``islands.lazy_rules``);
+  ``hybrid`` gives every number ownership, but levels and a count only to the numbers whose
+  levels fit a budget (``IslandPlan.levelled``), and leaves the rest to the lazy cuts;
+  ``propagator`` runs the rule on partial assignments (``sat/islands.py``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts, ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
-  (reachability levels), or ``none`` (the rule dropped: a relaxation).
+  (reachability levels), or ``none`` (the rule dropped: a relaxation);
+* ``wall_count=card``: the wall holds the cells the numbers leave over (a redundant count).
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan, lonely_cells, wall_blocks
-from ..regions import all_rules, connectivity_rule, island_rule
+from ..islands import CUTS, IslandPlan, lazy_rules, lonely_cells, wall_blocks
 from .common import CARD_CHOICES, CnfModel
-from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
+from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
+from .islands import IslandPropagator
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator", "hybrid")
+#: islands=hybrid: the smallest number given levels (smaller islands have few shapes, and the lazy
+#: cuts settle them in a few rounds; levels for them cost more search than they save)
+HYBRID_SMALLEST = 16
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -54,18 +61,20 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
-    if islands == "distance":
-        _islands_by_distance(cnf, puzzle, plan, options["card"])
-    else:
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=HYBRID_SMALLEST):
+        islands = "lazy"  # no number large enough for levels: the lazy cuts alone
+    if islands in ("distance", "hybrid"):
+        _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
+    if islands != "distance":
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
+    # The islands hold sum(numbers) cells between them, so the wall holds all the others.
+    if options["wall_count"] == "card":
+        cnf.equals(list(decision.values()), puzzle.rows * puzzle.cols - sum(numbers.values()), options["card"])
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
-    wall_rule = None
-    if mode == "lazy":
-        wall_rule = connectivity_rule(puzzle.rows, puzzle.cols, decision, isolated=False, of_marked=True)
-    elif mode in ("rank", "propagator"):
+    if mode in ("rank", "propagator"):
         # the region is the wall: "out of it" is the negated wall variable; a cell known to be wall
         # is always in it and roots it
         root = min(plan.wall) if plan.wall else None
@@ -74,13 +83,29 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
             reach_levels(cnf, graph)
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), [wall[c] for c in plan.open])
-    cnf.lazy = all_rules(wall_rule, island_rule(puzzle.rows, puzzle.cols, numbers) if islands == "lazy" else None)
-    cnf.notes.update(connectivity=mode, islands=islands)
+    if islands == "propagator":
+        # The rest of the island rule on partial assignments, by a propagator (sat/islands.py);
+        # CaDiCaL connects one, so a wall propagator joins it in a group.
+        wall_engine = cnf.propagator
+
+        def island_engine():
+            engine = IslandPropagator(puzzle, plan, wall)
+            if wall_engine is None:
+                return engine, engine.observed()
+            return PropagatorGroup(engine, wall_engine()[0]), engine.observed()
+
+        cnf.propagator = island_engine
+    # The rules left to lazy cuts (connectivity=lazy; islands=lazy or hybrid), a known wall cell as
+    # the cuts' witness.
+    cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
+    cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
 
-def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
-    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes."""
+def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
+    """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
+    levels and size only for the numbers :meth:`IslandPlan.levelled` picks (the other islands are
+    left to the lazy cuts)."""
     wall = cnf.decision
 
     def owns(clue: Cell, cell: Cell) -> int | None:
@@ -105,9 +130,12 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
         guard = () if cell is None else (-owns(clue, cell),)
         cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
 
+    levelled = plan.levelled(puzzle, budget, HYBRID_SMALLEST)
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
+        if clue not in levelled:
+            continue
 
         # Every owned cell is fewer than n steps from the number along owned cells.
         def near(cell: Cell, t: int) -> int | bool:
@@ -148,10 +176,18 @@ SPECS: list[EncodingSpec] = [
                    "how 'the wall is connected' is enforced: lazy cuts, an external propagator, "
                    "reachability levels, or none", relaxing=("none",)),
             # defaults measured on the first 100 janko puzzles (count=2, 20 s cap): islands=lazy
-            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s
-            Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: distance-bounded ownership, or lazy cuts"),
+            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s.
+            # On 26 janko puzzles (the 22 where lazy islands took over 2 s or timed out, and four
+            # where levels cost most; 10 s cap, one interleaved run): islands=lazy with
+            # cuts=region 179 s in all, 15 over the cap; hybrid (cuts=cell) 112 s, 8 over it.
+            Option("islands", "hybrid", ISLANDS,
+                   "how islands get one number and its size: distance-bounded ownership (distance), "
+                   "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
+                   "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
+            CUTS,
+            Option("wall_count", "none", ("none", "card"),
+                   "whether the wall's size (the cells the numbers leave over) is stated, by the card encoding"),
         ),
     ),
 ]

@@ -24,7 +24,7 @@ import z3
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
+from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
 from .common import SmtModel, card_option
 from .connectivity import connect_by_rank
 
@@ -66,7 +66,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         region, root = wall_region(puzzle, plan)
         connect_by_rank(model, region, {cell: open_[cell] for cell in wall}, wall, root)
         model.logic = "QF_LIA"  # ranks are compared as integers
-    model.lazy = lazy_rules(puzzle, wall, options)
+    model.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     model.notes.update(connectivity=options["connectivity"], islands=islands)
     return model
 
@@ -123,6 +123,7 @@ SPECS: list[EncodingSpec] = [
             Option("islands", "distance", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
             card_option("cells of an island and owners of a cell"),
+            cuts_option("region"),
         ),
     ),
 ]
