@@ -30,6 +30,16 @@ def test_claims_follow_the_numbers_in_the_files(tmp_path):
     doc["summary"][0]["solved"] = 2
     (tmp_path / "janko" / "summary.json").write_text(json.dumps(doc))
     assert "does not solve" in claims.claims(tmp_path)[0]
+    # a family's run kept apart, puzzlekit on a sample: its line names the sample and what failed
+    (tmp_path / "janko-nurikabe").mkdir()
+    nuri = {**row, "family": "nurikabe", "puzzles": 20, "solved": 19, "peer_puzzles": 2, "on_peer_puzzles_s": 0.5}
+    apart = {**doc, "families": ["nurikabe"], "peer_every": 10, "timeout": 10.0,
+             "summary": [{**nuri, "paradigm": "sat"}, {**nuri, "paradigm": "puzzlekit", "total_s": 5.0}]}
+    (tmp_path / "janko-nurikabe" / "summary.json").write_text(json.dumps(apart))
+    line = claims.claims(tmp_path)[-1]
+    assert line.startswith("Nurikabe (20 puzzles): SAT is fastest, 1.50 s in all; on the 2 puzzles puzzlekit ran "
+                           "(every 10th) 0.50 s against puzzlekit's 5.00 s (0.250")
+    assert line.endswith("not solved and proven within 10 s: SAT 1.")
 
 
 def test_frontier_claims_follow_its_summary(tmp_path):

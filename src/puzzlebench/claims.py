@@ -3,7 +3,8 @@
 Each claim is a sentence built from one results file of this checkout, and names the machine
 and date of the run that measured it:
 
-* ``results/janko/summary.json`` (``benchmarks/janko.py``): the paradigms against puzzlekit;
+* ``results/janko/summary.json`` (``benchmarks/janko.py``): the paradigms against puzzlekit, and
+  ``results/janko-<family>/summary.json``: one family's run kept apart (its family's line only);
 * ``results/connectivity/summary.csv`` (``benchmarks/connectivity.py``): what Kuromasu's
   connectivity rule costs;
 * ``results/solvers-<family>/summary.json`` (``benchmarks/solvers.py``): every solver pair;
@@ -45,7 +46,16 @@ _NAMES = {"akari": "Akari", "kuromasu": "Kuromasu", "hitori": "Hitori", "nurikab
 
 
 def janko_claims(root: Path) -> list[str]:
-    doc = _load_json(root / "janko" / "summary.json")
+    """The corpus run (``results/janko``) and runs of one family kept apart (``results/janko-<family>``)."""
+    out = _janko_run(_load_json(root / "janko" / "summary.json"))
+    for path in sorted(root.glob("janko-*/summary.json")):
+        doc = _load_json(path)
+        if doc and len(doc.get("families", ())) == 1:
+            out += _janko_run(doc)[1:]  # its family's line; the first line speaks for the whole corpus
+    return out
+
+
+def _janko_run(doc: dict[str, Any] | None) -> list[str]:
     if not doc:
         return []
     rows = doc["summary"]
@@ -67,12 +77,24 @@ def janko_claims(root: Path) -> list[str]:
         best = min(mine, key=lambda r: r["total_s"])
         others = ", ".join(f"{r['paradigm'].upper()} {r['total_s']:.1f} s" for r in sorted(mine, key=lambda r: r["total_s"])
                            if r is not best)
-        versus = (f", {best['vs_puzzlekit']:.3f} of puzzlekit's {theirs['total_s']:.2f} s (one answer, no proof)"
-                  if theirs and best.get("vs_puzzlekit") is not None else "")
+        if best.get("peer_puzzles"):  # puzzlekit ran on a sample (janko.py --peer-every)
+            versus = (f"; on the {best['peer_puzzles']} puzzles puzzlekit ran (every {doc.get('peer_every')}th) "
+                      f"{best['on_peer_puzzles_s']:.2f} s against puzzlekit's {theirs['total_s']:.2f} s "
+                      f"({best['vs_puzzlekit']:.3f}; one answer, no proof)"
+                      if theirs and best.get("vs_puzzlekit") is not None else "")
+        else:
+            versus = (f", {best['vs_puzzlekit']:.3f} of puzzlekit's {theirs['total_s']:.2f} s (one answer, no proof)"
+                      if theirs and best.get("vs_puzzlekit") is not None else "")
         worst = max(mine, key=lambda r: r["worst_s"] or 0)
-        out.append(f"{_NAMES.get(family, family)}: {best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
+        unsolved = [f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}" for r in mine if r["solved"] < r["puzzles"]]
+        count = f" ({best['puzzles']:,} puzzles)" if best.get("peer_puzzles") else ""
+        limit = doc.get("timeout")
+        out.append(f"{_NAMES.get(family, family)}{count}: "
+                   f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
                    f"{versus}; then {others}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
-                   f"({worst['paradigm']}, {worst['worst_id']}).")
+                   f"({worst['paradigm']}, {worst['worst_id']})"
+                   + (f"; not solved and proven{f' within {limit:g} s' if limit else ''}: " + ", ".join(unsolved)
+                      if unsolved else "") + ".")
     return out
 
 
