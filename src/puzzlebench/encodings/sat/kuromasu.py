@@ -95,12 +95,14 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     if mode != "none" and options["cut"] == "cell" and rows >= 2 and cols >= 2:
         # Its smallest cuts: a white cell is not walled in by black neighbours (a black neighbour
         # has another, white, neighbour, which the walled-in cell could not reach).
+        none = [None] * cols  # beyond the border
         for r in range(rows):
-            for c in range(cols):
-                around = [var[i] for i in _neighbours(rows, cols, r, c)]
-                if all(around):  # a numbered neighbour is white: no wall
-                    own = var[r * cols + c]
-                    clauses.append(((own,) if own else ()) + tuple(-x for x in around))
+            row = var[r * cols : (r + 1) * cols]
+            up = var[(r - 1) * cols : r * cols] if r else none
+            down = var[(r + 1) * cols : (r + 2) * cols] or none
+            clauses.extend([((own,) if own else ()) + tuple(-x for x in around if x)
+                            for own, *around in zip(row, up, down, [None, *row[:-1]], [*row[1:], None])
+                            if 0 not in around])  # a numbered neighbour is white: no wall
     if mode == "lazy":
         cnf.lazy = connectivity_rule(rows, cols, decision)
     elif mode in ("rank", "propagator"):
@@ -167,12 +169,6 @@ def _pairs(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
     return lits, always
 
 
-def _neighbours(rows: int, cols: int, r: int, c: int) -> list[int]:
-    """Flat indices of the cell's orthogonal neighbours."""
-    return [rr * cols + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= rr < rows and 0 <= cc < cols]
-
-
 class _Stretches:
     """``visibility=shared``: "every cell of this stretch of a line is white" literals named by
     the stretch's first and last non-clue cells (flat indices), so that every ray over the same
@@ -186,24 +182,31 @@ class _Stretches:
 
     def __init__(self, var: Sequence[int], cols: int):
         self.var = var
-        self.cols = cols
         self.named: dict[tuple[int, int], int] = {}  # (low, high) flat index -> literal
         self.never: set[tuple[int, int]] = set()  # stretches that cannot be all white
+        self.beyond: list[tuple[int, tuple[int, int]]] = []  # (stretch literal, its part past a number)
 
     def chain(self, cnf: CnfModel, origin: int, step: int, length: int, n: int) -> tuple[list[int], int]:
         """As :func:`_chain` over the ``length`` cells from ``origin`` (exclusive) by ``step``."""
-        var, named, clauses = self.var, self.named, cnf.clauses
+        var, named, clauses, beyond = self.var, self.named, cnf.clauses, self.beyond
         lits: list[int] = []
         always = 0
         prev = 0  # 0: every cell so far is a clue cell, seen for sure
         first = last = -1  # the first and last non-clue cells so far
+        past: list[int] = []  # per numbered cell passed after `first`: the first non-clue cell beyond it
+        passed = False  # a numbered cell since the last non-clue cell
         for d in range(1, length + 1):
             i = origin + step * d
             b = var[i]
             if b:
-                last = i
                 if first < 0:
                     first = i
+                elif passed:
+                    past.append(i)
+                passed = False
+                last = i
+            elif first >= 0:
+                passed = True
             if d == n:  # the first n cells this way cannot all be white
                 clauses.append(((-prev,) if prev else ()) + ((b,) if b else ()))
                 if first >= 0:
@@ -220,6 +223,7 @@ class _Stretches:
                     cnf.pool.top += 1
                     cur = named[key] = cnf.pool.top
                 clauses += ((-cur, prev), (-cur, -b), (cur, -prev, b))
+                beyond += [(cur, (min(j, i), max(j, i))) for j in past if j != i]
             if cur:
                 lits.append(cur)
             else:
@@ -228,25 +232,15 @@ class _Stretches:
         return lits, always
 
     def link(self, clauses: list[Clause]) -> None:
-        """A stretch through a numbered cell: all white -> the stretch beyond it all white."""
-        var, named, never, cols = self.var, self.named, self.never, self.cols
-        for (low, high), lit in named.items():
-            step = 1 if high - low < cols and low // cols == high // cols else cols
-            for i in range(low + step, high, step):
-                if var[i]:
-                    continue
-                for a, b in ((low, i - step), (i + step, high)):  # both sides, trimmed of clue cells
-                    while a < b and not var[a]:
-                        a += step
-                    while b > a and not var[b]:
-                        b -= step
-                    if a >= b:
-                        continue  # one cell or none: the chain itself implies it
-                    part = named.get((a, b))
-                    if part:
-                        clauses.append((-lit, part))
-                    elif (a, b) in never:
-                        clauses.append((-lit,))
+        """A stretch through a numbered cell: all white -> the stretch beyond it all white (or
+        impossible, when that number cannot see so far)."""
+        named, never = self.named, self.never
+        for lit, part in self.beyond:
+            other = named.get(part)
+            if other:
+                clauses.append((-lit, other))
+            elif part in never:
+                clauses.append((-lit,))
 
 
 SPECS: list[EncodingSpec] = [
