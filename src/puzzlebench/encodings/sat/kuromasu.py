@@ -195,6 +195,7 @@ class _Stretches:
         first = last = -1  # the first and last non-clue cells so far
         past: list[int] = []  # per numbered cell passed after `first`: the first non-clue cell beyond it
         passed = False  # a numbered cell since the last non-clue cell
+        forward = step > 0  # keys run from the lower flat index to the higher
         for d in range(1, length + 1):
             i = origin + step * d
             b = var[i]
@@ -210,20 +211,21 @@ class _Stretches:
             if d == n:  # the first n cells this way cannot all be white
                 clauses.append(((-prev,) if prev else ()) + ((b,) if b else ()))
                 if first >= 0:
-                    self.never.add((min(first, last), max(first, last)))
+                    self.never.add((first, last) if forward else (last, first))
                 break
             if not b:
                 cur = prev
             elif not prev:
                 cur = -b
             else:
-                key = (min(first, i), max(first, i))
+                key = (first, i) if forward else (i, first)
                 cur = named.get(key, 0)
                 if not cur:
                     cnf.pool.top += 1
                     cur = named[key] = cnf.pool.top
                 clauses += ((-cur, prev), (-cur, -b), (cur, -prev, b))
-                beyond += [(cur, (min(j, i), max(j, i))) for j in past if j != i]
+                if past:
+                    beyond += [(cur, (j, i) if forward else (i, j)) for j in past if j != i]
             if cur:
                 lits.append(cur)
             else:
