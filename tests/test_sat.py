@@ -81,11 +81,12 @@ def test_counts_equal_brute_force(spec):
 
 
 @pytest.mark.parametrize("connectivity", CONNECTIVITY)
-@pytest.mark.parametrize("visibility", ("rays", "pairs"))
-def test_every_kuromasu_connectivity_and_visibility_agrees_with_brute_force(connectivity, visibility):
+@pytest.mark.parametrize("visibility", ("auto", "shared", "rays", "pairs"))
+@pytest.mark.parametrize("cut", ("auto", "cell", "none"))
+def test_every_kuromasu_connectivity_and_visibility_agrees_with_brute_force(connectivity, visibility, cut):
     for puzzle in _tiny("kuromasu", seed=11, n=30):
-        got = _answers(puzzle, connectivity=connectivity, visibility=visibility)
-        assert got == _truth(puzzle), (connectivity, visibility, puzzle)
+        got = _answers(puzzle, connectivity=connectivity, visibility=visibility, cut=cut)
+        assert got == _truth(puzzle), (connectivity, visibility, cut, puzzle)
 
 
 def test_connectivity_none_never_loses_a_true_solution_and_is_marked_incomplete():
@@ -323,3 +324,28 @@ def test_binomial_cardinality_refuses_counts_it_would_write_billions_of_clauses_
         pb.solve(long_ray, "sat", count=2, card="binomial")
     # another cardinality encoding expresses the same board, and settles it as ASP does
     assert pb.solve(long_ray, "sat", count=2, card="totalizer").status is pb.solve(long_ray, "asp", count=2).status
+
+
+def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
+    # 6x6 boards with numbers that see each other: the stretch links through numbered cells
+    # and the shared literals come into play (brute force is out of reach at 36 cells).
+    from puzzlebench.encodings.sat.kuromasu import build_default
+    from puzzlebench.model.kuromasu import random_kuromasu as make
+
+    rng = random.Random(5)
+    linked = 0
+    for _ in range(40):
+        puzzle = make(rng, 6, 7, clue_p=0.35)
+        opts = {"connectivity": "lazy", "card": "adder", "cut": "cell"}
+        shared = build_default(puzzle, {**opts, "visibility": "shared"})
+        rays = build_default(puzzle, {**opts, "visibility": "rays"})
+        linked += len(shared.clauses) > len(rays.clauses)  # link clauses written
+        assert _answers(puzzle, visibility="shared", cut="cell") == _answers(puzzle, visibility="rays", cut="none"), puzzle
+    assert linked >= 5
+    # bigger boards with one planted answer: every option value finds it, and only it
+    from puzzlebench.suites import load_suite
+
+    for entry in (e for e in load_suite("gen-kuromasu") if e.puzzle.rows in (10, 15)):
+        for visibility in ("shared", "rays"):
+            res = puzzlebench.solve(entry.puzzle, "sat", count=2, visibility=visibility, cut="cell")
+            assert res.unique and res.solutions[0] == entry.solution, (entry.id, visibility)

@@ -82,7 +82,7 @@ def test_every_family_has_a_default_smt_encoding_and_the_seed_ports() -> None:
     kuro = registry.get(Family.KUROMASU, "smt")
     assert kuro.option("connectivity").choices == ("lazy", "rank", "none")
     assert kuro.option("connectivity").default == "lazy"
-    assert kuro.option("visibility").choices == ("distance", "rays")
+    assert kuro.option("visibility").choices == ("distance", "rays", "shared")
     assert kuro.option("visibility").default == "rays"
     assert kuro.option("card").choices == ("pb", "sum")
 
@@ -125,7 +125,7 @@ def test_every_option_value_builds_and_solves_a_small_puzzle(spec, options) -> N
 
 # -- counts against brute force ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("visibility", ["distance", "rays"])
+@pytest.mark.parametrize("visibility", ["distance", "rays", "shared"])
 @pytest.mark.parametrize("connectivity", ["lazy", "rank"])
 def test_kuromasu_answers_equal_brute_force(connectivity: str, visibility: str) -> None:
     for puzzle in KUROMASU:
@@ -264,7 +264,7 @@ def test_bundled_seed_puzzles_have_one_answer_equal_to_the_published_one(puzzles
 def test_janko_kuromasu_answers_match_the_published_ones_under_every_option(janko_dir) -> None:
     for entry in janko(janko_dir, "kuromasu", 81, 3):
         for connectivity in ("lazy", "rank"):
-            for visibility in ("distance", "rays"):
+            for visibility in ("distance", "rays", "shared"):
                 result = pb.solve(entry.puzzle, "smt", count=2, connectivity=connectivity, visibility=visibility)
                 assert result.unique is True, (entry.id, connectivity, visibility)
                 assert result.solution == entry.solution
@@ -358,3 +358,17 @@ def test_a_lazy_solve_leaves_no_cyclic_garbage_of_z3_terms():
         gc.enable()
     # the refine hook's cycle with its model used to hold every term of the encoding
     assert not kinds & {"SmtModel", "BoolRef", "ArithRef"}, kinds
+
+
+def test_kuromasu_shared_stretches_keep_every_answer_of_the_rays_on_boards_where_numbers_see_each_other() -> None:
+    from puzzlebench.model.kuromasu import random_kuromasu
+    from puzzlebench.suites import load_suite
+
+    rng = random.Random(5)
+    for _ in range(15):
+        puzzle = random_kuromasu(rng, 6, 7, clue_p=0.35)
+        shared = pb.solve(puzzle, "smt", count=0, visibility="shared")
+        assert answers(shared) == answers(pb.solve(puzzle, "smt", count=0, visibility="rays")), puzzle
+    for entry in (e for e in load_suite("gen-kuromasu") if e.puzzle.rows == 10):
+        result = pb.solve(entry.puzzle, "smt", count=2, visibility="shared")
+        assert result.unique and result.solution == entry.solution, entry.id

@@ -39,7 +39,7 @@ from .common import SmtModel, card_option
 from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
-VISIBILITY: tuple[str, ...] = ("distance", "rays")
+VISIBILITY: tuple[str, ...] = ("distance", "rays", "shared")
 
 Black = dict[Cell, z3.BoolRef]
 White = dict[Cell, z3.BoolRef]
@@ -60,11 +60,14 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
             model.add(model.any([white[a], white[b]]))
 
     # A number equals the white cells it sees in its row and column, itself included.
+    stretches = _Stretches() if options["visibility"] == "shared" else None
     for clue, n in puzzle.numbers.items():
-        if options["visibility"] == "rays":
-            _count_by_rays(model, black, white, clue, n, options["card"], puzzle)
+        if options["visibility"] in ("rays", "shared"):
+            _count_by_rays(model, black, white, clue, n, options["card"], puzzle, stretches)
         else:
             _count_by_distance(model, black, white, clue, n, puzzle)
+    if stretches is not None:
+        stretches.link(model)
 
     # All white cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -98,26 +101,69 @@ def _count_by_distance(model: SmtModel, black: Black, white: White, clue: Cell, 
     model.add(1 + z3.Sum(distances) == n)
 
 
+class _Stretches:
+    """``visibility=shared``: the chain Boolean "every cell of this stretch is white" named by the
+    stretch's first and last cells without a clue, so that the rays of two numbers that look at
+    the same stretch from both ends share it; ``link`` then asserts that a stretch through a
+    numbered cell implies the stretch beyond it, or is impossible when that number cannot see
+    so far (as in the SAT encoding's option of the same name)."""
+
+    def __init__(self) -> None:
+        self.named: dict[tuple[Cell, Cell], z3.BoolRef] = {}
+        self.never: set[tuple[Cell, Cell]] = set()
+        self.beyond: list[tuple[z3.BoolRef, tuple[Cell, Cell]]] = []
+
+    def link(self, model: SmtModel) -> None:
+        for lit, part in self.beyond:
+            if part in self.named:
+                model.add(model.implies(lit, self.named[part]))
+            elif part in self.never:
+                model.add(model.neg(lit))
+
+
 def _count_by_rays(
-    model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu
+    model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu,
+    stretches: _Stretches | None = None,
 ) -> None:
     """Chains s_k "the first k cells this way are white": the true ones, plus the cells seen for
-    sure (the clue itself and clue cells next in line), number n."""
+    sure (the clue itself and clue cells next in line), number n. With ``stretches``, s_k is the
+    shared Boolean of its stretch."""
     seen: list[z3.BoolRef] = []
     always = 1  # the numbered cell itself
     for direction in Direction:
         prev: z3.BoolRef | None = None  # None: every cell so far is a clue, seen for sure
+        first: Cell | None = None  # the first and last cells without a clue so far
+        last: Cell | None = None
+        past: list[Cell] = []  # per numbered cell passed after `first`: the next cell without a clue
+        passed = False
         for k, cell in enumerate(puzzle.grid.ray(clue, direction)[:n], start=1):
+            if cell in black:
+                if first is None:
+                    first = cell
+                elif passed:
+                    past.append(cell)
+                passed, last = False, cell
+            elif first is not None:
+                passed = True
             if cell not in black:
                 cur = prev
             elif prev is None:
                 cur = white[cell]
-            else:
+            elif stretches is None:
                 cur = model.bool("sees", *clue, direction.name, k)
                 model.add(model.iff(cur, model.all([prev, white[cell]])))
+            else:
+                key = (min(first, cell), max(first, cell))
+                cur = stretches.named.get(key)
+                if cur is None:
+                    cur = stretches.named[key] = model.bool("stretch", *key[0], *key[1])
+                model.add(model.iff(cur, model.all([prev, white[cell]])))
+                stretches.beyond += [(cur, (min(j, cell), max(j, cell))) for j in past if j != cell]
             if k == n:
                 # The first n cells this way cannot all be white.
                 model.add(model.neg(cur) if cur is not None else model.false)
+                if stretches is not None and first is not None:
+                    stretches.never.add((min(first, last), max(first, last)))
                 break
             if cur is None:
                 always += 1
@@ -146,8 +192,9 @@ SPECS: list[EncodingSpec] = [
             ),
             Option(
                 "visibility", "rays", VISIBILITY,
-                "how a number counts what it sees: distance (one integer per direction) or rays "
-                "(Boolean chains 'sees k cells this way')",
+                "how a number counts what it sees: distance (one integer per direction), rays "
+                "(Boolean chains 'sees k cells this way'), or shared (the same chains, one Boolean "
+                "per stretch of a line, linked through numbered cells)",
             ),
             card_option("cells a number sees (visibility=rays; distance sums integers)"),
         ),
