@@ -123,42 +123,23 @@ class TimedPropagator(Propagator):
         return True
 
 
-class ConnectivityPropagator(TimedPropagator):
-    """IPASIR-UP engine for "white cells are connected" over the black-cell variables.
+class CellPropagator(TimedPropagator):
+    """A propagator over one literal per cell (``var``: cell index -> the literal "the cell is
+    black", or out of the region; 0 for a cell that never is): the cells' states along CaDiCaL's
+    trail, undone on backtracking. Cells without a literal are white and fixed."""
 
-    On each propagation round it explores the cells not known black from a known white cell
-    (the root): an undecided cell it cannot reach must be black, a known white cell it cannot
-    reach is a conflict, and an undecided articulation point separating the root from a known
-    white cell must be white. Each inference carries a reason clause naming the black boundary
-    that forces it. Complete assignments are checked again and rejected with a cut.
-    """
-
-    def __init__(self, graph: BoardGraph):
+    def __init__(self, var: list[int]):
         super().__init__()
-        self.graph = graph
-        cells = graph.cells
-        self.index = {c: i for i, c in enumerate(cells)}
-        self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
-        self.var = [graph.black.get(c, 0) for c in cells]  # literal "out of the region"; 0: always in
-        self.cell_of = {abs(v): i for i, v in enumerate(self.var) if v}
+        self.var = var
+        self.cell_of = {abs(v): i for i, v in enumerate(var) if v}
         self.first_var = min(self.cell_of, default=1)
-        self.state = [UNKNOWN if v else WHITE for v in self.var]
-        self.fixed = [not v for v in self.var]
-        self.root = None if graph.root is None else self.index[graph.root]
+        self.state = [UNKNOWN if v else WHITE for v in var]
+        self.fixed = [not v for v in var]
         self.trail: list[int] = []
         self.limits: list[int] = []
         self.dirty = True
         self.reasons: dict[int, list[int]] = {}
         self.pending: list[list[int]] = []
-        self.calls = self.inferred = self.articulations = self.rejected = 0
-
-    def stats(self) -> dict[str, int]:
-        return {
-            "propagator_calls": self.calls,
-            "propagator_inferred": self.inferred,
-            "propagator_articulations": self.articulations,
-            "propagator_rejected_models": self.rejected,
-        }
 
     # -- trail ----------------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
@@ -183,6 +164,35 @@ class ConnectivityPropagator(TimedPropagator):
         del self.trail[keep:]
         del self.limits[to:]
         self.dirty = True
+
+
+class ConnectivityPropagator(CellPropagator):
+    """IPASIR-UP engine for "white cells are connected" over the black-cell variables.
+
+    On each propagation round it explores the cells not known black from a known white cell
+    (the root): an undecided cell it cannot reach must be black, a known white cell it cannot
+    reach is a conflict, and an undecided articulation point separating the root from a known
+    white cell must be white. Each inference carries a reason clause naming the black boundary
+    that forces it. Complete assignments are checked again and rejected with a cut.
+    """
+
+    def __init__(self, graph: BoardGraph):
+        # the literal "out of the region" per cell; 0: always in
+        super().__init__([graph.black.get(c, 0) for c in graph.cells])
+        self.graph = graph
+        cells = graph.cells
+        self.index = {c: i for i, c in enumerate(cells)}
+        self.adj = [[self.index[nb] for nb in graph.neighbours[c]] for c in cells]
+        self.root = None if graph.root is None else self.index[graph.root]
+        self.calls = self.inferred = self.articulations = self.rejected = 0
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "propagator_calls": self.calls,
+            "propagator_inferred": self.inferred,
+            "propagator_articulations": self.articulations,
+            "propagator_rejected_models": self.rejected,
+        }
 
     # -- reasoning ------------------------------------------------------------------------------
     def _root(self) -> int | None:

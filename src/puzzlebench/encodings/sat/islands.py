@@ -12,35 +12,25 @@ from __future__ import annotations
 
 from ...model import Nurikabe
 from ..islands import IslandGraph, IslandPlan, island_reasoning
-from ..regions import BLACK, UNKNOWN, WHITE, island_cuts
-from .connectivity import TimedPropagator
+from ..regions import BLACK, UNKNOWN, island_cuts
+from .connectivity import CellPropagator
 
 
-class IslandPropagator(TimedPropagator):
+class IslandPropagator(CellPropagator):
     """IPASIR-UP engine for the island rule over ``wall``: cell -> its variable (true = wall)."""
 
     def __init__(self, puzzle: Nurikabe, plan: IslandPlan, wall: dict):
-        super().__init__()
+        cols = puzzle.cols
+        var = [0] * (puzzle.rows * cols)  # cell index -> wall variable; 0: numbered (always unshaded)
+        for (r, c), v in wall.items():
+            var[r * cols + c] = v
+        super().__init__(var)
         self.puzzle = puzzle
         self.graph = IslandGraph.of(puzzle, plan)
-        cols = puzzle.cols
-        size = puzzle.rows * cols
-        self.var = [0] * size  # cell index -> wall variable; 0: numbered (always unshaded)
-        for (r, c), v in wall.items():
-            self.var[r * cols + c] = v
-        self.cell_of = {v: i for i, v in enumerate(self.var) if v}
-        self.first_var = min(self.cell_of, default=1)
-        self.state = [UNKNOWN if v else WHITE for v in self.var]
-        self.fixed = [not v for v in self.var]
         for r, c in plan.wall:  # known wall (unit clauses), never observed
             self.state[r * cols + c] = BLACK
             self.fixed[r * cols + c] = True
-        self.trail: list[int] = []
-        self.limits: list[int] = []
-        self.dirty = True
-        self.reasons: dict[int, list[int]] = {}
         self.reasons_now: set[int] = set()
-        self.pending: list[list[int]] = []
         self.calls = self.inferred = self.conflicts = self.rejected = 0
 
     def observed(self) -> list[int]:
@@ -54,30 +44,6 @@ class IslandPropagator(TimedPropagator):
             "islands_conflicts": self.conflicts,
             "islands_rejected_models": self.rejected,
         }
-
-    # -- trail ----------------------------------------------------------------------------------
-    def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        i = self.cell_of[abs(lit)]
-        self.state[i] = BLACK if lit > 0 else WHITE
-        if fixed:
-            self.fixed[i] = True
-        else:
-            self.trail.append(i)
-        self.dirty = True
-
-    def on_new_level(self) -> None:
-        self.limits.append(len(self.trail))
-
-    def on_backtrack(self, to: int) -> None:
-        if to >= len(self.limits):
-            return
-        keep = self.limits[to]
-        for i in self.trail[keep:]:
-            if not self.fixed[i]:
-                self.state[i] = UNKNOWN
-        del self.trail[keep:]
-        del self.limits[to:]
-        self.dirty = True
 
     # -- reasoning ------------------------------------------------------------------------------
     def _clause(self, lits) -> list[int]:
