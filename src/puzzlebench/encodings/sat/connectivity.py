@@ -154,6 +154,9 @@ class CellPropagator(TimedPropagator):
     def on_new_level(self) -> None:
         self.limits.append(len(self.trail))
 
+    def provide_reason(self, lit: int) -> list[int]:
+        return self.reasons[lit]
+
     def on_backtrack(self, to: int) -> None:
         if to >= len(self.limits):
             return
@@ -233,9 +236,6 @@ class ConnectivityPropagator(CellPropagator):
         self.articulations += len(found.articulations)
         self.inferred += len(out)
         return out
-
-    def provide_reason(self, lit: int) -> list[int]:
-        return self.reasons[lit]
 
     def check_model(self, model: list[int]) -> bool:
         if self.expired(self.first_var):

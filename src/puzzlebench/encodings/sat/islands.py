@@ -73,9 +73,6 @@ class IslandPropagator(CellPropagator):
         self.inferred += len(out)
         return out
 
-    def provide_reason(self, lit: int) -> list[int]:
-        return self.reasons[lit]
-
     def check_model(self, model: list[int]) -> bool:
         if self.expired(self.first_var):
             return False
