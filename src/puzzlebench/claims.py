@@ -68,7 +68,11 @@ def _janko_run(doc: dict[str, Any] | None) -> list[str]:
            + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
            + f" ({sum(r['puzzles'] for r in ours):,} runs of "
            + ", ".join(dict.fromkeys(r["paradigm"].upper() for r in ours))
-           + f"; `benchmarks/janko.py`, {_where(doc)})."]
+           + f"; `benchmarks/janko.py`, {_where(doc)})"
+           + ("" if solved_all else ": not solved and proven within the limit, "
+              + ", ".join(f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']} {_NAMES.get(r['family'], r['family'])}"
+                          for r in ours if r["solved"] < r["puzzles"]))
+           + "."]
     for family in doc["families"]:
         mine = [r for r in ours if r["family"] == family]
         theirs = next((r for r in rows if r["family"] == family and r["paradigm"] == peer), None)
@@ -77,7 +81,8 @@ def _janko_run(doc: dict[str, Any] | None) -> list[str]:
         best = min(mine, key=lambda r: r["total_s"])
         others = ", ".join(f"{r['paradigm'].upper()} {r['total_s']:.1f} s" for r in sorted(mine, key=lambda r: r["total_s"])
                            if r is not best)
-        if best.get("peer_puzzles"):  # puzzlekit ran on a sample (janko.py --peer-every)
+        sampled = best.get("peer_puzzles") and (doc.get("peer_every") or 1) > 1
+        if sampled:  # puzzlekit ran on a sample (janko.py --peer-every)
             versus = (f"; on the {best['peer_puzzles']} puzzles puzzlekit ran (every {doc.get('peer_every')}th) "
                       f"{best['on_peer_puzzles_s']:.2f} s against puzzlekit's {theirs['total_s']:.2f} s "
                       f"({best['vs_puzzlekit']:.3f}; one answer, no proof)"
@@ -87,7 +92,7 @@ def _janko_run(doc: dict[str, Any] | None) -> list[str]:
                       if theirs and best.get("vs_puzzlekit") is not None else "")
         worst = max(mine, key=lambda r: r["worst_s"] or 0)
         unsolved = [f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}" for r in mine if r["solved"] < r["puzzles"]]
-        count = f" ({best['puzzles']:,} puzzles)" if best.get("peer_puzzles") else ""
+        count = f" ({best['puzzles']:,} puzzles)" if sampled else ""
         limit = doc.get("timeout")
         out.append(f"{_NAMES.get(family, family)}{count}: "
                    f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
