@@ -160,6 +160,10 @@ def _bench_command(tmp_path: Path, task: str, out: Path, *extra: str) -> list[st
 
 
 # -- 1. a parent that dies takes its runs with it -------------------------------------------------
+def _default_sighup() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("use_runner, sig, jobs", [
     ("auto", signal.SIGKILL, 1), ("auto", signal.SIGTERM, 1), ("auto", signal.SIGHUP, 1), ("auto", signal.SIGINT, 1),
     ("auto", signal.SIGTERM, 2), ("subprocess", signal.SIGKILL, 1), ("subprocess", signal.SIGTERM, 1),
@@ -171,8 +175,10 @@ def test_killed_sweep_leaves_no_worker_and_no_folder(tmp_path, use_runner, sig, 
     out = tmp_path / "r.jsonl"
     env = {**os.environ, "TMPDIR": str(tmp), "PB_HANG_PIDS": str(pids), "PUZZLEBENCH_RUNNER": use_runner}
     command = _bench_command(tmp_path, "hang_after_first", out, "--limit", "3", "-j", str(jobs))
+    # started as from a terminal: SIGHUP at its default even when the tests run under nohup
+    # (a sweep keeps a signal ignored on entry ignored, by design)
     proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sighup)
     try:
         hanging = 2 if jobs == 2 else 1
         deadline = time.monotonic() + 120
