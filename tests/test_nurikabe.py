@@ -12,13 +12,15 @@ from puzzlebench.encodings import islands as islands_module
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan, cell_cuts, island_reasoning
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, connectivity_cuts, island_cuts, white_regions
 from puzzlebench.errors import ParseError
-from puzzlebench.formats import iter_janko, janko, puzzlink
+from puzzlebench.formats import iter_janko, janko, native, puzzlink
 from puzzlebench.model import Nurikabe, Rule
 from puzzlebench.solvers import solve
 
 from bruteforce import all_solutions
 
 DATASET = "Nurikabe_dataset.json"
+#: the corpus records with '?' clues (islands of unknown size)
+UNKNOWN_RECORDS = ["726_10x10", "758_11x11", "827_13x20"]
 
 # pzprjs's own test boards for its Nurikabe checks (test/script/nurikabe.js): the puzzle of URL
 # nurikabe/5/5/g5k2o1k3g with answers that each fail one named check ('#' wall; '.' and '+'
@@ -63,9 +65,33 @@ def test_a_shaded_number_is_a_violation(sample_puzzle):
     assert Rule.SHADED_NUMBER in {v.rule for v in sample_puzzle.verify(wall)}
 
 
-def test_unknown_clue_in_a_url_is_a_parse_error_at_its_character():
-    with pytest.raises(ParseError, match=r"'\?' clue at \(0, 1\)"):
-        puzzlink.read("https://puzz.link/p?nurikabe/3/3/g.m")
+def test_unknown_clue_in_a_url_is_a_clue_of_unknown_size_and_writes_back():
+    p = puzzlink.read("https://puzz.link/p?nurikabe/3/3/g.m")
+    assert p.unknown == {(0, 1)} and dict(p.numbers) == {} and p.clue_cells == {(0, 1)}
+    assert puzzlink.write(p) == "https://puzz.link/p?nurikabe/3/3/g.m"
+
+
+def test_a_zero_in_a_url_is_a_parse_error_at_its_character():
+    with pytest.raises(ParseError, match=r"number 0 at \(0, 1\)"):
+        puzzlink.read("https://puzz.link/p?nurikabe/3/3/g0m")
+
+
+def test_unknown_clues_read_from_janko_and_native_text():
+    p = janko.read("3 3\n? - -\n- - 2\n- - -\n", "nurikabe")
+    assert p.unknown == {(0, 0)} and dict(p.numbers) == {(1, 2): 2}
+    assert janko.write(p).split("\n")[1].split() == ["?", "-", "-"]
+    text = native.write(p)
+    assert "?" in text and native.read(text) == p
+    with pytest.raises(ParseError, match="'-', '\\?' or a positive number"):
+        janko.read("2 2\n? x\n- -\n", "nurikabe")
+
+
+def test_a_cell_cannot_be_a_number_and_a_question_mark():
+    from puzzlebench.errors import PuzzleError
+
+    with pytest.raises(PuzzleError, match=r"cell \(0, 0\) is both a number and a '\?' clue"):
+        Nurikabe(2, 2, numbers={(0, 0): 1}, unknown=frozenset({(0, 0)}))
+    assert Nurikabe(2, 2, unknown=frozenset({(0, 0)})) != Nurikabe(2, 2, unknown=frozenset({(1, 1)}))
 
 
 def test_random_boards_round_trip_through_puzzlink_and_janko():
@@ -74,9 +100,32 @@ def test_random_boards_round_trip_through_puzzlink_and_janko():
         rows, cols = rng.randint(1, 9), rng.randint(1, 9)
         numbers = {(r, c): rng.randint(1, min(rows * cols, 300)) for r in range(rows) for c in range(cols)
                    if rng.random() < 0.3}
-        p = Nurikabe(rows, cols, numbers=numbers)
+        unknown = frozenset(cell for cell in list(numbers) if rng.random() < 0.3)
+        p = Nurikabe(rows, cols, numbers={c: n for c, n in numbers.items() if c not in unknown}, unknown=unknown)
         assert puzzlink.read(puzzlink.write(p)) == p
         assert janko.read(janko.write(p), "nurikabe") == p
+        assert native.read(native.write(p)) == p
+
+
+# 3x3 boards with '?' clues: (numbers, '?' cells, the rules the answer breaks, the answer with
+# '#' wall and '?', '.' or a number unshaded)
+UNKNOWN_BOARDS = {
+    "question-island-of-three": ({(2, 1): 2}, {(0, 0)}, set(), "? . . /# # # /. 2 # /"),
+    "question-island-of-one": ({(2, 2): 4}, {(0, 0)}, set(), "? # . /# # . /# . 4 /"),
+    "two-questions-joined": ({(2, 1): 2}, {(0, 0), (0, 2)}, {Rule.ISLAND_TWO_NUMBERS}, "? . ? /# # # /. 2 # /"),
+    "question-and-number-joined": ({(2, 1): 2}, {(0, 0)}, {Rule.ISLAND_TWO_NUMBERS, Rule.ISLAND_WITHOUT_NUMBER},
+                                   "? # . /. # # /. 2 # /"),
+    "question-shaded": ({(2, 1): 2}, {(0, 0)}, {Rule.SHADED_NUMBER, Rule.ISLAND_WITHOUT_NUMBER},
+                        "# . . /# # # /. 2 # /"),
+}
+
+
+@pytest.mark.parametrize("name", UNKNOWN_BOARDS)
+def test_verifier_on_question_mark_islands(name):
+    numbers, unknown, rules, board = UNKNOWN_BOARDS[name]
+    p = Nurikabe(3, 3, numbers=numbers, unknown=frozenset(unknown))
+    found = p.verify(_wall(board))
+    assert {v.rule for v in found} == rules, [v.message for v in found]
 
 
 @pytest.fixture(scope="module")
@@ -89,10 +138,10 @@ def corpus(janko_dir):
 def test_corpus_reads_with_malformed_records_named_by_id(corpus):
     entries, malformed = corpus
     assert len(entries) + len(malformed) == 1130
-    # 20 records whose header does not match the grid, 3 with '?' (island of unknown size) clues
+    # 20 records whose header does not match the grid; the 3 with '?' clues read
     assert "1086_21x10" in malformed and "expected 21 grid rows" in malformed["1086_21x10"]
-    assert "'726_10x10'" in malformed["726_10x10"] and "'?'" in malformed["726_10x10"]
-    assert len(malformed) == 23
+    assert len(malformed) == 20
+    assert sorted(e.id for e in entries if e.puzzle.unknown) == UNKNOWN_RECORDS
     assert all(isinstance(e.puzzle, Nurikabe) and e.puzzle.name == e.id for e in entries)
 
 
@@ -106,13 +155,40 @@ def test_verifier_accepts_every_published_answer_and_janko_round_trips(corpus):
 
 def test_precomputation_holds_for_every_published_answer(corpus):
     entries, _ = corpus
-    for e in entries[::5]:
+    for e in entries[::5] + [e for e in entries if e.puzzle.unknown]:
         plan = IslandPlan.of(e.puzzle)
         wall = e.solution.cells
         assert plan.wall <= wall, e.id
         for island in white_regions(e.puzzle.rows, e.puzzle.cols, wall):
-            clue = next(c for c in island if c in e.puzzle.numbers)
-            assert set(island) <= set(plan.reach[clue]), e.id
+            clue = next(c for c in island if c in e.puzzle.clue_cells)
+            assert set(island) <= set(plan.reach[clue]) and len(island) <= plan.bound[clue], e.id
+
+
+def test_question_mark_bounds_hold_for_every_brute_forced_answer():
+    checked = 0
+    for p in _small_boards():
+        plan = IslandPlan.of(p)
+        assert all(plan.bound[clue] == n for clue, n in p.numbers.items())
+        for wall in all_solutions(p):
+            assert plan.wall <= wall
+            for island in white_regions(p.rows, p.cols, wall):
+                clue = next(c for c in island if c in p.clue_cells)
+                assert set(island) <= set(plan.reach[clue]) and len(island) <= plan.bound[clue], p.to_text()
+                checked += clue in p.unknown
+    assert checked >= 5  # '?' islands were among the answers
+
+
+def test_a_question_mark_bound_counts_the_cells_left_and_what_its_search_reaches():
+    # 3x3: 9 cells, a 2, one other '?', one wall cell at least: 9 - 2 - 1 - 1 = 5
+    p = Nurikabe(3, 3, numbers={(2, 2): 2}, unknown=frozenset({(0, 0), (0, 2)}))
+    plan = IslandPlan.of(p)
+    # (0,1) touches both '?' and (1,2) touches the 2: (0,2) reaches itself only, (0,0) four cells
+    assert plan.bound[(0, 2)] == 1 and plan.bound[(0, 0)] == 4 and plan.bound[(2, 2)] == 2
+    assert {(0, 1), (1, 2)} <= plan.wall
+    # the search reaches more: 16 cells less the 2 and one wall cell
+    assert IslandPlan.of(Nurikabe(4, 4, numbers={(3, 3): 2}, unknown=frozenset({(0, 0)}))).bound[(0, 0)] == 13
+    alone = IslandPlan.of(Nurikabe(2, 3, unknown=frozenset({(1, 1)})))
+    assert alone.bound[(1, 1)] == 6 and not alone.wall  # one clue: the whole board may be its island
 
 
 def _holds(clause, wall) -> bool:
@@ -123,13 +199,13 @@ def test_lazy_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
     entries, _ = corpus
     rng = random.Random(5)
     cut_seen = 0
-    for e in entries[:40]:
+    for e in entries[:40] + [e for e in entries if e.puzzle.unknown]:
         answer = e.solution.cells
-        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.numbers]
+        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.clue_cells]
         for _ in range(5):
             flipped = set(rng.sample(markable, 3))
             candidate = frozenset(answer ^ flipped)
-            cuts = island_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate)
+            cuts = island_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, e.puzzle.unknown)
             cuts += connectivity_cuts(e.puzzle.rows, e.puzzle.cols, candidate, frozenset(markable),
                                       isolated=False, of_marked=True)
             cut_seen += len(cuts)
@@ -145,20 +221,21 @@ def test_cell_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
     entries, _ = corpus
     rng = random.Random(6)
     cut_seen = 0
-    for e in entries[:60]:
+    for e in entries[:60] + [e for e in entries if e.puzzle.unknown]:
         answer = e.solution.cells
         plan = IslandPlan.of(e.puzzle)
         anchor = min(plan.wall) if plan.wall else None
-        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.numbers and c not in plan.wall]
+        markable = [c for c in e.puzzle.grid.all_cells if c not in e.puzzle.clue_cells and c not in plan.wall]
         for _ in range(5):
             # candidates keep the cells known to be wall, as every solver's do
             candidate = frozenset(answer ^ set(rng.sample(markable, 3)))
-            cuts = cell_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, anchor, True, True)
+            cuts = cell_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, anchor, True, True,
+                             e.puzzle.unknown)
             cut_seen += len(cuts)
             for clause in cuts:
                 assert not _holds(clause, candidate), (e.id, clause)
                 assert _holds(clause, answer), (e.id, clause)
-                assert not any(cell in e.puzzle.numbers for cell, _ in clause), (e.id, clause)
+                assert not any(cell in e.puzzle.clue_cells for cell, _ in clause), (e.id, clause)
             if e.puzzle.verify(candidate):
                 assert cuts, e.id
     assert cut_seen > 100
@@ -176,7 +253,7 @@ def _reasoning_cases(puzzle, answers, rng, rounds):
         state = []
         for i in range(puzzle.rows * cols):
             cell = (i // cols, i % cols)
-            if cell in puzzle.numbers:
+            if cell in puzzle.clue_cells:
                 state.append(WHITE)
             elif cell in plan.wall:
                 state.append(BLACK)
@@ -217,7 +294,7 @@ def test_island_reasoning_keeps_the_published_answer(corpus):
     entries, _ = corpus
     rng = random.Random(12)
     seen = 0
-    for e in entries[:200:4]:
+    for e in entries[:200:4] + [e for e in entries if e.puzzle.unknown]:
         for state, found in _reasoning_cases(e.puzzle, [e.solution.cells], rng, 10):
             _check_findings(state, found, [e.solution.cells], e.puzzle.cols, e.id)
             seen += len(found.implied) + (found.conflict is not None)
@@ -236,7 +313,7 @@ def test_hybrid_islands_count_equal_brute_force_when_the_budget_runs_out(paradig
         result = solve(p, paradigm, count=0, timeout=60, islands="hybrid")
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
-        assert len(plan.levelled(p, budget=True)) < len(p.numbers) or len(p.numbers) <= 1
+        assert len(plan.levelled(p, budget=True)) < len(plan.reach) or len(plan.reach) <= 1
 
 
 # Every option of every paradigm's encoding against brute force on small random boards.
@@ -260,8 +337,26 @@ def _small_boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5)] * 2]
     # hand-made: numbers side by side (never an answer), and a lone 1 whose walls must meet
-    return boards + [Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}), Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
-                     Nurikabe(3, 3, numbers={(1, 1): 1})]
+    boards += [Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}), Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
+               Nurikabe(3, 3, numbers={(1, 1): 1})]
+    # '?' clues: a lone '?' (any island, the whole board included), two '?', a '?' beside a
+    # number (never an answer), and '?' islands sharing the board with numbers
+    return boards + [Nurikabe(2, 3, unknown=frozenset({(1, 1)})),
+                     Nurikabe(3, 4, unknown=frozenset({(0, 0), (2, 3)})),
+                     Nurikabe(3, 3, numbers={(1, 1): 2}, unknown=frozenset({(1, 2)})),
+                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+
+
+def test_random_small_boards_hold_question_marks():
+    from puzzlebench.model import family_spec
+
+    rng = random.Random(1)
+    boards = [family_spec("nurikabe").random_board(rng, 3, 4) for _ in range(40)]
+    assert sum(bool(b.unknown) for b in boards) >= 5
+    assert all(b.clue_cells for b in boards)
+    big = [family_spec("nurikabe").random_board(rng, 8, 8) for _ in range(10)]
+    assert not any(b.unknown for b in big)  # larger boards keep numbers only
 
 
 @pytest.mark.parametrize("paradigm,encoding,options", _variants())
@@ -288,6 +383,28 @@ def test_small_corpus_puzzles_have_the_published_answer_only(corpus, paradigm):
         assert result.status.value == "sat" and result.exhausted, (e.id, result.status, result.error)
         assert [s.cells for s in result.solutions] == [e.solution.cells], e.id
         assert e.puzzle.verify(result.solutions[0]) == []
+
+
+def test_question_mark_records_have_the_published_answer_only_with_default_sat(corpus):
+    entries, _ = corpus
+    records = {e.id: e for e in entries if e.id in UNKNOWN_RECORDS}
+    assert sorted(records) == UNKNOWN_RECORDS
+    for e in records.values():
+        assert e.puzzle.unknown
+        result = solve(e.puzzle, "sat", count=2, timeout=60)
+        assert result.status.value == "sat" and result.exhausted, (e.id, result.status, result.error)
+        assert [s.cells for s in result.solutions] == [e.solution.cells], e.id
+        assert e.puzzle.verify(result.solutions[0]) == []
+
+
+def test_puzzlekit_declines_question_marks_with_the_reason():
+    from puzzlebench.encodings.puzzlekit import ENCODINGS
+    from puzzlebench.errors import EncodingError
+
+    spec = next(s for s in ENCODINGS if s.family.value == "nurikabe")
+    assert spec.build(Nurikabe(3, 3, numbers={(0, 0): 2}), {}).grid[0] == ["2", "-", "-"]
+    with pytest.raises(EncodingError, match=r"'\?' clue at \(2, 2\) \(an island of unknown size\)"):
+        spec.build(Nurikabe(3, 3, numbers={(0, 0): 2}, unknown=frozenset({(2, 2)})), {})
 
 
 # -- the generator -----------------------------------------------------------------------------

@@ -1,20 +1,29 @@
 """What every Nurikabe encoding knows before solving: where each island can reach.
 
+A clue is a numbered cell or a '?' cell (an island of unknown size). Every clue's island gets a
+size bound: its number, or for a '?' the smallest of these sound bounds, each with its reason:
+
+* the board's cells minus the numbers' sum, minus one per other '?' clue, minus one when there
+  are two clues or more: the islands are disjoint, each '?' island has a cell at least, and two
+  islands are apart only if some cell between them is wall;
+* the cells the search below reaches from the '?' (within the bound less one steps): the island
+  lies among them; when that count is smaller it becomes the bound and the search is redone.
+
 The precomputations are sound (they hold in every answer), each with its reason:
 
-* an island of number n is connected and has n cells, so each of its cells lies fewer than n
-  steps from the number along island cells;
-* an island holds one number, so it never contains another numbered cell nor a neighbour of one
+* an island of bound b is connected and has at most b cells, so each of its cells lies fewer
+  than b steps from its clue along island cells;
+* an island holds one clue, so it never contains another clue cell nor a neighbour of one
   (that neighbour, unshaded, would join the two islands); in particular a cell next to two
-  different numbers is wall;
-* a cell no island can reach is wall, and so is a neighbour of a number whose island cannot
+  different clues is wall;
+* a cell no island can reach is wall, and so is a neighbour of a clue whose island cannot
   hold it (a neighbour of a 1: unshaded, it would join that island);
-* two numbers side by side share an island: the puzzle has no answer (``clash``).
+* two clues side by side share an island: the puzzle has no answer (``clash``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
 from ..model import Cell, Nurikabe, Subgrid
@@ -37,65 +46,84 @@ def wall_option(*eager: str) -> Option:
 @dataclass(frozen=True)
 class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
-    ``owners[cell]``: the clues whose island may hold the (unnumbered) cell; ``wall``: the
-    unnumbered cells known to be wall (no island reaches them, or they touch a number whose
-    island cannot hold them); ``open``: the unnumbered cells that may be unshaded;
-    ``clash``: two numbered cells side by side, if any (then no answer exists)."""
+    ``owners[cell]``: the clues whose island may hold the (non-clue) cell; ``wall``: the
+    non-clue cells known to be wall (no island reaches them, or they touch a clue whose
+    island cannot hold them); ``open``: the non-clue cells that may be unshaded;
+    ``clash``: two clue cells side by side, if any (then no answer exists); ``bound[clue]``: the
+    most cells the clue's island may hold (its number; for a '?', the module's sound bound).
+    Clues are the numbered cells (in the puzzle's order), then the '?' cells (row-major)."""
 
     reach: dict[Cell, dict[Cell, int]]
     owners: dict[Cell, tuple[Cell, ...]]
     wall: frozenset[Cell]
     open: tuple[Cell, ...]
     clash: tuple[Cell, Cell] | None = None
+    bound: dict[Cell, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, p: Nurikabe) -> "IslandPlan":
         grid = p.grid
         numbers = p.numbers
-        near: dict[Cell, set[Cell]] = {}  # cell -> the numbers it touches
-        for clue in numbers:
+        clues = p.clue_cells
+        near: dict[Cell, set[Cell]] = {}  # cell -> the clues it touches
+        for clue in clues:
             for nb in grid.neighbours4(clue):
                 near.setdefault(nb, set()).add(clue)
-        reach: dict[Cell, dict[Cell, int]] = {}
-        for clue, n in numbers.items():
+
+        def search(clue: Cell, n: int) -> dict[Cell, int]:
             dist = {clue: 0}
             frontier = [clue]
             for step in range(1, n):  # island cells lie fewer than n steps away
                 nxt = []
                 for cell in frontier:
                     for nb in grid.neighbours4(cell):
-                        # never another number, nor a cell touching another number
-                        if nb in dist or nb in numbers or near.get(nb, {clue}) - {clue}:
+                        # never another clue, nor a cell touching another clue
+                        if nb in dist or nb in clues or near.get(nb, {clue}) - {clue}:
                             continue
                         dist[nb] = step
                         nxt.append(nb)
                 frontier = nxt
-            reach[clue] = dist
+            return dist
+
+        reach: dict[Cell, dict[Cell, int]] = {}
+        bound: dict[Cell, int] = {}
+        for clue, n in numbers.items():
+            reach[clue], bound[clue] = search(clue, n), n
+        # a '?' island: the board less the numbers' islands, one cell per other '?' and one wall
+        # cell when there are other islands; then no more cells than its search reaches
+        spare = p.rows * p.cols - sum(numbers.values()) - (len(p.unknown) - 1) - (len(clues) > 1)
+        for clue in sorted(p.unknown):
+            n = max(spare, 1)
+            dist = search(clue, n)
+            while len(dist) < n:
+                n = len(dist)
+                dist = {cell: d for cell, d in dist.items() if d < n}
+            reach[clue], bound[clue] = dist, n
         owners: dict[Cell, list[Cell]] = {}
         for clue, dist in reach.items():
             for cell in dist:
                 if cell != clue:
                     owners.setdefault(cell, []).append(clue)
-        candidates = [cell for cell in grid.all_cells if cell not in numbers]
-        # a cell no island reaches is wall; so is a neighbour of a number that the number's own
+        candidates = [cell for cell in grid.all_cells if cell not in clues]
+        # a cell no island reaches is wall; so is a neighbour of a clue that the clue's own
         # island cannot hold (unshaded, it would join that island)
         wall = frozenset(cell for cell in candidates
                          if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ())))
-        clash = next(((a, b) for a in numbers for b in grid.neighbours4(a) if b in numbers), None)
+        clash = next(((a, b) for a in reach for b in grid.neighbours4(a) if b in clues), None)
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
-                   tuple(c for c in candidates if c not in wall), clash)
+                   tuple(c for c in candidates if c not in wall), clash, bound)
 
     def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1) -> set[Cell]:
-        """The numbers an encoding gives distance levels: every number, or with ``budget`` the
-        numbers of at least ``smallest`` taken in increasing order of n x (cells the island may
+        """The clues an encoding gives distance levels: every clue, or with ``budget`` the clues
+        of bound at least ``smallest`` taken in increasing order of bound x (cells the island may
         hold) while these products sum to at most ``HYBRID_LEVELS``."""
         if not budget:
             return set(self.reach)
         out, spent = set(), 0
-        for clue, dist in sorted(self.reach.items(), key=lambda item: p.numbers[item[0]] * len(item[1])):
-            if p.numbers[clue] < smallest:
+        for clue, dist in sorted(self.reach.items(), key=lambda item: self.bound[item[0]] * len(item[1])):
+            if self.bound[clue] < smallest:
                 continue
-            spent += p.numbers[clue] * len(dist)
+            spent += self.bound[clue] * len(dist)
             if spent > HYBRID_LEVELS:
                 break
             out.add(clue)
@@ -103,14 +131,15 @@ class IslandPlan:
 
     def steps(self, p: Nurikabe) -> Iterator[tuple[Cell, Cell | None, Cell, bool]]:
         """``(clue, cell, nb, inside)`` for each cell the island of ``clue`` may hold (``cell`` None
-        for the number itself) and each unnumbered side-neighbour ``nb`` whose status the island
+        for the clue itself) and each non-clue side-neighbour ``nb`` whose status the island
         decides: an island holding ``cell`` holds an unshaded ``nb`` too when ``inside`` (and
         ``nb`` has several possible owners; with one, owned means unshaded already), and
         needs ``nb`` to be wall when not."""
+        clues = p.clue_cells
         for clue, dist in self.reach.items():
             for cell in dist:
                 for nb in p.grid.neighbours4(cell):
-                    if nb in p.numbers:
+                    if nb in clues:
                         continue
                     inside = nb in dist
                     if inside and len(self.owners[nb]) == 1:
@@ -119,32 +148,35 @@ class IslandPlan:
 
 
 def wall_blocks(p: Nurikabe) -> list[tuple[Cell, Cell, Cell, Cell]]:
-    """The 2x2 blocks of unnumbered cells (those with a number are never all wall)."""
+    """The 2x2 blocks of non-clue cells (those with a clue are never all wall)."""
+    clues = p.clue_cells
     out = []
     for r in range(p.rows - 1):
         for c in range(p.cols - 1):
             block = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
-            if not any(cell in p.numbers for cell in block):
+            if not any(cell in clues for cell in block):
                 out.append(block)
     return out
 
 
 def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]:
-    """``(cell, neighbours)`` for the cells that may be unshaded and touch no number: unshaded,
-    such a cell needs an unshaded neighbour (its island holds a number besides it)."""
+    """``(cell, neighbours)`` for the cells that may be unshaded and touch no clue: unshaded,
+    such a cell needs an unshaded neighbour (its island holds a clue besides it)."""
+    clues = p.clue_cells
     out = []
     for cell in plan.open:
         around = p.grid.neighbours4(cell)
-        if not any(nb in p.numbers for nb in around):
+        if not any(nb in clues for nb in around):
             out.append((cell, around))
     return out
 
 
 def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
     """The wall as a region for the eager connectivity statements shared with Kuromasu and Hitori:
-    the cells that may be wall (numbered cells never are) and a root, a cell wall in every
+    the cells that may be wall (clue cells never are) and a root, a cell wall in every
     answer (one of ``IslandPlan.wall``), or None when there is none."""
-    return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in p.numbers)), min(plan.wall, default=None)
+    clues = p.clue_cells
+    return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in clues)), min(plan.wall, default=None)
 
 
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
@@ -165,10 +197,11 @@ CUTS = cuts_option("cell")
 
 
 def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
-              anchor: Cell | None, wall: bool, islands: bool) -> list[CellClause]:
+              anchor: Cell | None, wall: bool, islands: bool,
+              unknown: frozenset[Cell] = frozenset()) -> list[CellClause]:
     """The cuts of the lazy rules (``wall``: the wall is connected; ``islands``: every island holds
-    one number equal to its size) that a candidate (its wall cells ``marked``) violates, each
-    sound on its own:
+    one clue, a number equal to its size or a '?' of ``unknown``) that a candidate (its wall cells
+    ``marked``) violates, each sound on its own:
 
     * a wall part W with unshaded fence F, when another wall part exists: with F unshaded, a wall
       cell w of W and a wall cell x beyond W and F lie in different wall parts, so per w "a cell
@@ -176,12 +209,13 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
       when it lies beyond W; the largest part is left out, the others exclude the candidate);
     * an island R with one number n and fewer cells, walled in by B: with B wall the island lies
       inside R, too small, so "a cell of B turns unshaded";
-    * an island R without a number, walled in by B: with B wall, an unshaded cell r of R lies in a
-      numberless island, so per r "r turns wall or a cell of B turns unshaded";
-    * an island with two numbers, or with more cells than its number: the cuts of
-      :func:`~puzzlebench.encodings.regions.island_cuts`.
+    * an island R without a clue, walled in by B: with B wall, an unshaded cell r of R lies in a
+      clueless island, so per r "r turns wall or a cell of B turns unshaded";
+    * an island with two clues, or with more cells than its number: the cuts of
+      :func:`~puzzlebench.encodings.regions.island_cuts` (a '?' island of any size is no fault).
     """
     cuts: list[CellClause] = []
+    clue_cells = numbers.keys() | unknown
     if wall:
         parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
                                                     if (r, c) not in marked))
@@ -193,13 +227,13 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
                 inside = set(part)
                 fence = sorted({nb for cell in part for nb in _around(rows, cols, cell) if nb not in inside})
                 x = anchor if anchor is not None and anchor not in inside else parts[largest][0]
-                base = [(f, True) for f in fence if f not in numbers]  # a number never turns wall
+                base = [(f, True) for f in fence if f not in clue_cells]  # a clue never turns wall
                 cuts += [base + [(w, False), (x, False)] for w in part]
     if islands:
         plain = []
         for region in white_regions(rows, cols, marked):
-            clues = [cell for cell in region if cell in numbers]
-            if len(clues) == 1 and len(region) < numbers[clues[0]] or not clues:
+            clues = [cell for cell in region if cell in clue_cells]
+            if len(clues) == 1 and len(region) < numbers.get(clues[0], 1) or not clues:
                 inside = set(region)
                 fence = [(b, False) for b in sorted({nb for cell in region for nb in _around(rows, cols, cell)
                                                     if nb not in inside})]
@@ -209,7 +243,7 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
         if plain:  # two numbers, or too many cells: the plain cuts, from these regions' cells only
             keep = frozenset(cell for region in plain for cell in region)
             everything = frozenset((r, c) for r in range(rows) for c in range(cols))
-            cuts += island_cuts(rows, cols, numbers, everything - keep)
+            cuts += island_cuts(rows, cols, numbers, everything - keep, unknown)
     return cuts
 
 
@@ -224,11 +258,11 @@ def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any
     if options.get("cuts", "region") == "cell":
         if not wall and not islands:
             return None
-        rows, cols, numbers = p.rows, p.cols, dict(p.numbers)
-        return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands)
+        rows, cols, numbers, unknown = p.rows, p.cols, dict(p.numbers), p.unknown
+        return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands, unknown)
     return all_rules(
         connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
-        island_rule(p.rows, p.cols, p.numbers) if islands else None,
+        island_rule(p.rows, p.cols, p.numbers, p.unknown) if islands else None,
     )
 
 
@@ -238,11 +272,12 @@ IndexLiteral = tuple[int, bool]
 
 
 class IslandFindings(NamedTuple):
-    """What "every island holds one number, equal to its size" implies for a partial assignment.
+    """What "every island holds one clue, a number equal to its size or a '?'" implies for a
+    partial assignment.
 
     ``conflict``: a clause over cell literals that the assignment falsifies (None: no conflict
     found). ``implied``: clauses whose first literal is the inference (an undecided cell) and
-    whose other literals the assignment falsifies (its reason). Numbered cells never appear
+    whose other literals the assignment falsifies (its reason). Clue cells never appear
     (they are unshaded in every answer)."""
 
     conflict: list[IndexLiteral] | None
@@ -252,13 +287,16 @@ class IslandFindings(NamedTuple):
 @dataclass(frozen=True)
 class IslandGraph:
     """The board as cell indices (row-major) for :func:`island_reasoning`: ``adj`` the side
-    neighbours, ``clues`` the numbered cells, ``sizes`` their numbers, ``clue_at`` the clue number
-    of each cell (-1: none), ``domain[k]`` 1 for each cell the island of clue k may hold
-    (:class:`IslandPlan`), ``owners[i]`` the clues whose domain holds the unnumbered cell i."""
+    neighbours, ``clues`` the clue cells (numbers and '?'), ``sizes`` the most cells each island
+    may hold (:attr:`IslandPlan.bound`), ``least`` the fewest (the number; 1 for a '?'),
+    ``clue_at`` the clue index of each cell (-1: none), ``domain[k]`` 1 for each cell the island
+    of clue k may hold (:class:`IslandPlan`), ``owners[i]`` the clues whose domain holds the
+    non-clue cell i."""
 
     adj: tuple[tuple[int, ...], ...]
     clues: tuple[int, ...]
     sizes: tuple[int, ...]
+    least: tuple[int, ...]
     clue_at: tuple[int, ...]
     domain: tuple[bytes, ...]
     owners: tuple[tuple[int, ...], ...]
@@ -283,7 +321,8 @@ class IslandGraph:
         return cls(
             adj=tuple(tuple(index(nb) for nb in p.grid.neighbours4(cell)) for cell in cells),
             clues=tuple(index(clue) for clue in clue_list),
-            sizes=tuple(p.numbers[clue] for clue in clue_list),
+            sizes=tuple(plan.bound[clue] for clue in clue_list),
+            least=tuple(p.numbers.get(clue, 1) for clue in clue_list),
             clue_at=tuple(clue_at),
             domain=tuple(domain),
             owners=tuple(tuple(o) for o in owners),
@@ -294,8 +333,9 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
     """Cells forced wall or unshaded by the island rule, each with the cells that force it.
 
     ``state[i]`` is ``UNKNOWN``, ``WHITE`` (unshaded; numbered cells always) or ``BLACK`` (wall).
-    The rules, each sound because an island is a connected unshaded region holding one number n
-    and n cells, all inside that number's domain:
+    The rules, each sound because an island is a connected unshaded region holding one clue and
+    between ``least`` and ``sizes`` cells of it (n and n for a number n; 1 and the bound for a
+    '?'; below, "the number" is the clue and n its bound), all inside that clue's domain:
 
     * unshaded parts (connected known-unshaded cells): one joining two numbers, holding more cells
       than its number, or holding a cell outside its number's domain is a conflict (reason: a path
@@ -307,10 +347,11 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
     * from each number n's unshaded part P, a search through the number's domain over cells
       not known wall and not of (or beside) another number's part, at most n - |P| steps deep,
       bounds its island (reason: P's cells, the wall cells and the other parts' paths that
-      stopped the search): fewer than n cells reached is a conflict; exactly n makes every one
-      of them unshaded; a cell reached by no number's search is wall (a conflict if unshaded).
+      stopped the search): fewer than ``least`` cells reached is a conflict; exactly ``least``
+      makes every one of them unshaded; a cell reached by no number's search is wall (a
+      conflict if unshaded).
     """
-    adj, clue_at, sizes, clues, domain = g.adj, g.clue_at, g.sizes, g.clues, g.domain
+    adj, clue_at, sizes, least, clues, domain = g.adj, g.clue_at, g.sizes, g.least, g.clues, g.domain
     n_cells = len(state)
     comp = [-1] * n_cells  # unshaded part of each unshaded cell
     parent = [-1] * n_cells  # search tree from the part's number (or first cell)
@@ -431,9 +472,9 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
             depth[u] = -1
         reason = list(dict.fromkeys(reason))
         reasons.append(reason)
-        if len(order) < n:  # too little room for the island
+        if len(order) < least[k]:  # too little room for the island
             return IslandFindings(reason, [])
-        if len(order) == n:  # exactly room: every cell reached is unshaded
+        if len(order) == least[k]:  # exactly room: every cell reached is unshaded
             implied += [[(v, False)] + reason for v in order if state[v] == UNKNOWN]
     for i in range(n_cells):
         if covered[i] or state[i] == BLACK or clue_at[i] >= 0:

@@ -47,12 +47,20 @@ def _build(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
     spec = family_spec(puzzle)
     codec = spec.janko
     reason = codec.limits(puzzle) if codec else f"no janko grid for {spec.family}"
+    reason = reason or _PEER_LIMITS.get(spec.family.value, lambda p: None)(puzzle)
     if reason:
         raise EncodingError(f"puzzlekit's {PUZZLE_TYPES[spec.family.value]} solver cannot take this puzzle: {reason}")
     decision = {cell: cell for cell in spec.candidates(puzzle)}
     return PuzzlekitArtifact(decision=decision, puzzle_type=PUZZLE_TYPES[spec.family.value],
                              grid=codec.tokens(puzzle), marked=codec.mark)
 
+
+#: What a puzzle has that puzzlekit's model of its family does not state, beyond the janko grid's
+#: own limits: puzzlekit's Nurikabe takes every clue for its island's size, so a '?' clue (an
+#: island of unknown size) is declined rather than handed over as a number it is not.
+_PEER_LIMITS = {
+    "nurikabe": lambda p: (f"'?' clue at {min(p.unknown)} (an island of unknown size)" if p.unknown else None),
+}
 
 _REFERENCE = "puzzlekit 0.3.4, https://github.com/SmilingWayne/puzzlekit"
 

@@ -123,14 +123,16 @@ def connectivity_rule(rows: int, cols: int, markable: Container[Cell], anchor: C
     return lambda marked: connectivity_cuts(rows, cols, marked, markable, anchor, isolated, of_marked)
 
 
-def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell]) -> list[CellClause]:
-    """The lazy rule "every island holds one number, equal to its size" (Nurikabe): the cuts a
-    candidate violates, one per faulty island R (an unmarked region) with marked fence B.
+def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
+                unknown: Container[Cell] = frozenset()) -> list[CellClause]:
+    """The lazy rule "every island holds one clue, a number equal to its size or a '?' of
+    ``unknown`` (any size)" (Nurikabe): the cuts a candidate violates, one per faulty island R (an
+    unmarked region) with marked fence B.
 
-    - no number, or fewer cells than its number: with R unmarked and B marked, R is that island,
+    - no clue, or fewer cells than its number: with R unmarked and B marked, R is that island,
       so "a cell of R turns marked or a cell of B unmarked";
-    - two numbers: a shortest path inside R joins two of them, so "a cell between them turns
-      marked" (empty when the numbers are neighbours: no answer exists);
+    - two clues: a shortest path inside R joins two of them, so "a cell between them turns
+      marked" (empty when the clues are neighbours: no answer exists);
     - more cells than its number n: the first n + 1 cells of a breadth-first search from the
       number inside R form a connected unmarked set too large for one island, so "one of its
       unnumbered cells turns marked".
@@ -138,7 +140,7 @@ def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: froze
     cuts: list[CellClause] = []
     for region in white_regions(rows, cols, marked):
         inside = set(region)
-        clues = [cell for cell in region if cell in numbers]
+        clues = [cell for cell in region if cell in numbers or cell in unknown]
         fence = sorted({nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside})
         if len(clues) >= 2:
             parent = _bfs(rows, cols, clues[0], inside)
@@ -148,18 +150,18 @@ def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: froze
                 path.append((cell, True))
                 cell = parent[cell][0]
             cuts.append(path)
-        elif not clues or len(region) < numbers[clues[0]]:
+        elif not clues or len(region) < numbers.get(clues[0], 1):
             cuts.append([(cell, True) for cell in region if cell not in numbers] + [(b, False) for b in fence])
-        elif len(region) > numbers[clues[0]]:
+        elif clues[0] in numbers and len(region) > numbers[clues[0]]:
             order = list(_bfs(rows, cols, clues[0], inside))[: numbers[clues[0]] + 1]
             cuts.append([(cell, True) for cell in order if cell not in numbers])
     return cuts
 
 
-def island_rule(rows: int, cols: int, numbers: Mapping[Cell, int]) -> LazyRule:
+def island_rule(rows: int, cols: int, numbers: Mapping[Cell, int], unknown: frozenset[Cell] = frozenset()) -> LazyRule:
     """:func:`island_cuts` as an artefact's lazy rule."""
     numbers = dict(numbers)
-    return lambda marked: island_cuts(rows, cols, numbers, marked)
+    return lambda marked: island_cuts(rows, cols, numbers, marked, unknown)
 
 
 def all_rules(*rules: LazyRule | None) -> LazyRule | None:

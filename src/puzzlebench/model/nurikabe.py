@@ -1,4 +1,4 @@
-"""Nurikabe: a connected wall around islands whose sizes the numbers give."""
+"""Nurikabe: a connected wall around islands whose sizes the numbers give ("?": any size)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
+from ..errors import PuzzleError
 from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
 from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
                      JankoCodec, PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens,
@@ -31,25 +32,34 @@ class NurikabeSolution(Solution):
 
 @dataclass(frozen=True, eq=False)
 class Nurikabe(Puzzle):
-    """An R x C grid with numbered cells (1..R*C), each the size of its island."""
+    """An R x C grid with numbered cells (1..R*C), each the size of its island, and "?" cells
+    (unshaded clues whose island, of any size, holds no other clue)."""
 
     family: ClassVar[Family] = Family.define("nurikabe")
     solution_type: ClassVar[type[Solution]] = NurikabeSolution
 
     numbers: Mapping[Cell, int] = field(default_factory=dict)
+    unknown: frozenset[Cell] = frozenset()
 
     def __post_init__(self) -> None:
         self._check_size()
         numbers = self._check_numbers(self.numbers, 1, self.rows * self.cols, "Nurikabe number")
+        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
+        both = sorted(unknown & numbers.keys())
+        if both:
+            raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")
         object.__setattr__(self, "numbers", freeze_map(numbers))
+        object.__setattr__(self, "unknown", unknown)
 
     def key(self) -> tuple:
-        return (self.rows, self.cols, tuple(self.numbers.items()))
+        # '?' cells join the key only when there are some: boards of numbers keep their content hash
+        unknown = (tuple(sorted(self.unknown)),) if self.unknown else ()
+        return (self.rows, self.cols, tuple(self.numbers.items())) + unknown
 
     @property
     def clue_cells(self) -> frozenset[Cell]:
-        """The numbered cells (never shaded)."""
-        return frozenset(self.numbers)
+        """Every cell that is never shaded and anchors one island: numbered and '?' cells."""
+        return frozenset(self.numbers) | self.unknown
 
     def solution(self, cells: Iterable[Cell]) -> NurikabeSolution:
         return NurikabeSolution(cells)
@@ -58,9 +68,9 @@ class Nurikabe(Puzzle):
 def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
     """Nurikabe's rules, walked directly on the board."""
     out: list[Violation] = []
-    # Numbered cells are unshaded.
+    # Numbered (and '?') cells are unshaded.
     for cell in sorted(wall & p.clue_cells):
-        out.append(Violation(SHADED_NUMBER, (cell,), f"numbered cell {cell} is shaded"))
+        out.append(Violation(SHADED_NUMBER, (cell,), f"{'?' if cell in p.unknown else 'numbered'} cell {cell} is shaded"))
     # All shaded cells form one orthogonally connected wall.
     parts = regions(p, wall)
     if len(parts) > 1:
@@ -75,17 +85,18 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
             block = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
             if all(cell in wall for cell in block):
                 out.append(Violation(WALL_2X2, block, f"the 2x2 block at {(r, c)} is all wall"))
-    # Every island holds exactly one number, equal to its size.
+    # Every island holds exactly one clue (a number or '?'); a number equals the island's size.
+    clues = p.clue_cells
     island_cells = [cell for cell in grid_cells(p.rows, p.cols) if cell not in wall]
     for island in regions(p, island_cells):
-        numbered = [cell for cell in island if cell in p.numbers]
+        numbered = [cell for cell in island if cell in clues]
         if not numbered:
             out.append(Violation(ISLAND_WITHOUT_NUMBER, tuple(island),
                                  f"the island of {island[0]} ({len(island)} cell(s)) has no number"))
         elif len(numbered) > 1:
             out.append(Violation(ISLAND_TWO_NUMBERS, tuple(numbered),
-                                 f"the island of {island[0]} holds {len(numbered)} numbers"))
-        elif len(island) != p.numbers[numbered[0]]:
+                                 f"the island of {island[0]} holds {len(numbered)} clues (numbers or '?')"))
+        elif numbered[0] in p.numbers and len(island) != p.numbers[numbered[0]]:
             out.append(Violation(ISLAND_SIZE_WRONG, tuple(island),
                                  f"the island of number {p.numbers[numbered[0]]} at {numbered[0]} has "
                                  f"{len(island)} cell(s)"))
@@ -95,41 +106,52 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
 def _view(p: Nurikabe, cell: Cell, wall: frozenset[Cell], _: Any) -> CellView:
     if cell in wall:
         return CellView("#", DARK)
-    label = str(p.numbers[cell]) if cell in p.numbers else None
+    label = str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else None
     return CellView(label or ".", WHITE, label)
 
 
 def _token(p: Nurikabe, cell: Cell) -> str:
-    return str(p.numbers[cell]) if cell in p.numbers else "."
+    return str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else "."
+
+
+def _from_tokens(rows: int, cols: int, tokens: list[list[str]], blank: str, **kw: Any) -> Nurikabe:
+    """A board of ``blank`` cells, positive numbers and '?' clues (native and janko text)."""
+    unknown = frozenset((r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "?")
+    plain = [[blank if t == "?" else t for t in row] for row in tokens]
+    numbers = numbers_from_tokens(plain, blank, f"'{blank}', '?' or a positive number", 1)
+    return Nurikabe(rows, cols, numbers=numbers, unknown=unknown, **kw)
 
 
 def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Nurikabe:
-    return Nurikabe(rows, cols, numbers=numbers_from_tokens(tokens, ".", "'.' or a positive number", 1), **kw)
+    return _from_tokens(rows, cols, tokens, ".", **kw)
 
 
-def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.2) -> Nurikabe:
-    """Random numbers on a small board; at least one so that some answer may exist."""
-    numbers = {}
+def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.2,
+                    unknown_p: float = 0.25, unknown_cells: int = 20) -> Nurikabe:
+    """Random numbers on a small board; at least one so that some answer may exist. On boards of
+    at most ``unknown_cells`` cells a clue is '?' with probability ``unknown_p``."""
+    numbers, unknown = {}, set()
+    small = rows * cols <= unknown_cells
     for r in range(rows):
         for c in range(cols):
             if rng.random() < clue_p:
                 numbers[(r, c)] = rng.randint(1, min(rows * cols, 4))
+                if small and rng.random() < unknown_p:
+                    unknown.add((r, c))
     if not numbers:
         numbers[(rng.randrange(rows), rng.randrange(cols))] = rng.randint(1, min(rows * cols, 4))
-    return Nurikabe(rows, cols, numbers=numbers, name=f"rand-nurikabe-{rows}x{cols}")
+    numbers = {cell: n for cell, n in numbers.items() if cell not in unknown}
+    return Nurikabe(rows, cols, numbers=numbers, unknown=frozenset(unknown), name=f"rand-nurikabe-{rows}x{cols}")
 
 
 def _url_decode(body: str, rows: int, cols: int) -> Nurikabe:
     from ..formats.puzzlink import decode_number16
 
     numbers, unknown = decode_number16(body, rows, cols)
-    if unknown:
-        at = min(unknown)
-        raise BadBody(f"'?' clue at {at} (an island of unknown size) is not supported", _body_index(body, rows, cols, at))
     bad = next(((cell, n) for cell, n in sorted(numbers.items()) if n < 1), None)
     if bad:
         raise BadBody(f"number {bad[1]} at {bad[0]} (islands have at least one cell)", _body_index(body, rows, cols, bad[0]))
-    return Nurikabe(rows, cols, numbers=numbers)
+    return Nurikabe(rows, cols, numbers=numbers, unknown=frozenset(unknown))
 
 
 def _body_index(body: str, rows: int, cols: int, cell: Cell) -> int:
@@ -146,7 +168,7 @@ def _body_index(body: str, rows: int, cols: int, cell: Cell) -> int:
 def _url_encode(p: Nurikabe) -> str:
     from ..formats.puzzlink import encode_number16
 
-    return encode_number16(p.rows, p.cols, dict(p.numbers))
+    return encode_number16(p.rows, p.cols, dict(p.numbers), p.unknown)
 
 
 SPEC = register_family(FamilySpec(
@@ -154,29 +176,33 @@ SPEC = register_family(FamilySpec(
     title="Nurikabe",
     puzzle_type=Nurikabe,
     answer="wall cells",
-    rules=("numbered cells are unshaded", "all shaded cells form one orthogonally connected wall",
+    rules=("numbered (and '?') cells are unshaded", "all shaded cells form one orthogonally connected wall",
            "no 2x2 block is entirely shaded",
-           "every island (unshaded region) holds exactly one number, equal to its size"),
+           "every island (unshaded region) holds exactly one clue, a number equal to its size or a '?' "
+           "(any size)"),
     verify=verify_nurikabe,
     view=_view,
     native_token=_token,
     from_native=_from_native,
     native_mark="#",
-    native_help="'.' cell, a number (the size of its island)",
-    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.numbers],
+    native_help="'.' cell, a number (the size of its island), '?' a clue whose island has any size",
+    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
     random_board=random_nurikabe,
-    asp_facts=InstanceSchema("wall", ASP_SIZE_DOC + "num(X,Y,N).     (X,Y) holds the number N (an island of N cells)",
-                             lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})."
-                                                                for (r, c), n in sorted(p.numbers.items())]) + "\n"),
+    asp_facts=InstanceSchema("wall", ASP_SIZE_DOC + (
+        "num(X,Y,N).     (X,Y) holds the number N (an island of N cells)\n"
+        "clue(X,Y).      (X,Y) is a clue: numbered or '?' (unshaded; its island holds no other clue)"),
+        lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+                            + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]) + "\n"),
     mzn_data=InstanceSchema("wall", MZN_SIZE_DOC + (
-        "array[1..h,1..w] of int: n;         0 no number, else the island's size\n"
+        "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue (an island of any size), else the "
+        "island's size\n"
         "output: array[1..h,1..w] of var bool: wall"),
-        lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, 0))),
-    # janko text: '-' cell, a number; answers '-' island, 'x' wall (numbers may be copied)
+        lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0))),
+    # janko text: '-' cell, a number, '?' a clue of unknown size; answers '-' island, 'x' wall
+    # (clues may be copied)
     janko=JankoCodec(
-        tokens=lambda p: [[str(p.numbers.get((r, c), "-")) for c in range(p.cols)] for r in range(p.rows)],
-        parse=lambda rows, cols, tokens: Nurikabe(
-            rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1)),
+        tokens=lambda p: [[_token(p, (r, c)).replace(".", "-") for c in range(p.cols)] for r in range(p.rows)],
+        parse=lambda rows, cols, tokens: _from_tokens(rows, cols, tokens, "-"),
         dataset_names=("nurikabe",),
     ),
     puzzlink=PuzzlinkCodec(ids=("nurikabe",), decode=_url_decode, encode=_url_encode),

@@ -52,10 +52,13 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p, plan = puzzle, IslandPlan.of(puzzle)
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
+    parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
     islands = options["islands"]
     levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
     for i, (clue, dist) in enumerate(plan.reach.items()):
-        parts.append(f"island({i},{clue[0]},{clue[1]},{p.numbers[clue]}).")
+        parts.append(f"island({i},{clue[0]},{clue[1]},{plan.bound[clue]}).")
+        if clue in p.numbers:  # a number's island has exactly its bound's cells
+            parts.append(f"exact({i}).")
         if clue in levelled:  # this number's island is tied to it by levels, not by recursion
             parts.append(f"levelled({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]

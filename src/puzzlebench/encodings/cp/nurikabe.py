@@ -1,16 +1,17 @@
-"""Nurikabe in CP-SAT: one Boolean ("wall", r, c) per unnumbered cell.
+"""Nurikabe in CP-SAT: one Boolean ("wall", r, c) per non-clue cell.
 
 Rules and the blocks that enforce them:
 
-* numbered cells are unshaded: they get no variable; a cell no island can reach is wall
+* clue cells (numbers and '?') are unshaded: they get no variable; a cell no island can reach is wall
   (:class:`~puzzlebench.encodings.islands.IslandPlan`, sound precomputations);
 * no 2x2 block is all wall: one clause per block;
-* every island holds one number equal to its size (``islands`` option): ``distance`` gives each
-  unshaded cell exactly one owner among the numbers that can reach it, passes ownership across
-  unshaded neighbours, gives each unshaded cell an integer depth (0 on a number) below its
-  number n that a neighbour of the same island undercuts (distance-bounded reachability), and
-  sums each number's cells; ``lazy`` states only that an unnumbered unshaded cell has an unshaded
-  neighbour and leaves whole islands to cuts (``regions.island_cuts``);
+* every island holds one clue, a number equal to its size or a '?' (``islands`` option):
+  ``distance`` gives each unshaded cell exactly one owner among the clues that can reach it,
+  passes ownership across unshaded neighbours, gives each unshaded cell an integer depth (0 on a
+  clue) below its clue's bound n (the number; ``IslandPlan.bound`` for a '?') that a neighbour of
+  the same island undercuts (distance-bounded reachability), and sums each clue's cells (exactly
+  n for a number, at most the bound for a '?'); ``lazy`` states only that a non-clue unshaded cell
+  has an unshaded neighbour and leaves whole islands to cuts (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -38,16 +39,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
     model = art.model
     plan = IslandPlan.of(puzzle)
-    numbers = puzzle.numbers
+    clues = puzzle.clue_cells
     grid = puzzle.grid
-    wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in numbers))
+    wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in clues))
     art.decision = wall
 
     # A cell no island can reach is wall.
     for cell in sorted(plan.wall):
         model.add(wall[cell] == 1)
 
-    # Two numbers side by side share an island: no answer.
+    # Two clues side by side share an island: no answer.
     if plan.clash:
         model.add_bool_or([])
 
@@ -55,11 +56,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     for block in wall_blocks(puzzle):
         model.add_bool_or([~wall[cell] for cell in block])
 
-    # Every island holds exactly one number, equal to its size.
+    # Every island holds exactly one clue; a number equals its size.
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall)
     else:
-        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
 
@@ -93,16 +94,16 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
         guard = [] if cell is None else [~owns[(clue, cell)]]
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
 
-    top = max(puzzle.numbers.values(), default=1) - 1
+    top = max(plan.bound.values(), default=1) - 1
     depth = {cell: model.new_int_var(1, top, "") for cell in plan.open if top >= 1}
     for clue, dist in plan.reach.items():
-        n = puzzle.numbers[clue]
+        n = plan.bound[clue]  # the number, or a '?' island's bound
         for cell, d in dist.items():
-            mine = owns.get((clue, cell))  # None: the number itself
+            mine = owns.get((clue, cell))  # None: the clue itself
             if mine is None or clue in grid.neighbours4(cell):
                 continue  # the number itself, or a cell beside it (supported by it)
             # an owned cell lies fewer than n steps away: its depth is below n, and some
-            # neighbour of the island (the number, depth 0, or a shallower cell) undercuts it
+            # neighbour of the island (the clue, depth 0, or a shallower cell) undercuts it
             model.add(depth[cell] >= d).only_enforce_if(mine)
             model.add(depth[cell] <= n - 1).only_enforce_if(mine)
             support = []
@@ -113,8 +114,9 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
                     model.add(depth[nb] < depth[cell]).only_enforce_if(s)
                     support.append(s)
             model.add_bool_or(support).only_enforce_if(mine)
-        # The island has n cells, the number's own included.
-        model.add(sum(owns[(clue, cell)] for cell in dist if cell != clue) == n - 1)
+        # The island has n cells, the number's own included (a '?' island: at most its bound).
+        size = sum(owns[(clue, cell)] for cell in dist if cell != clue)
+        model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
 
 
 ENCODINGS: list[EncodingSpec] = [

@@ -1,16 +1,17 @@
-"""Nurikabe as a mixed-integer feasibility model (HiGHS): one binary per unnumbered cell (1 = wall).
+"""Nurikabe as a mixed-integer feasibility model (HiGHS): one binary per non-clue cell (1 = wall).
 
 Rules and the rows that enforce them:
 
-* numbered cells are unshaded: they get no column; a cell no island can reach is wall
+* clue cells (numbers and '?') are unshaded: they get no column; a cell no island can reach is wall
   (:class:`~puzzlebench.encodings.islands.IslandPlan`, sound precomputations);
 * no 2x2 block is all wall: the block's columns sum to at most 3;
-* every island holds one number equal to its size (``islands`` option): ``flow`` gives each
-  unshaded cell one owner among the numbers that can reach it (fewer than n steps away), passes
-  ownership across unshaded neighbours, and ties owned cells to their number by a
-  single-commodity flow per island (the number sends one unit to each other cell it owns, over
-  arcs between owned cells); each number owns as many cells as it says. ``lazy`` states only that
-  an unnumbered unshaded cell has an unshaded neighbour and leaves whole islands to cuts
+* every island holds one clue, a number equal to its size or a '?' (``islands`` option):
+  ``flow`` gives each unshaded cell one owner among the clues that can reach it (fewer than its
+  bound n steps away: the number, ``IslandPlan.bound`` for a '?'), passes ownership across
+  unshaded neighbours, and ties owned cells to their clue by a single-commodity flow per island
+  (the clue sends one unit to each other cell it owns, over arcs between owned cells); each
+  number owns as many cells as it says, a '?' at most its bound. ``lazy`` states only that a
+  non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``flow``
   (single-commodity flow, shared with Kuromasu and Hitori over the cells that may be wall), or
@@ -33,29 +34,29 @@ ISLANDS: tuple[str, ...] = ("flow", "lazy")
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     model = MipModel()
     grid = puzzle.grid
-    numbers = puzzle.numbers
+    clues = puzzle.clue_cells
     plan = IslandPlan.of(puzzle)
-    wall = model.binaries(c for c in grid.all_cells if c not in numbers)
+    wall = model.binaries(c for c in grid.all_cells if c not in clues)
     model.decision = {cell: var.index for cell, var in wall.items()}
 
     # A cell no island can reach is wall.
     for cell in sorted(plan.wall):
         model.add_eq(wall[cell], 1)
 
-    # Two numbers side by side share an island: no answer.
+    # Two clues side by side share an island: no answer.
     if plan.clash:
-        model.add_eq(0, 1, why=f"the numbers at {plan.clash[0]} and {plan.clash[1]} touch")
+        model.add_eq(0, 1, why=f"the clues at {plan.clash[0]} and {plan.clash[1]} touch")
 
     # No 2x2 block is all wall.
     for block in wall_blocks(puzzle):
         model.add_le(total(wall[cell] for cell in block), 3)
 
-    # Every island holds exactly one number, equal to its size.
+    # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "flow":
         _islands_by_flow(model, puzzle, plan, wall)
     else:
-        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
 
@@ -89,14 +90,17 @@ def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: 
 
     for clue, dist in plan.reach.items():
         check_deadline()
-        n = puzzle.numbers[clue]
+        n = plan.bound[clue]  # the number, or a '?' island's bound
         mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
-        # The island has n cells, the number's own included.
-        model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
-                     why=f"the island of {n} at {clue} cannot have {n} cells")
+        # The island has n cells, the number's own included (a '?' island: at most its bound).
+        if clue in puzzle.numbers:
+            model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
+                         why=f"the island of {n} at {clue} cannot have {n} cells")
+        elif n - 1 < len(dist) - 1:
+            model.add_le(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1)
         if n <= 2:
-            continue  # every owned cell touches the number
-        # The number sends one unit to each cell it owns, over arcs between owned cells.
+            continue  # every owned cell touches the clue
+        # The clue sends one unit to each cell it owns, over arcs between owned cells.
         net = {cell: Linear() for cell in dist}  # inflow - outflow
         for cell in dist:
             for nb in grid.neighbours4(cell):

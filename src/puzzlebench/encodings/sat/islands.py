@@ -1,10 +1,11 @@
-""""Every island holds one number, equal to its size" as a CaDiCaL propagator (IPASIR-UP).
+""""Every island holds one clue, a number equal to its size or a '?'" as a CaDiCaL propagator
+(IPASIR-UP).
 
 The reasoning is :func:`puzzlebench.encodings.islands.island_reasoning`, on the partial
 assignment of the wall variables: its inferences are propagated with their reasons, its
 conflicts added as clauses. On a complete assignment the reasoning rejects every faulty island
-(a part with two numbers or too many cells, an island walled in too small, an unshaded region no
-number reaches), so the propagator states the rule on its own; :meth:`check_model` checks
+(a part with two clues or too many cells, an island walled in too small, an unshaded region no
+clue reaches), so the propagator states the rule on its own; :meth:`check_model` checks
 complete assignments again with the lazy cuts (``regions.island_cuts``).
 """
 
@@ -21,7 +22,7 @@ class IslandPropagator(CellPropagator):
 
     def __init__(self, puzzle: Nurikabe, plan: IslandPlan, wall: dict):
         cols = puzzle.cols
-        var = [0] * (puzzle.rows * cols)  # cell index -> wall variable; 0: numbered (always unshaded)
+        var = [0] * (puzzle.rows * cols)  # cell index -> wall variable; 0: a clue (always unshaded)
         for (r, c), v in wall.items():
             var[r * cols + c] = v
         super().__init__(var)
@@ -80,7 +81,7 @@ class IslandPropagator(CellPropagator):
         value = {abs(lit): lit > 0 for lit in model}  # the model may list the observed variables only
         marked = frozenset((i // cols, i % cols) for i, v in enumerate(self.var)
                            if v and (self.state[i] == BLACK if v not in value else value[v]))
-        cuts = island_cuts(self.puzzle.rows, cols, self.puzzle.numbers, marked)
+        cuts = island_cuts(self.puzzle.rows, cols, self.puzzle.numbers, marked, self.puzzle.unknown)
         if not cuts:
             return True
         self.rejected += 1

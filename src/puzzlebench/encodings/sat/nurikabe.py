@@ -1,24 +1,26 @@
-"""Nurikabe as CNF: one "wall" variable per unnumbered cell.
+"""Nurikabe as CNF: one "wall" variable per non-clue cell.
 
 Rules and the blocks that enforce them:
 
-* numbered cells are unshaded: they get no variable;
+* clue cells (numbers and '?') are unshaded: they get no variable;
 * sound precomputations (:class:`~puzzlebench.encodings.islands.IslandPlan`): a cell no island
   can reach is wall;
 * no 2x2 block is all wall: one clause per block;
-* every island holds one number equal to its size (``islands`` option): ``distance`` gives each
-  cell one owner among the numbers that can reach it, passes ownership across unshaded
-  neighbours, ties every owned cell to its number by reachability levels bounded by the number
-  (distance-bounded reachability), and counts each number's cells with a cardinality encoding
-  (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour
+* every island holds one clue, a number equal to its size or a '?' (``islands`` option):
+  ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
+  across unshaded neighbours, ties every owned cell to its clue by reachability levels bounded by
+  the clue's bound (the number; ``IslandPlan.bound`` for a '?'), and counts each clue's cells
+  with a cardinality encoding (``card``: exactly n for a number, at most the bound for a '?');
+  ``lazy`` states only that a non-clue unshaded cell has an unshaded neighbour
   and rejects candidates with faulty islands by cuts (``cuts`` option, ``islands.lazy_rules``);
-  ``hybrid`` gives every number ownership, but levels and a count only to the numbers whose
+  ``hybrid`` gives every clue ownership, but levels and a count only to the clues whose
   levels fit a budget (``IslandPlan.levelled``), and leaves the rest to the lazy cuts;
   ``propagator`` runs the rule on partial assignments (``sat/islands.py``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts, ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
-* ``wall_count=card``: the wall holds the cells the numbers leave over (a redundant count).
+* ``wall_count=card``: the wall holds the cells the islands leave over (a redundant count; with
+  '?' clues, between the cells left by the numbers and '?' islands of their bound and of one cell).
 """
 
 from __future__ import annotations
@@ -42,35 +44,47 @@ HYBRID_SMALLEST = 16
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
-    """Variables 1..n are the unnumbered cells in row-major order ("wall"); auxiliaries follow."""
+    """Variables 1..n are the non-clue cells in row-major order ("wall"); auxiliaries follow."""
     plan = IslandPlan.of(puzzle)
-    numbers = puzzle.numbers
-    decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in numbers), start=1)}
+    numbers, clues = puzzle.numbers, puzzle.clue_cells
+    decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)}
     cnf = CnfModel(pool=IDPool(start_from=len(decision) + 1), decision=decision)
     wall = decision
 
     # A cell no island can reach is wall.
     cnf.extend([(wall[cell],) for cell in sorted(plan.wall)])
 
-    # Two numbers side by side share an island: no answer.
+    # Two clues side by side share an island: no answer.
     if plan.clash:
         cnf.add(())
 
     # No 2x2 block is all wall.
     cnf.extend([tuple(-wall[cell] for cell in block) for block in wall_blocks(puzzle)])
 
-    # Every island holds exactly one number, equal to its size.
+    # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=HYBRID_SMALLEST):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
         _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
     if islands != "distance":
-        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
-    # The islands hold sum(numbers) cells between them, so the wall holds all the others.
+    # The islands hold sum(numbers) cells between them, so the wall holds all the others; a '?'
+    # island holds one cell to its bound.
     if options["wall_count"] == "card":
-        cnf.equals(list(decision.values()), puzzle.rows * puzzle.cols - sum(numbers.values()), options["card"])
+        left = puzzle.rows * puzzle.cols - sum(numbers.values())
+        if not puzzle.unknown:
+            cnf.equals(list(decision.values()), left, options["card"])
+        else:
+            most = left - len(puzzle.unknown)
+            if most < 0:
+                cnf.add(())  # not a cell for each '?' island: no answer
+            elif most < len(decision):
+                cnf.atmost(list(decision.values()), most, options["card"])
+            fewest = left - sum(plan.bound[clue] for clue in puzzle.unknown)
+            if fewest > 0:
+                cnf.atleast(list(decision.values()), fewest, options["card"])
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -133,11 +147,11 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
     levelled = plan.levelled(puzzle, budget, HYBRID_SMALLEST)
     for clue, dist in plan.reach.items():
         check_deadline()
-        n = puzzle.numbers[clue]
+        n = plan.bound[clue]  # the number, or a '?' island's bound
         if clue not in levelled:
             continue
 
-        # Every owned cell is fewer than n steps from the number along owned cells.
+        # Every owned cell is fewer than n steps from the clue along owned cells.
         def near(cell: Cell, t: int) -> int | bool:
             if cell == clue:
                 return True
@@ -157,8 +171,12 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
                     cnf.add((-lvl, *[x for x in support if x is not False]))
             cnf.add((-mine, near(cell, n - 1)))
 
-        # The island has n cells, the number's own included.
-        cnf.equals([owns(clue, cell) for cell in dist if cell != clue], n - 1, card)
+        # The island has n cells, the number's own included (a '?' island: at most its bound).
+        mine = [owns(clue, cell) for cell in dist if cell != clue]
+        if clue in puzzle.numbers:
+            cnf.equals(mine, n - 1, card)
+        elif n - 1 < len(mine):
+            cnf.atmost(mine, n - 1, card)
 
 
 SPECS: list[EncodingSpec] = [

@@ -1,15 +1,17 @@
-"""Nurikabe for SMT solvers (z3 terms; cvc5 reads the same assertions): one Boolean per unnumbered cell.
+"""Nurikabe for SMT solvers (z3 terms; cvc5 reads the same assertions): one Boolean per non-clue cell.
 
 Rules and the blocks that enforce them:
 
-* numbered cells are unshaded: they get no variable; a cell no island can reach is wall
+* clue cells (numbers and '?') are unshaded: they get no variable; a cell no island can reach is wall
   (:class:`~puzzlebench.encodings.islands.IslandPlan`, sound precomputations);
 * no 2x2 block is all wall: one clause per block;
-* every island holds one number equal to its size (``islands`` option): ``distance`` gives each
-  unshaded cell exactly one owner among the numbers that can reach it, passes ownership across
-  unshaded neighbours, gives owned cells an integer depth below their number that a neighbour of
-  the same island undercuts (distance-bounded reachability), and counts each number's cells
-  (``card``); ``lazy`` states only that an unnumbered unshaded cell has an unshaded neighbour and
+* every island holds one clue, a number equal to its size or a '?' (``islands`` option):
+  ``distance`` gives each unshaded cell exactly one owner among the clues that can reach it,
+  passes ownership across unshaded neighbours, gives owned cells an integer depth below their
+  clue's bound (the number; ``IslandPlan.bound`` for a '?') that a neighbour of the same island
+  undercuts (distance-bounded reachability), and counts each clue's cells (``card``: exactly n
+  for a number, at most the bound for a '?'); ``lazy`` states only that a non-clue unshaded cell
+  has an unshaded neighbour and
   leaves whole islands to cuts (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``rank``
   (levels, shared with Kuromasu and Hitori over the cells that may be wall), or ``none`` (a
@@ -34,30 +36,30 @@ ISLANDS: tuple[str, ...] = ("distance", "lazy")
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     model = SmtModel()
     grid = puzzle.grid
-    numbers = puzzle.numbers
+    clues = puzzle.clue_cells
     plan = IslandPlan.of(puzzle)
-    wall = {cell: model.bool("wall", *cell) for cell in grid.all_cells if cell not in numbers}
+    wall = {cell: model.bool("wall", *cell) for cell in grid.all_cells if cell not in clues}
     model.decision = wall
-    # "cell is unshaded", made once per cell (constant True for a numbered cell).
+    # "cell is unshaded", made once per cell (constant True for a clue cell).
     open_ = {cell: model.neg(wall[cell]) if cell in wall else model.true for cell in grid.all_cells}
 
     # A cell no island can reach is wall.
     model.add(*[wall[cell] for cell in sorted(plan.wall)])
 
-    # Two numbers side by side share an island: no answer.
+    # Two clues side by side share an island: no answer.
     if plan.clash:
         model.add(model.false)
 
     # No 2x2 block is all wall.
     model.add(*[model.any([open_[cell] for cell in block]) for block in wall_blocks(puzzle)])
 
-    # Every island holds exactly one number, equal to its size.
+    # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
         model.logic = "QF_LIA"  # depths are compared as integers
     else:
-        # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
+        # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
@@ -92,20 +94,21 @@ def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wa
         model.add(model.any(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]])))
 
     for clue, dist in plan.reach.items():
-        n = puzzle.numbers[clue]
+        n = plan.bound[clue]  # the number, or a '?' island's bound
         for cell, d in dist.items():
-            mine = owns.get((clue, cell))  # None: the number itself
+            mine = owns.get((clue, cell))  # None: the clue itself
             if mine is None or clue in grid.neighbours4(cell):
                 continue  # the number itself, or a cell beside it (supported by it)
             # an owned cell lies fewer than n steps away, and a shallower neighbour of the island
-            # leads towards the number
+            # leads towards the clue
             depth = model.int("depth", *clue, *cell, lo=d, hi=n - 1)
             support = [model.all([owns[(clue, nb)], model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1),
                                                                "<", depth)])
                        for nb in grid.neighbours4(cell) if nb in dist and nb != clue]
             model.add(model.implies(mine, model.any(support)))
-        # The island has n cells, the number's own included.
-        model.add(model.count([owns[(clue, cell)] for cell in dist if cell != clue], "==", n - 1, card))
+        # The island has n cells, the number's own included (a '?' island: at most its bound).
+        mine = [owns[(clue, cell)] for cell in dist if cell != clue]
+        model.add(model.count(mine, "==" if clue in puzzle.numbers else "<=", n - 1, card))
 
 
 SPECS: list[EncodingSpec] = [
