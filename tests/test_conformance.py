@@ -14,7 +14,7 @@ import pytest
 
 import puzzlebench as pb
 from puzzlebench import registry
-from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp
+from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Nurikabe
 
 from bruteforce import all_solutions, random_board
 
@@ -48,6 +48,10 @@ UNSAT = [
     Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner"),
     # A lone cell numbered 2 can never count two lit cells, and an empty answer is no answer.
     LightBulbs.from_rows([[2]], name="lone-2"),
+    # Two '?' clues side by side share an island, and an island holds one clue.
+    Nurikabe(2, 2, unknown=frozenset({(0, 0), (0, 1)}), name="touching-question-marks"),
+    # A 4 on a 2x2 board needs every cell, the '?' cell (another clue) included.
+    Nurikabe(2, 2, numbers={(0, 0): 4}, unknown=frozenset({(1, 1)}), name="no-room-for-a-question-mark"),
 ]
 
 

@@ -4,6 +4,7 @@ janko corpus, and the generator."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -383,6 +384,44 @@ def test_small_corpus_puzzles_have_the_published_answer_only(corpus, paradigm):
         assert result.status.value == "sat" and result.exhausted, (e.id, result.status, result.error)
         assert [s.cells for s in result.solutions] == [e.solution.cells], e.id
         assert e.puzzle.verify(result.solutions[0]) == []
+
+
+# A researcher's Nurikabe program on the documented facts alone (size/2, num/3, clue/2).
+NURIKABE_LP = """
+cell(R,C) :- size(H,W), R = 0..H-1, C = 0..W-1.
+adj(R,C,R2,C2) :- cell(R,C), cell(R2,C2), |R-R2| + |C-C2| = 1.
+{ wall(R,C) } :- cell(R,C), not clue(R,C).
+white(R,C) :- cell(R,C), not wall(R,C).
+% the island of each clue: the white cells joined to it
+in(A,B,A,B) :- clue(A,B).
+in(A,B,R2,C2) :- in(A,B,R,C), adj(R,C,R2,C2), white(R2,C2).
+% every white cell lies in a clue's island, no island holds two clues, a number is its size
+:- white(R,C), not in(_,_,R,C).
+:- clue(A,B), clue(A2,B2), (A,B) != (A2,B2), in(A,B,A2,B2).
+:- num(A,B,N), #count { R,C : in(A,B,R,C) } != N.
+% no 2x2 wall; the wall is joined to its first cell
+:- wall(R,C), wall(R+1,C), wall(R,C+1), wall(R+1,C+1).
+root(R,C) :- wall(R,C), not wall(R2,C2) : cell(R2,C2), (R2,C2) < (R,C).
+reach(R,C) :- root(R,C).
+reach(R2,C2) :- reach(R,C), adj(R,C,R2,C2), wall(R2,C2).
+:- wall(R,C), not reach(R,C).
+#show wall/2.
+"""
+
+
+def test_documented_facts_state_question_marks_for_encoding_files(tmp_path):
+    from puzzlebench.encodings.files import asp_facts, mzn_data, schema
+
+    p = Nurikabe(2, 3, numbers={(0, 0): 2}, unknown=frozenset({(1, 2)}))
+    facts = asp_facts(p).split()
+    assert {"num(0,0,2).", "clue(0,0).", "clue(1,2)."} <= set(facts) and not any(f.startswith("num(1,2") for f in facts)
+    assert "clue(X,Y)." in schema("nurikabe", "asp") and "-1 a '?' clue" in schema("nurikabe", "minizinc")
+    assert re.findall(r"-?\d+", mzn_data(p).split("n =")[1]) == ["2", "0", "0", "0", "0", "-1"]
+    path = tmp_path / "nurikabe.lp"
+    path.write_text(NURIKABE_LP)
+    for board in _small_boards():
+        result = solve(board, "asp", str(path), count=0, timeout=60)
+        assert result.exhausted and {s.cells for s in result.solutions} == all_solutions(board), board.to_text()
 
 
 def test_question_mark_records_have_the_published_answer_only_with_default_sat(corpus):

@@ -127,7 +127,7 @@ def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Nu
 
 
 def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.2,
-                    unknown_p: float = 0.25, unknown_cells: int = 20) -> Nurikabe:
+                    unknown_p: float = 0.35, unknown_cells: int = 20) -> Nurikabe:
     """Random numbers on a small board; at least one so that some answer may exist. On boards of
     at most ``unknown_cells`` cells a clue is '?' with probability ``unknown_p``."""
     numbers, unknown = {}, set()
