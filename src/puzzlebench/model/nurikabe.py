@@ -70,7 +70,8 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
     out: list[Violation] = []
     # Numbered (and '?') cells are unshaded.
     for cell in sorted(wall & p.clue_cells):
-        out.append(Violation(SHADED_NUMBER, (cell,), f"{'?' if cell in p.unknown else 'numbered'} cell {cell} is shaded"))
+        kind = "'?'" if cell in p.unknown else "numbered"
+        out.append(Violation(SHADED_NUMBER, (cell,), f"{kind} cell {cell} is shaded"))
     # All shaded cells form one orthogonally connected wall.
     parts = regions(p, wall)
     if len(parts) > 1:
