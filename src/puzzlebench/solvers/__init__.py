@@ -120,7 +120,10 @@ def solve(
     complete = spec.is_complete(enc_opts)
     backend_cls.load()
 
-    t0, c0 = time.perf_counter(), time.process_time()
+    # The CPU clock is read first: reading it is a system call, and on a loaded machine the
+    # scheduler often switches away there, which the wall clock would bill to this run.
+    c0 = time.process_time()
+    t0 = time.perf_counter()
     deadline = None if timeout is None else t0 + timeout
     backend = backend_cls(back_opts, solver_spec.settings)
     found: list = []
@@ -135,6 +138,10 @@ def solve(
             artifact = spec.build(puzzle, enc_opts)
         finally:
             BUILD_DEADLINE.reset(token)
+        if solver is None and getattr(artifact, "preferred_solver", None):
+            preferred = _preferred(paradigm, artifact.preferred_solver, backend_cls)
+            if preferred is not None:  # the encoding asks for another of the paradigm's solvers
+                solver_spec, backend = preferred, backend_cls(back_opts, preferred.settings)
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:
@@ -206,6 +213,27 @@ def solve(
         error=error,
         extra=extra,
     )
+
+
+#: id of a registered solver spec -> (the spec, whether it is installed), looked up once per spec
+#: (re-registering a solver makes a new spec, looked up anew).
+_INSTALLED: dict[int, tuple[Any, bool]] = {}
+
+
+def _preferred(paradigm: str, name: str, backend_cls: type[Backend]):
+    """The solver spec an artefact's ``preferred_solver`` names, when it can stand in for the
+    paradigm's default: registered for the paradigm, on the same backend class, and installed;
+    else None (the default runs)."""
+    try:
+        spec = registry.solver(paradigm, name)
+        if spec.backend_class() is not backend_cls:
+            return None
+    except (EncodingError, SolverUnavailable, ImportError):
+        return None
+    known = _INSTALLED.get(id(spec))
+    if known is None or known[0] is not spec:
+        known = _INSTALLED[id(spec)] = (spec, spec.unavailable_reason() is None)
+    return spec if known[1] else None
 
 
 def _safe(fn) -> dict:

@@ -31,7 +31,7 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule
-from .common import CARD_CHOICES, Clause, CnfModel, unary_sum_equals
+from .common import CARD_CHOICES, Clause, CnfModel, small_board_solver, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
@@ -124,6 +124,8 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             reach_levels(cnf, graph)
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
+    if cnf.propagator is None:
+        cnf.preferred_solver = small_board_solver(rows * cols)
     cnf.notes.update(connectivity=mode, visibility=visibility, cut=cut)
     return cnf
 
