@@ -215,25 +215,27 @@ def solve(
     )
 
 
-#: id of a registered solver spec -> (the spec, whether it is installed), looked up once per spec
-#: (re-registering a solver makes a new spec, looked up anew).
-_INSTALLED: dict[int, tuple[Any, bool]] = {}
+#: (paradigm, solver name, backend class) -> the registered spec an artefact's preference names
+#: and whether it can stand in for the default (looked up once: a registry lookup imports the
+#: backend's module and asks the library for its solvers, which a corpus of small boards would
+#: pay on the clock per puzzle; re-registering the name makes a new spec, looked up anew).
+_PREFERRED: dict[tuple[str, str, type], tuple[Any, bool]] = {}
 
 
 def _preferred(paradigm: str, name: str, backend_cls: type[Backend]):
     """The solver spec an artefact's ``preferred_solver`` names, when it can stand in for the
     paradigm's default: registered for the paradigm, on the same backend class, and installed;
     else None (the default runs)."""
-    try:
-        spec = registry.solver(paradigm, name)
-        if spec.backend_class() is not backend_cls:
-            return None
-    except (EncodingError, SolverUnavailable, ImportError):
-        return None
-    known = _INSTALLED.get(id(spec))
-    if known is None or known[0] is not spec:
-        known = _INSTALLED[id(spec)] = (spec, spec.unavailable_reason() is None)
-    return spec if known[1] else None
+    key = (paradigm, name, backend_cls)
+    known = _PREFERRED.get(key)
+    if known is None or registry._SOLVERS.get(paradigm, {}).get(name) is not known[0]:
+        try:
+            spec = registry.solver(paradigm, name)
+            usable = spec.backend_class() is backend_cls and spec.unavailable_reason() is None
+        except (EncodingError, SolverUnavailable, ImportError):
+            spec, usable = None, False
+        known = _PREFERRED[key] = (spec, usable)
+    return known[0] if known[1] else None
 
 
 def _safe(fn) -> dict:

@@ -31,7 +31,7 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule
-from .common import CARD_CHOICES, Clause, CnfModel, small_board_solver, unary_sum_equals
+from .common import CARD_CHOICES, Clause, CnfModel, collector_paused, small_board_solver, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
@@ -50,6 +50,11 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     Built over a flat array of the grid's variables (0 for a clue cell), with tuple clauses
     (the garbage collector stops tracking tuples of ints), since this runs once per puzzle.
     """
+    with collector_paused():  # thousands of acyclic tuples: nothing for the collector to find
+        return _build_rays(puzzle, options)
+
+
+def _build_rays(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     rows, cols = puzzle.rows, puzzle.cols
     clues = puzzle.clue_cells
     var = [0] * (rows * cols)  # flat cell index -> its black variable, 0 for a clue cell
