@@ -10,8 +10,6 @@ auxiliary-free encoding written out here: one clause per forbidden subset.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from math import comb
@@ -21,7 +19,7 @@ try:
 except ImportError:  # Python 3.10
     def call(fn: Callable, *args: Any) -> Any:
         return fn(*args)
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ...errors import EncodingError
 from ...model import Cell
@@ -117,25 +115,6 @@ class CnfModel(Artifact):
         side = self.var("side", *tag)
         self.count_if(guard + [side], lits, k - 1, "atmost", enc)
         self.count_if(guard + [-side], lits, k + 1, "atleast", enc)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a formula's clauses are written.
-
-    A board's thousands of clause tuples and literal lists hold no reference cycles: they are
-    freed by reference counting, and the collector, set off every 700 allocations, would only
-    walk them (in CPython it stops tracking a tuple of ints at its first collection, after
-    paying to look at it). Restores the collector as it was, whatever happens inside.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 #: Boards below this many cells are solved by propagation: their time is building and loading

@@ -15,7 +15,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec
-from .common import (AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, collector_paused, exactly_binomial,
+from .common import (AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, exactly_binomial,
                      seqcounter_amo, small_board_solver)
 
 
@@ -42,11 +42,6 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     time of the easy ones): a row segment is a range of consecutive variables, a column
     segment a stride through the flat variable array.
     """
-    with collector_paused():  # thousands of acyclic tuples: nothing for the collector to find
-        return _build_segments(puzzle, options)
-
-
-def _build_segments(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     rows, cols = puzzle.rows, puzzle.cols
     size = rows * cols
     wall_cols: list[list[int]] = [[] for _ in range(rows)]
