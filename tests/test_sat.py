@@ -564,3 +564,4 @@ def test_the_kuromasu_lazy_rule_asks_the_bit_set_first_and_cuts_as_before():
             assert white_connected(rows, cols, marked) == connected, (rows, cols, sorted(marked))
             assert rule(marked) == connectivity_cuts(rows, cols, marked, frozenset(decision)), (rows, cols)
             assert (rule(marked) == []) == connected
+

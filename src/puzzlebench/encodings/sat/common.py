@@ -14,11 +14,6 @@ from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from math import comb
 from operator import itemgetter
-try:
-    from operator import call
-except ImportError:  # Python 3.10
-    def call(fn: Callable, *args: Any) -> Any:
-        return fn(*args)
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ...errors import EncodingError
@@ -222,11 +217,24 @@ def exactly_binomial(lits: Sequence[int], k: int) -> list[Clause]:
     return [g(signed) for g in getters] + [(signed[i],) for i in units]
 
 
-def _unary_add_rules(clauses: list[Clause], a: Sequence[int], b: Sequence[int], o: Sequence[int]) -> None:
-    """The merge's clauses over inputs ``a``, ``b`` and outputs ``o`` (both non-empty), in the
-    order of its two rules (see :func:`unary_add`); each row of the rules zipped together."""
-    p, q, m = len(a), len(b), len(o)
-    not_o = [-x for x in o]
+def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
+    """Unary sum of two unary numbers (the totalizer's merge, on inputs that are already sorted).
+
+    ``a[i-1]`` means "A >= i" (so ``a[i]`` implies ``a[i-1]``), likewise ``b``. Returns fresh
+    literals ``o`` with ``o[k-1] <-> A + B >= k`` for k up to ``cap`` (enough to tell every sum
+    up to ``cap - 1`` apart from "more"), adding both directions' clauses to ``clauses``.
+
+    For each ``i`` the clauses over ``j`` are zipped together rather than appended one by one
+    (a Kuromasu board merges tens of thousands of these).
+    """
+    p, q = len(a), len(b)
+    if not p or not q:
+        return list((a or b)[:cap])
+    m = min(p + q, cap)
+    first = pool.top + 1
+    pool.top += m
+    o = range(first, first + m)
+    not_o = range(-first, -first - m, -1)
     not_b = [-x for x in b]
     # A >= i and B >= j  ->  sum >= i + j: for i = 0, B >= j alone; for i > 0, A >= i alone
     # (j = 0), then with each B >= j.
@@ -244,44 +252,7 @@ def _unary_add_rules(clauses: list[Clause], a: Sequence[int], b: Sequence[int], 
             clauses.append((a[i], not_o[i + q]))
     top = min(q, m - p - 1)  # i = p: B <= j alone (top < q, since m <= p + q)
     clauses += zip(b[: top + 1], not_o[p : p + top + 1])
-
-
-#: (p, q, m) -> the merge's clauses as item getters over the table ``(*a, *b, *o, *-a, *-b, *-o)``,
-#: in the rules' order: the clause pattern depends on the three lengths alone, and a Kuromasu
-#: board merges tens of thousands of pairs of a few hundred shapes, so each is worked out once.
-_MERGES: dict[tuple[int, int, int], list[Callable]] = {}
-
-
-def _merge_plan(p: int, q: int, m: int) -> list[Callable]:
-    n = p + q + m
-    pattern: list[Clause] = []
-    # literals 1..n stand for the table's first half; a negative literal -k for position n + k - 1
-    _unary_add_rules(pattern, range(1, p + 1), range(p + 1, p + q + 1), range(p + q + 1, n + 1))
-    plan = [itemgetter(*[x - 1 if x > 0 else n - x - 1 for x in clause]) for clause in pattern]
-    _MERGES[(p, q, m)] = plan
-    return plan
-
-
-def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
-    """Unary sum of two unary numbers (the totalizer's merge, on inputs that are already sorted).
-
-    ``a[i-1]`` means "A >= i" (so ``a[i]`` implies ``a[i-1]``), likewise ``b``. Returns fresh
-    literals ``o`` with ``o[k-1] <-> A + B >= k`` for k up to ``cap`` (enough to tell every sum
-    up to ``cap - 1`` apart from "more"), adding both directions' clauses to ``clauses``.
-
-    Every clause has two or three literals, so each is cut out of one table of the inputs,
-    outputs and their negations by an item getter, from a plan kept per shape (``_MERGES``).
-    """
-    p, q = len(a), len(b)
-    if not p or not q:
-        return list((a or b)[:cap])
-    m = min(p + q, cap)
-    first = pool.top + 1
-    pool.top += m
-    plan = _MERGES.get((p, q, m)) or _merge_plan(p, q, m)
-    table = (*a, *b, *range(first, first + m), *[-x for x in a], *[-x for x in b], *range(-first, -first - m, -1))
-    clauses += map(call, plan, repeat(table))
-    return list(range(first, first + m))
+    return list(o)
 
 
 def unary_sum_equals(pool: "IDPool", clauses: list[Clause], numbers: Sequence[Sequence[int]], total: int) -> None:
