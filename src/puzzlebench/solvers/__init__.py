@@ -100,7 +100,9 @@ def solve(
     ``count=1`` finds an answer, ``count=2`` proves uniqueness, ``count=0`` enumerates all.
     ``encoding`` is a registered name or the path of an encoding file (``.lp``, ``.mzn``).
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
-    paradigm's own, e.g. ``cadical195`` for SAT). ``options`` are the encoding's named options
+    paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
+    them: the SAT Light Up and Kuromasu defaults ask for ``minisat22`` on boards of fewer than
+    2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
