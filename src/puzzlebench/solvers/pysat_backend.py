@@ -11,8 +11,8 @@ attach an IPASIR-UP propagator (CaDiCaL 1.9.5 only).
 
 from __future__ import annotations
 
-from itertools import repeat
 import threading
+from itertools import repeat
 from typing import Any, ClassVar, Mapping
 
 from ..encodings.base import CellClause, Option
