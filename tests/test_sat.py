@@ -261,7 +261,67 @@ def test_size_and_search_figures_are_reported():
     assert {"variables", "clauses", "literals"} <= res.size.keys()
     assert res.size["clauses"] > 0 and res.size["literals"] >= res.size["clauses"]
     assert {"choices", "conflicts", "propagations", "restarts"} <= res.search.keys()
-    assert res.extra["solver"] == "cadical195"
+    assert res.extra["solver"] == res.solver == "minisat22"  # a small board's default (see below)
+
+
+# -- the small-board solver ---------------------------------------------------------------------
+def test_small_boards_default_to_minisat_and_name_it():
+    """Light Up and Kuromasu boards below SMALL_BOARD_CELLS run on MiniSat 2.2 when no solver is
+    named; the result and its record name the solver that ran, and the answer is proved unique."""
+    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS, SMALL_BOARD_SOLVER, small_board_solver
+
+    assert SMALL_BOARD_SOLVER == "minisat22" and registry.solver("sat", SMALL_BOARD_SOLVER).supported()
+    assert small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22" and small_board_solver(SMALL_BOARD_CELLS) is None
+    for puzzle in (LIGHTUP_10x10, Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3})):
+        res = puzzlebench.solve(puzzle, "sat", count=0)
+        record = res.to_record()
+        assert res.status is Status.SAT and res.exhausted and res.verified, puzzle
+        assert (res.solver, record["solver"], res.extra["solver"]) == ("minisat22",) * 3
+        assert res.solver_version.startswith("minisat22") and record["solver_version"] == res.solver_version
+        # naming a solver still runs that one, and it finds the same answers
+        named = puzzlebench.solve(puzzle, "sat", count=0, solver="cadical195")
+        assert named.solver == "cadical195" and set(named.solutions) == set(res.solutions)
+    assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2).unique
+
+
+def test_large_boards_and_propagators_keep_the_default_solver():
+    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
+
+    side = int(SMALL_BOARD_CELLS ** 0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
+    big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
+    res = puzzlebench.solve(big, "sat", count=1)
+    assert side * side >= SMALL_BOARD_CELLS and res.solver == "cadical195" and res.status is Status.SAT
+    # the IPASIR-UP propagator runs on CaDiCaL 1.9.5 only
+    res = puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", count=2, connectivity="propagator")
+    assert res.solver == "cadical195" and res.status is Status.SAT
+
+
+def test_a_preferred_solver_that_is_not_registered_leaves_the_default(monkeypatch):
+    from puzzlebench.encodings.sat import lightup
+
+    monkeypatch.setattr(lightup, "small_board_solver", lambda cells: "no-such-solver")
+    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2)
+    assert res.solver == registry.paradigm("sat").default_solver == "cadical195" and res.unique
+
+
+def test_clauses_load_the_same_through_the_direct_entry_points():
+    """MiniSat's and CaDiCaL's C entry points take the clauses as python-sat's own loop does:
+    the same answers, and an empty clause leaves the solver unsatisfiable."""
+    from pysat.solvers import Solver
+
+    from puzzlebench.solvers.pysat_backend import _append
+
+    rng = random.Random(5)
+    for name in ("minisat22", "cadical195", "glucose4"):
+        for _ in range(20):
+            clauses = [tuple(rng.choice((-1, 1)) * rng.randint(1, 8) for _ in range(rng.randint(1, 3)))
+                       for _ in range(rng.randint(1, 30))]
+            with Solver(name=name) as direct, Solver(name=name, bootstrap_with=[list(c) for c in clauses]) as plain:
+                _append(direct, clauses)
+                assert direct.solve() == plain.solve(), (name, clauses)
+        with Solver(name=name) as direct:
+            _append(direct, [(1, 2), ()])
+            assert direct.solve() is False, name
 
 
 def test_lazy_cuts_are_counted_in_extra():
@@ -349,3 +409,23 @@ def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
         for visibility in ("shared", "rays"):
             res = puzzlebench.solve(entry.puzzle, "sat", count=2, visibility=visibility, cut="cell")
             assert res.unique and res.solutions[0] == entry.solution, (entry.id, visibility)
+
+
+def test_the_kuromasu_lazy_rule_asks_the_bit_set_first_and_cuts_as_before():
+    """white_connected agrees with a plain flood fill on random boards of every shape up to 7x7
+    (1-wide ones included), and the lazy rule returns exactly connectivity_cuts' cuts."""
+    from puzzlebench.encodings.regions import connectivity_cuts, white_regions
+    from puzzlebench.encodings.sat.kuromasu import lazy_connectivity, white_connected
+
+    rng = random.Random(11)
+    for rows, cols in itertools.product(range(1, 8), repeat=2):
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        decision = {cell: k for k, cell in enumerate(cells, 1) if rng.random() < 0.9}
+        rule = lazy_connectivity(rows, cols, decision)
+        for _ in range(30):
+            marked = frozenset(cell for cell in decision if rng.random() < rng.choice((0.1, 0.3, 0.5)))
+            connected = len(white_regions(rows, cols, marked)) <= 1
+            assert white_connected(rows, cols, marked) == connected, (rows, cols, sorted(marked))
+            assert rule(marked) == connectivity_cuts(rows, cols, marked, frozenset(decision)), (rows, cols)
+            assert (rule(marked) == []) == connected
+

@@ -100,7 +100,9 @@ def solve(
     ``count=1`` finds an answer, ``count=2`` proves uniqueness, ``count=0`` enumerates all.
     ``encoding`` is a registered name or the path of an encoding file (``.lp``, ``.mzn``).
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
-    paradigm's own, e.g. ``cadical195`` for SAT). ``options`` are the encoding's named options
+    paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
+    them: the SAT Light Up and Kuromasu defaults ask for ``minisat22`` on boards of fewer than
+    2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
@@ -120,7 +122,10 @@ def solve(
     complete = spec.is_complete(enc_opts)
     backend_cls.load()
 
-    t0, c0 = time.perf_counter(), time.process_time()
+    # The CPU clock is read first: reading it is a system call, and on a loaded machine the
+    # scheduler often switches away there, which the wall clock would bill to this run.
+    c0 = time.process_time()
+    t0 = time.perf_counter()
     deadline = None if timeout is None else t0 + timeout
     backend = backend_cls(back_opts, solver_spec.settings)
     found: list = []
@@ -135,6 +140,10 @@ def solve(
             artifact = spec.build(puzzle, enc_opts)
         finally:
             BUILD_DEADLINE.reset(token)
+        if solver is None and getattr(artifact, "preferred_solver", None):
+            preferred = _preferred(paradigm, artifact.preferred_solver, backend_cls)
+            if preferred is not None:  # the encoding asks for another of the paradigm's solvers
+                solver_spec, backend = preferred, backend_cls(back_opts, preferred.settings)
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:
@@ -206,6 +215,29 @@ def solve(
         error=error,
         extra=extra,
     )
+
+
+#: (paradigm, solver name, backend class) -> the registered spec an artefact's preference names
+#: and whether it can stand in for the default (looked up once: a registry lookup imports the
+#: backend's module and asks the library for its solvers, which a corpus of small boards would
+#: pay on the clock per puzzle; re-registering the name makes a new spec, looked up anew).
+_PREFERRED: dict[tuple[str, str, type], tuple[Any, bool]] = {}
+
+
+def _preferred(paradigm: str, name: str, backend_cls: type[Backend]):
+    """The solver spec an artefact's ``preferred_solver`` names, when it can stand in for the
+    paradigm's default: registered for the paradigm, on the same backend class, and installed;
+    else None (the default runs)."""
+    key = (paradigm, name, backend_cls)
+    known = _PREFERRED.get(key)
+    if known is None or registry._SOLVERS.get(paradigm, {}).get(name) is not known[0]:
+        try:
+            spec = registry.solver(paradigm, name)
+            usable = spec.backend_class() is backend_cls and spec.unavailable_reason() is None
+        except (EncodingError, SolverUnavailable, ImportError):
+            spec, usable = None, False
+        known = _PREFERRED[key] = (spec, usable)
+    return known[0] if known[1] else None
 
 
 def _safe(fn) -> dict:

@@ -11,8 +11,8 @@ attach an IPASIR-UP propagator (CaDiCaL 1.9.5 only).
 
 from __future__ import annotations
 
-import itertools
 import threading
+from itertools import repeat
 from typing import Any, ClassVar, Mapping
 
 from ..encodings.base import CellClause, Option
@@ -26,21 +26,31 @@ DEFAULT_SOLVER = "cadical195"
 _NOT_INTERRUPTIBLE = frozenset({"lingeling", "lgl", "kissat404", "kissat"})
 
 
+#: python-sat solver classes whose clauses are loaded straight through their C entry point:
+#: class name -> (attribute holding the native handle, name of the entry in ``pysolvers``).
+_DIRECT_ADD: dict[str, tuple[str, str]] = {
+    "Cadical195": ("cadical", "cadical195_add_cl"),
+    "Minisat22": ("minisat", "minisat22_add_cl"),
+}
+
+
 def _append(solver: Any, clauses: list[list[int]]) -> None:
-    """Load the clauses: CaDiCaL 1.9.5 straight through its C entry point, one call per clause.
+    """Load the clauses: CaDiCaL 1.9.5 and MiniSat 2.2 straight through their C entry points,
+    one call per clause.
 
     python-sat's ``append_formula`` checks each item for a native cardinality constraint and
     goes through two Python calls per clause; for the many small formulas of a corpus that
     loop costs as much as the search. Other solvers keep ``append_formula``.
     """
     inner = getattr(solver, "solver", None)
-    handle = getattr(inner, "cadical", None)
-    if type(inner).__name__ != "Cadical195" or handle is None:
+    direct = _DIRECT_ADD.get(type(inner).__name__)
+    handle = getattr(inner, direct[0], None) if direct else None
+    if handle is None:
         solver.append_formula(clauses)
         return
     from pysat.solvers import pysolvers  # python-sat's C extension, as pysat.solvers uses it
 
-    if False in map(pysolvers.cadical195_add_cl, itertools.repeat(handle, len(clauses)), clauses):
+    if False in map(getattr(pysolvers, direct[1]), repeat(handle, len(clauses)), clauses):
         inner.status = False  # an empty clause, as pysat's own add_clause records it
 
 

@@ -59,6 +59,9 @@ class CnfModel(Artifact):
     pool: "IDPool" = None  # type: ignore[assignment]
     clauses: list[Clause] = field(default_factory=list)
     propagator: Callable[[], tuple["Propagator", Sequence[int]]] | None = None
+    #: The registered solver to run this formula on when the caller names none (see
+    #: :func:`small_board_solver`); None: the paradigm's default solver.
+    preferred_solver: str | None = None
 
     def var(self, *key: Any) -> int:
         """The variable named by ``key`` (created on first use)."""
@@ -107,6 +110,25 @@ class CnfModel(Artifact):
         side = self.var("side", *tag)
         self.count_if(guard + [side], lits, k - 1, "atmost", enc)
         self.count_if(guard + [-side], lits, k + 1, "atleast", enc)
+
+
+#: Boards below this many cells are solved by propagation: their time is building and loading
+#: the clauses, not search (the same bound as Kuromasu's ``AUTO_CELLS``).
+SMALL_BOARD_CELLS = 2000
+#: The registered solver that takes such a formula fastest: python-sat's MiniSat 2.2 is cheaper
+#: to create than CaDiCaL 1.9.5 (CaDiCaL reads the process clock several times, a system call
+#: each) and loads each clause in about two thirds of CaDiCaL's time; on the janko corpus it was
+#: the fastest of the thirteen python-sat solvers (``benchmarks/solvers.py``) and proves every
+#: answer unique as CaDiCaL does.
+SMALL_BOARD_SOLVER = "minisat22"
+
+
+def small_board_solver(cells: int) -> str | None:
+    """The solver a default encoding asks for on a board of ``cells`` cells without an external
+    propagator (which only CaDiCaL 1.9.5 runs): :data:`SMALL_BOARD_SOLVER` below
+    :data:`SMALL_BOARD_CELLS`, else None (the paradigm's default, CaDiCaL, whose search wins on
+    the large generated boards)."""
+    return SMALL_BOARD_SOLVER if cells < SMALL_BOARD_CELLS else None
 
 
 def cardinality(pool: "IDPool", lits: Sequence[int], k: int, relation: str, enc: str) -> list[Clause]:

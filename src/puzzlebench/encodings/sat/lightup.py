@@ -15,7 +15,8 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec
-from .common import AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, exactly_binomial, seqcounter_amo
+from .common import (AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, exactly_binomial,
+                     seqcounter_amo, small_board_solver)
 
 
 def _bulbs(puzzle: LightUp) -> CnfModel:
@@ -141,6 +142,7 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
         else:
             cnf.equals(around, k, card)
     cnf.notes["segments"] = len(row_segments) + column_segments
+    cnf.preferred_solver = small_board_solver(size)
     return cnf
 
 
