@@ -115,6 +115,24 @@ def test_precomputation_holds_for_every_published_answer(corpus):
             assert set(island) <= set(plan.reach[clue]), e.id
 
 
+def test_redundant_wall_rules_hold_for_every_answer(corpus):
+    from puzzlebench.encodings.islands import wall_partners, wall_size
+
+    entries, _ = corpus
+    boards = [(e.puzzle, [e.solution.cells]) for e in entries[::25]]
+    boards += [(p, all_solutions(p)) for p in _small_boards()]
+    seen = 0
+    for p, answers in boards:
+        partners = wall_partners(p)
+        for wall in answers:
+            seen += 1
+            assert len(wall) == wall_size(p), p.to_text()
+            # a wall cell has a wall neighbour (listed whenever the wall has two cells or more)
+            assert all(any(nb in wall for nb in around) for cell, around in partners if cell in wall), p.to_text()
+            assert bool(partners) == (len(wall) >= 2)
+    assert seen > 40
+
+
 def _holds(clause, wall) -> bool:
     return any((cell in wall) == marked for cell, marked in clause)
 

@@ -9,12 +9,16 @@ Rules and the blocks that enforce them:
   unshaded cell exactly one owner among the numbers that can reach it, passes ownership across
   unshaded neighbours, gives each unshaded cell an integer depth (0 on a number) below its
   number n that a neighbour of the same island undercuts (distance-bounded reachability), and
-  sums each number's cells; ``lazy`` states only that an unnumbered unshaded cell has an unshaded
-  neighbour and leaves whole islands to cuts (``regions.island_cuts``);
+  sums each number's cells; ``owners`` keeps the owners and the sums but no depths, and leaves
+  owned cells cut off from their number to the lazy cuts; ``lazy`` states only that an
+  unnumbered unshaded cell has an unshaded neighbour and leaves whole islands to cuts
+  (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
-  or ``none`` (a relaxation).
+  or ``none`` (a relaxation);
+* redundant wall statements (``wall_rules``): the wall's size (the cells the numbers leave over)
+  and "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+                       wall_region, wall_rules_option, wall_size)
 from .common import CpModelArtifact, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners")
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
@@ -58,10 +63,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     # Every island holds exactly one number, equal to its size.
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall)
-    else:
+    elif islands == "owners":
+        owns = _owners(model, puzzle, plan, wall)
+        _island_sizes(model, puzzle, plan, owns)
+    if islands != "distance":
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
+
+    _wall_rules(model, puzzle, wall, options["wall_rules"])
 
     # All wall cells form one orthogonally connected region (the rules shared with Kuromasu, with
     # "out of the region" the unshaded cells); lazy islands are checked with the lazy rule.
@@ -74,8 +84,24 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     return art
 
 
-def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
-    grid = puzzle.grid
+def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, wall: dict, which: str) -> None:
+    """The redundant wall statements ``wall_rules`` asks for (sound in every answer)."""
+    if which in ("count", "both"):
+        # The wall holds the cells the numbers leave over.
+        if wall:
+            model.add(sum(wall.values()) == wall_size(puzzle))
+        elif wall_size(puzzle):
+            model.add_bool_or([])
+    if which in ("partners", "both"):
+        # A wall cell has a wall neighbour (the wall is connected and has two cells or more).
+        for cell, around in wall_partners(puzzle):
+            model.add_bool_or([~wall[cell]] + [wall[nb] for nb in around])
+
+
+def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Any]:
+    """Literal "clue's island holds cell" per clue and cell it may reach: an unshaded cell has
+    exactly one owner, a wall cell none, and an owned cell passes its owner to its unshaded
+    neighbours."""
     owns: dict[tuple[Cell, Cell], Any] = {}
     for cell in plan.open:
         owners = plan.owners[cell]
@@ -92,7 +118,18 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
     for clue, cell, nb, inside in plan.steps(puzzle):
         guard = [] if cell is None else [~owns[(clue, cell)]]
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
+    return owns
 
+
+def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> None:
+    # The island has n cells, the number's own included.
+    for clue, dist in plan.reach.items():
+        model.add(sum(owns[(clue, cell)] for cell in dist if cell != clue) == puzzle.numbers[clue] - 1)
+
+
+def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+    grid = puzzle.grid
+    owns = _owners(model, puzzle, plan, wall)
     top = max(puzzle.numbers.values(), default=1) - 1
     depth = {cell: model.new_int_var(1, top, "") for cell in plan.open if top >= 1}
     for clue, dist in plan.reach.items():
@@ -113,8 +150,7 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
                     model.add(depth[nb] < depth[cell]).only_enforce_if(s)
                     support.append(s)
             model.add_bool_or(support).only_enforce_if(mine)
-        # The island has n cells, the number's own included.
-        model.add(sum(owns[(clue, cell)] for cell in dist if cell != clue) == n - 1)
+    _island_sizes(model, puzzle, plan, owns)
 
 
 ENCODINGS: list[EncodingSpec] = [
@@ -128,11 +164,13 @@ ENCODINGS: list[EncodingSpec] = [
         options=(
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance 49 s
-            Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
+            Option("islands", "owners", ISLANDS,
+                   "how islands get one number and its size: distance (owners and bounded depths), owners "
+                   "(owners and sizes, islands cut off from their number by lazy cuts) or lazy (cuts)"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
+            wall_rules_option("none"),
         ),
     ),
 ]

@@ -9,12 +9,17 @@ Rules and the rows that enforce them:
   unshaded cell one owner among the numbers that can reach it (fewer than n steps away), passes
   ownership across unshaded neighbours, and ties owned cells to their number by a
   single-commodity flow per island (the number sends one unit to each other cell it owns, over
-  arcs between owned cells); each number owns as many cells as it says. ``lazy`` states only that
+  arcs between owned cells); each number owns as many cells as it says. ``owners`` keeps the
+  owners and their counts but no flow, and leaves owned cells cut off from their number to the
+  lazy cuts (HiGHS solves again per round of cuts: the counts leave far fewer rounds than
+  ``lazy``). ``lazy`` states only that
   an unnumbered unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``flow``
   (single-commodity flow, shared with Kuromasu and Hitori over the cells that may be wall), or
-  ``none`` (a relaxation).
+  ``none`` (a relaxation);
+* redundant wall rows (``wall_rules``): the wall's size (the cells the numbers leave over) and
+  "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+                       wall_region, wall_rules_option, wall_size)
 from .common import Linear, MipModel, total
 from .connectivity import connect_by_flow
 
-ISLANDS: tuple[str, ...] = ("flow", "lazy")
+ISLANDS: tuple[str, ...] = ("flow", "lazy", "owners")
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
@@ -54,10 +60,14 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     islands = options["islands"]
     if islands == "flow":
         _islands_by_flow(model, puzzle, plan, wall)
-    else:
+    elif islands == "owners":
+        _island_sizes(model, puzzle, plan, _owners(model, puzzle, plan, wall))
+    if islands != "flow":
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_ge(wall[cell] + total(1 - wall[nb] for nb in around), 1)
+
+    _wall_rules(model, puzzle, wall, options["wall_rules"])
 
     # All wall cells form one orthogonally connected region (the flow shared with Kuromasu, with
     # "out of the region" the unshaded cells); lazy islands are checked with the lazy rule.
@@ -68,8 +78,20 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     return model
 
 
-def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
-    grid = puzzle.grid
+def _wall_rules(model: MipModel, puzzle: Nurikabe, wall: dict, which: str) -> None:
+    """The redundant wall rows ``wall_rules`` asks for (sound in every answer)."""
+    if which in ("count", "both"):
+        # The wall holds the cells the numbers leave over.
+        model.add_eq(total(wall.values()), wall_size(puzzle), why="the numbers do not leave the wall its cells")
+    if which in ("partners", "both"):
+        # A wall cell has a wall neighbour (the wall is connected and has two cells or more).
+        for cell, around in wall_partners(puzzle):
+            model.add_le(wall[cell] - total(wall[nb] for nb in around), 0)
+
+
+def _owners(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Linear]:
+    """"clue's island holds cell" per clue and cell it may reach: an unshaded cell has exactly one
+    owner, a wall cell none, and an owned cell passes its owner to its unshaded neighbours."""
     owns: dict[tuple[Cell, Cell], Linear] = {}
     for cell in plan.open:
         owners = plan.owners[cell]
@@ -86,14 +108,25 @@ def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: 
     for clue, cell, nb, inside in plan.steps(puzzle):
         mine = 1 if cell is None else owns[(clue, cell)]
         model.add_le(mine - owns[(clue, nb)] - wall[nb] if inside else mine - wall[nb], 0)
+    return owns
 
+
+def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> None:
+    # The island has n cells, the number's own included.
+    for clue, dist in plan.reach.items():
+        n = puzzle.numbers[clue]
+        model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
+                     why=f"the island of {n} at {clue} cannot have {n} cells")
+
+
+def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+    grid = puzzle.grid
+    owns = _owners(model, puzzle, plan, wall)
+    _island_sizes(model, puzzle, plan, owns)
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
         mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
-        # The island has n cells, the number's own included.
-        model.add_eq(total(owns[(clue, cell)] for cell in dist if cell != clue), n - 1,
-                     why=f"the island of {n} at {clue} cannot have {n} cells")
         if n <= 2:
             continue  # every owned cell touches the number
         # The number sends one unit to each cell it owns, over arcs between owned cells.
@@ -124,10 +157,12 @@ ENCODINGS: list[EncodingSpec] = [
             wall_option("flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
             # the cap), flow 158 s (12 over)
-            Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: flow (owners within reach, a flow per island) "
+            Option("islands", "owners", ISLANDS,
+                   "how islands get one number and its size: flow (owners within reach, a flow per island), "
+                   "owners (owners within reach and sizes, islands cut off from their number by lazy cuts) "
                    "or lazy (cuts)"),
             cuts_option("region"),
+            wall_rules_option("none"),
         ),
     ),
 ]
