@@ -163,9 +163,9 @@ ENCODINGS: list[EncodingSpec] = [
         "connectivity by lazy cuts, levels or flow",
         options=(
             wall_option("rank", "flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance 49 s
-            # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, load ~6 on 2
-            # cores): lazy 108 solved, 32.5 s CPU in all; owners 104, 46.2 s
+            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
+            # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
+            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths), owners "
                    "(owners and sizes, islands cut off from their number by lazy cuts) or lazy (cuts)"),
