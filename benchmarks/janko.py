@@ -27,7 +27,7 @@ published one, uniqueness proved); no single run exceeds the time limit (10 s; p
 Usage::
 
     .venv/bin/python benchmarks/janko.py [--corpus ../shared/corpora/janko]
-        [--family akari|kuromasu|hitori|nurikabe] [--paradigm sat --paradigm cp ...] [--limit N]
+        [--family akari|kuromasu|hitori|nurikabe] [--paradigm sat --paradigm cp ...] [--limit N] [--every N]
         [--timeout 10] [--out results/janko] [--shared-gc]
 """
 
@@ -141,13 +141,15 @@ def shown_path(path: Path) -> str:
 
 
 def corpus(path: Path, family: str, limit: int | None,
-           malformed: list[tuple[str, str]] | None = None) -> list[JankoEntry]:
+           malformed: list[tuple[str, str]] | None = None, every: int = 1) -> list[JankoEntry]:
     """The first ``limit`` readable puzzles of one family's dataset, with their published
-    solutions; records that cannot be read go to ``malformed`` as (id, reason)."""
+    solutions, taking every ``every``-th readable one (the 1st, ``every`` + 1-th, ...); records
+    that cannot be read go to ``malformed`` as (id, reason)."""
     dataset = path / FAMILIES[family][1] if path.is_dir() else path
     if not dataset.exists():
         raise SystemExit(f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})")
-    return list(islice(iter_janko(dataset, FAMILIES[family][0], malformed), limit))
+    sample = islice(iter_janko(dataset, FAMILIES[family][0], malformed), 0, None, every)
+    return list(islice(sample, limit))
 
 
 def default_paradigms() -> list[str]:
@@ -356,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paradigm", action="append",
                     help="paradigm to run (repeatable; default: every installed paradigm plus puzzlekit)")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
+    ap.add_argument("--every", type=int, default=1,
+                    help="every Nth readable puzzle of each family only (1st, N+1th, ...; default 1: all), "
+                         "for every paradigm; --limit then counts the sampled puzzles")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--peer-timeout", type=float, default=20.0, help="puzzlekit's per-run limit (default 20)")
     ap.add_argument("--peer-every", type=int, default=1,
@@ -368,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
+    if args.every < 1:
+        ap.error("--every must be at least 1")
 
     families = args.family or sorted(FAMILIES)
     paradigms = args.paradigm or default_paradigms()
@@ -382,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     context = {"git_commit": git_commit(), "machine": machine()}
     warm_up(paradigms, families)
     malformed: dict[str, list[tuple[str, str]]] = {family: [] for family in families}
-    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family]) for family in families}
+    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family], args.every) for family in families}
     for family, bad in malformed.items():
         for pid, reason in bad:
             print(f"{family}: record {pid} not read: {reason}", file=sys.stderr)
@@ -431,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
         "skipped_no_default_encoding": skipped,
         "malformed": {family: [{"id": pid, "reason": reason} for pid, reason in bad] for family, bad in malformed.items()},
         "limit": args.limit,
+        "every": args.every,
         "timeout": args.timeout,
         "peer_timeout": args.peer_timeout,
         "peer_every": args.peer_every,

@@ -192,6 +192,31 @@ def test_a_question_mark_bound_counts_the_cells_left_and_what_its_search_reaches
     assert alone.bound[(1, 1)] == 6 and not alone.wall  # one clue: the whole board may be its island
 
 
+def test_redundant_wall_rules_hold_for_every_answer(corpus):
+    from puzzlebench.encodings.islands import wall_partners, wall_size
+
+    entries, _ = corpus
+    boards = [(e.puzzle, [e.solution.cells]) for e in entries[::25]]
+    boards += [(p, all_solutions(p)) for p in _small_boards()]
+    seen = 0
+    for p, answers in boards:
+        plan = IslandPlan.of(p)
+        partners = wall_partners(p, plan)
+        fewest, most = wall_size(p, plan)
+        for wall in answers:
+            seen += 1
+            assert fewest <= len(wall) <= most, p.to_text()
+            assert fewest == most or p.unknown, p.to_text()  # exact without '?' clues
+            # a wall cell has a wall neighbour (listed whenever every answer's wall has two cells
+            # or more, which without '?' clues is whenever this one has)
+            assert all(any(nb in wall for nb in around) for cell, around in partners if cell in wall), p.to_text()
+            if partners:
+                assert len(wall) >= 2
+            if not p.unknown:
+                assert bool(partners) == (len(wall) >= 2)
+    assert seen > 40
+
+
 def _holds(clause, wall) -> bool:
     return any((cell in wall) == marked for cell, marked in clause)
 

@@ -213,6 +213,18 @@ def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
     assert (out / "rows.csv").exists() and (out / "summary.csv").exists()
 
 
+def test_janko_benchmark_samples_every_nth_readable_puzzle(janko_dir):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("janko_benchmark", REPO / "benchmarks" / "janko.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    everything = bench.corpus(janko_dir, "akari", None)
+    sample = bench.corpus(janko_dir, "akari", 4, every=10)
+    assert [e.id for e in sample] == [e.id for e in everything[::10][:4]]
+    assert len(bench.corpus(janko_dir, "akari", None, every=10)) == len(everything[::10])
+
+
 @needs_puzzlekit
 def test_puzzlekit_models_are_imported_before_the_clock_starts():
     code = ("import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "

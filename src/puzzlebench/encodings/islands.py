@@ -31,12 +31,12 @@ from .base import CellClause, LazyRule, Option
 from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
                       white_regions)
 
-def wall_option(*eager: str) -> Option:
+def wall_option(*eager: str, default: str = "lazy") -> Option:
     """The ``connectivity`` option of an encoding whose wall rule is stated by lazy cuts or by
     the paradigm's ``eager`` statements over :func:`wall_region` (rank levels, flow)."""
     described = {"rank": "rank (levels)", "flow": "flow (single-commodity flow)"}
     return Option(
-        "connectivity", "lazy", ("lazy", *eager, "none"),
+        "connectivity", default, ("lazy", *eager, "none"),
         "how 'the wall is connected' is enforced: lazy (cuts on split candidates), "
         + "".join(f"{described[e]}, " for e in eager) + "none (rule dropped)",
         relaxing=("none",),
@@ -250,11 +250,11 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
 def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any],
                anchor: Cell | None = None) -> LazyRule | None:
     """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
-    (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` for the islands it
-    leaves); None when there is neither. ``cuts`` picks the cuts; ``anchor`` is a cell wall in
+    (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` and ``owners`` for
+    what they leave); None when there is neither. ``cuts`` picks the cuts; ``anchor`` is a cell wall in
     every answer, if one is known."""
     wall = options["connectivity"] == "lazy"
-    islands = options["islands"] in ("lazy", "hybrid")
+    islands = options["islands"] in ("lazy", "hybrid", "owners")
     if options.get("cuts", "region") == "cell":
         if not wall and not islands:
             return None
@@ -485,3 +485,34 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
             return IslandFindings(clause, [])
         implied.append(clause)
     return IslandFindings(None, implied)
+
+
+# -- redundant wall statements (sound in every answer; they cut candidates before any lazy round) --
+
+def wall_size(p: Nurikabe, plan: IslandPlan) -> tuple[int, int]:
+    """The fewest and the most wall cells of any answer: the islands of the numbers hold exactly
+    the cells their numbers say, a '?' island one cell to its bound, and every unshaded cell lies
+    in an island with a clue, so the wall is the rest (both ends equal without '?' clues)."""
+    left = p.rows * p.cols - sum(p.numbers.values())
+    return max(0, left - sum(plan.bound[clue] for clue in p.unknown)), left - len(p.unknown)
+
+
+def wall_partners(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]:
+    """``(cell, neighbours)`` for each non-clue cell and its non-clue side neighbours, when every
+    answer's wall has two cells or more: a wall cell then has a wall neighbour (the wall is
+    connected); empty when some answer's wall may have fewer cells."""
+    if wall_size(p, plan)[0] < 2:
+        return []
+    clues = p.clue_cells
+    return [(cell, [nb for nb in p.grid.neighbours4(cell) if nb not in clues])
+            for cell in p.grid.all_cells if cell not in clues]
+
+
+def wall_rules_option(default: str) -> Option:
+    """Which redundant wall statements an encoding adds up front (:func:`wall_size`,
+    :func:`wall_partners`)."""
+    return Option(
+        "wall_rules", default, ("none", "count", "partners", "both"),
+        "redundant wall statements: count (the wall holds the cells the numbers leave over), partners "
+        "(a wall cell has a wall neighbour when the wall has 2+ cells), both, or none",
+    )

@@ -10,12 +10,16 @@ Rules and the blocks that enforce them:
   passes ownership across unshaded neighbours, gives each unshaded cell an integer depth (0 on a
   clue) below its clue's bound n (the number; ``IslandPlan.bound`` for a '?') that a neighbour of
   the same island undercuts (distance-bounded reachability), and sums each clue's cells (exactly
-  n for a number, at most the bound for a '?'); ``lazy`` states only that a non-clue unshaded cell
-  has an unshaded neighbour and leaves whole islands to cuts (``regions.island_cuts``);
+  n for a number, at most the bound for a '?'); ``owners`` keeps the owners and the sums but no
+  depths, and leaves owned cells cut off from their clue to the lazy cuts; ``lazy`` states only
+  that a non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
+  (``regions.island_cuts``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
-  or ``none`` (a relaxation).
+  or ``none`` (a relaxation);
+* redundant wall statements (``wall_rules``): the wall's size (the cells the numbers leave over)
+  and "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 """
 
 from __future__ import annotations
@@ -26,11 +30,12 @@ from ortools.sat.python import cp_model
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+                       wall_region, wall_rules_option, wall_size)
 from .common import CpModelArtifact, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners")
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
@@ -59,10 +64,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     # Every island holds exactly one clue; a number equals its size.
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall)
-    else:
+    elif islands == "owners":
+        owns = _owners(model, puzzle, plan, wall)
+        _island_sizes(model, puzzle, plan, owns)
+    if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
+
+    _wall_rules(model, puzzle, plan, wall, options["wall_rules"])
 
     # All wall cells form one orthogonally connected region (the rules shared with Kuromasu, with
     # "out of the region" the unshaded cells); lazy islands are checked with the lazy rule.
@@ -75,8 +85,25 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     return art
 
 
-def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
-    grid = puzzle.grid
+def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:
+    """The redundant wall statements ``wall_rules`` asks for (sound in every answer)."""
+    if which in ("count", "both"):
+        # The wall holds the cells the clues' islands leave over.
+        fewest, most = wall_size(puzzle, plan)
+        if wall:
+            model.add_linear_constraint(sum(wall.values()), fewest, most)
+        elif not fewest <= 0 <= most:
+            model.add_bool_or([])
+    if which in ("partners", "both"):
+        # A wall cell has a wall neighbour (the wall is connected and has two cells or more).
+        for cell, around in wall_partners(puzzle, plan):
+            model.add_bool_or([~wall[cell]] + [wall[nb] for nb in around])
+
+
+def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Any]:
+    """Literal "clue's island holds cell" per clue and cell it may reach: an unshaded cell has
+    exactly one owner, a wall cell none, and an owned cell passes its owner to its unshaded
+    neighbours."""
     owns: dict[tuple[Cell, Cell], Any] = {}
     for cell in plan.open:
         owners = plan.owners[cell]
@@ -93,7 +120,21 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
     for clue, cell, nb, inside in plan.steps(puzzle):
         guard = [] if cell is None else [~owns[(clue, cell)]]
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
+    return owns
 
+
+
+def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> None:
+    # The island has n cells, the number's own included (a '?' island: at most its bound).
+    for clue, dist in plan.reach.items():
+        n = plan.bound[clue]
+        size = sum(owns[(clue, cell)] for cell in dist if cell != clue)
+        model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
+
+
+def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+    grid = puzzle.grid
+    owns = _owners(model, puzzle, plan, wall)
     top = max(plan.bound.values(), default=1) - 1
     depth = {cell: model.new_int_var(1, top, "") for cell in plan.open if top >= 1}
     for clue, dist in plan.reach.items():
@@ -114,9 +155,7 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
                     model.add(depth[nb] < depth[cell]).only_enforce_if(s)
                     support.append(s)
             model.add_bool_or(support).only_enforce_if(mine)
-        # The island has n cells, the number's own included (a '?' island: at most its bound).
-        size = sum(owns[(clue, cell)] for cell in dist if cell != clue)
-        model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
+    _island_sizes(model, puzzle, plan, owns)
 
 
 ENCODINGS: list[EncodingSpec] = [
@@ -129,12 +168,16 @@ ENCODINGS: list[EncodingSpec] = [
         "connectivity by lazy cuts, levels or flow",
         options=(
             wall_option("rank", "flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance 49 s
+            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
+            # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
+            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s
             Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
+                   "how islands get one number and its size: distance (owners and bounded depths), owners "
+                   "(owners and sizes, islands cut off from their number by lazy cuts) or lazy (cuts)"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
+            wall_rules_option("none"),
         ),
     ),
 ]
