@@ -67,6 +67,7 @@ def minimize(
     alternative: Callable[[set[Cell], Sequence[Cell]], A | None],
     breaks: Callable[[A, Cell], bool],
     keep: Callable[[Cell], None] | None = None,
+    drop: Callable[[Cell], None] | None = None,
 ) -> None:
     """Drop clues from ``kept`` (in place) while ``alternative(rest, trial)`` finds no other answer.
 
@@ -85,7 +86,8 @@ def minimize(
     and leaves a minimal clue set (no single clue can go, unless a question was undecided);
     larger batches need far fewer questions on big boards, at the price of sometimes keeping
     a clue that could have gone. ``keep(clue)`` is told of every clue kept for good (an oracle
-    can then fix it instead of assuming it in every later question).
+    can then fix it instead of assuming it in every later question), ``drop(clue)`` of every
+    clue dropped (for good: an oracle can then rule it out at the root).
     """
     if batch < 1:
         raise GenerationError(f"batch must be at least 1, got {batch}")
@@ -107,6 +109,8 @@ def minimize(
                 continue
             if other is None:
                 kept.difference_update(trial)
+                for c in trial if drop else ():
+                    drop(c)
                 continue
             broken = [c for c in trial if breaks(other, c)]
             if not broken:
@@ -231,18 +235,19 @@ def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:
     return out
 
 
-def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
+def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell, local: bool = False) -> bool:
     """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?
 
     Exactly when the white neighbours of ``cell`` stay connected to each other without it. A
     search inside the 5x5 window around ``cell`` settles most cells; only when it fails does a
-    search over the whole board decide.
+    search over the whole board decide (with ``local``, the answer is then False: a cell that
+    might have kept them connected is passed over).
     """
     around = grid.neighbours4(cell)
     r0, c0 = cell
     if _reaches(grid, black, cell, around, lambda n: abs(n[0] - r0) <= 2 and abs(n[1] - c0) <= 2):
         return True
-    return _reaches(grid, black, cell, around, lambda n: True)
+    return not local and _reaches(grid, black, cell, around, lambda n: True)
 
 
 def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], inside) -> bool:
