@@ -68,6 +68,7 @@ def minimize(
     breaks: Callable[[A, Cell], bool],
     keep: Callable[[Cell], None] | None = None,
     drop: Callable[[Cell], None] | None = None,
+    exact: bool = False,
 ) -> None:
     """Drop clues from ``kept`` (in place) while ``alternative(rest, trial)`` finds no other answer.
 
@@ -85,7 +86,9 @@ def minimize(
     dropped on a proof. With ``batch=1`` this tries every clue once, one oracle question each,
     and leaves a minimal clue set (no single clue can go, unless a question was undecided);
     larger batches need far fewer questions on big boards, at the price of sometimes keeping
-    a clue that could have gone. ``keep(clue)`` is told of every clue kept for good (an oracle
+    a clue that could have gone. With ``exact``, an answer that breaks several clues of the
+    batch halves it instead (a clue is kept only when an answer breaks it alone), so the clues
+    kept are those of ``batch=1``: group testing, cheaper when most batches can go. ``keep(clue)`` is told of every clue kept for good (an oracle
     can then fix it instead of assuming it in every later question), ``drop(clue)`` of every
     clue dropped (for good: an oracle can then rule it out at the root).
     """
@@ -115,6 +118,11 @@ def minimize(
             broken = [c for c in trial if breaks(other, c)]
             if not broken:
                 raise GenerationError("internal error: the other answer breaks none of the removed clues")
+            if exact and len(broken) > 1:
+                # Some of several broken clues is needed, but not each: the batch is halved.
+                half = len(trial) // 2
+                pending += [trial[half:], trial[:half]]
+                continue
             restore = {group[0] for group in clusters(broken)}
             for c in sorted(restore) if keep else ():
                 keep(c)
@@ -213,6 +221,46 @@ def white_components(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -
         comps.append([divmod(i, cols) for i in comp])
     comps.sort(key=len, reverse=True)
     return comps
+
+
+def cut_cells(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -> set[Cell]:
+    """The white cells whose turning black would split the white cells' component (its
+    articulation points; Hopcroft & Tarjan, CACM 1973), by an iterative depth-first search."""
+    adjacency = _adjacency(rows, cols)
+    blocked = bytearray(rows * cols)
+    for r, c in black:
+        blocked[r * cols + c] = 1
+    depth = [-1] * (rows * cols)
+    low = [0] * (rows * cols)
+    out: set[int] = set()
+    for root in range(rows * cols):
+        if blocked[root] or depth[root] >= 0:
+            continue
+        depth[root] = low[root] = 0
+        children = 0
+        stack = [(root, -1, iter(adjacency[root]))]
+        while stack:
+            v, parent, it = stack[-1]
+            for n in it:
+                if blocked[n] or n == parent:
+                    continue
+                if depth[n] < 0:
+                    depth[n] = low[n] = depth[v] + 1
+                    stack.append((n, v, iter(adjacency[n])))
+                    break
+                low[v] = min(low[v], depth[n])
+            else:
+                stack.pop()
+                if parent < 0:
+                    continue
+                low[parent] = min(low[parent], low[v])
+                if parent == root:
+                    children += 1
+                elif low[v] >= depth[parent]:
+                    out.add(parent)
+        if children > 1:
+            out.add(root)
+    return {divmod(i, cols) for i in out}
 
 
 def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:

@@ -29,7 +29,7 @@ from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
 from .common import (
-    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, minimize,
+    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, cut_cells, minimize,
     plant_black, shuffled, white_components,
 )
 
@@ -84,11 +84,12 @@ class Witnesses:
                 self.by_clue.setdefault(c, []).append((removed, added, frozenset(broken)))
 
         none: frozenset[Cell] = frozenset()
+        cuts = cut_cells(grid.rows, grid.cols, black)
         for cell in grid.cells():
             if cell in black:
                 # A black cell turns white: every clue it blocked sees further.
                 add(frozenset([cell]), none, seen(cell))
-            elif not any(n in black for n in grid.neighbours4(cell)) and _keeps_whites_connected(grid, board, cell):
+            elif not any(n in black for n in grid.neighbours4(cell)) and cell not in cuts:
                 # A white cell turns black: a clue there is broken, and every clue that saw it sees less.
                 add(none, frozenset([cell]), seen(cell) | ({cell} & clues))
         for b in sorted(black):
@@ -199,7 +200,15 @@ class KuromasuOracle:
         """
         cnf = self.cnf
         goal = cnf.question([self.broken[c] for c in breaking]) if breaking else self.other
-        assumptions = [goal, *(self.selector[c] for c in sorted(clues - self.fixed))]
+        if breaking:
+            # Clues in order of decreasing distance to the clues asked about, the question last:
+            # a conflict near those clues sends the solver back past few assumptions.
+            def far(c: Cell) -> tuple[int, Cell]:
+                return (-min(max(abs(c[0] - t[0]), abs(c[1] - t[1])) for t in breaking), c)
+
+            assumptions = [*(self.selector[c] for c in sorted(clues - self.fixed, key=far)), goal]
+        else:
+            assumptions = [goal, *(self.selector[c] for c in sorted(clues - self.fixed))]
         try:
             while True:
                 model = cnf.solve(assumptions, budget)
@@ -301,7 +310,7 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
                 oracle.fix(c)
 
         minimize(clues, order, opts.batch or auto_batch(len(order)), alternative,
-                 lambda other, c: c in other or visible(grid, other, c) != count[c], keep=oracle.fix, drop=drop)
+                 lambda other, c: c in other or visible(grid, other, c) != count[c], keep=oracle.fix, drop=drop, exact=True)
     stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts, "witnessed": witnessed}
     oracle.close()
     # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).
