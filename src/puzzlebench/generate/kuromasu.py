@@ -14,7 +14,13 @@ Method (all randomness from one ``random.Random(seed)``):
    breaks the clue being dropped (see ``common.minimize``). Connectivity is added lazily as
    cuts, and proofs near a minimal clue set get hard, so each question has a conflict
    ``budget``: a clue whose question is not settled within it stays (``stats`` counts them as
-   ``oracle_undecided``; with none, the clue set is minimal).
+   ``oracle_undecided``; with none, the clue set is minimal). Most questions never reach the
+   oracle: a :class:`Witnesses` answer (one or two cell flips from the planted answer) that
+   breaks only the clue asked about proves it needed, and a clue a witness breaks alone among
+   the clues left is fixed in the oracle at once. The oracle states the rules at the root
+   level; a clue kept is a root-level unit, a clue dropped is ruled out at the root, and only
+   the clues not yet asked about are assumed. With ``batch`` > 1 a batch that an answer breaks
+   in several clues is halved (group testing), so the clues kept are those of ``batch=1``.
 5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
    the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
