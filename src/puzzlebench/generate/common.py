@@ -88,9 +88,10 @@ def minimize(
     larger batches need far fewer questions on big boards, at the price of sometimes keeping
     a clue that could have gone. With ``exact``, an answer that breaks several clues of the
     batch halves it instead (a clue is kept only when an answer breaks it alone), so the clues
-    kept are those of ``batch=1``: group testing, cheaper when most batches can go. ``keep(clue)`` is told of every clue kept for good (an oracle
-    can then fix it instead of assuming it in every later question), ``drop(clue)`` of every
-    clue dropped (for good: an oracle can then rule it out at the root).
+    kept are those of ``batch=1``: group testing, cheaper when most batches can go.
+    ``keep(clue)`` is told of every clue kept for good (an oracle can then fix it instead of
+    assuming it in every later question), ``drop(clue)`` of every clue dropped (for good: an
+    oracle can then rule it out at the root).
     """
     if batch < 1:
         raise GenerationError(f"batch must be at least 1, got {batch}")

@@ -35,8 +35,8 @@ from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
 from .common import (
-    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, cut_cells, minimize,
-    plant_black, shuffled, white_components,
+    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, cut_cells,
+    minimize, plant_black, shuffled, white_components,
 )
 
 GENERATOR = "puzzlebench.generate.kuromasu"
@@ -114,7 +114,8 @@ class Witnesses:
                         if 0 < gain <= len(ray):
                             spots.add(ray[len(ray) - gain])
             for x in sorted(spots):
-                if any(n in board for n in grid.neighbours4(x)) or not _keeps_whites_connected(grid, board, x, local=True):
+                # The moved cell touches no black cell and (checked near it only) splits no white region.
+                if any(n in board for n in grid.neighbours4(x)) or not _keeps_whites_connected(grid, board, x, True):
                     continue
                 # A black cell moves: a clue in the lines of both cells may keep its count.
                 lines = near | seen(x) | ({x} & clues)
@@ -316,7 +317,8 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
                 oracle.fix(c)
 
         minimize(clues, order, opts.batch or auto_batch(len(order)), alternative,
-                 lambda other, c: c in other or visible(grid, other, c) != count[c], keep=oracle.fix, drop=drop, exact=True)
+                 lambda other, c: c in other or visible(grid, other, c) != count[c],
+                 keep=oracle.fix, drop=drop, exact=True)
     stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts, "witnessed": witnessed}
     oracle.close()
     # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).
