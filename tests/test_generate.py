@@ -164,6 +164,69 @@ def test_count_limit_records_a_lower_bound():
     assert capped.solutions is None and capped.puzzle.meta["solutions_at_least"] == 2
 
 
+def test_kuromasu_batches_keep_the_clues_one_at_a_time_keeps():
+    """Group testing (several clues per question, halved when an answer breaks more than one)
+    keeps exactly the clues of one-clue questions when no question is left undecided."""
+    for seed in range(4):
+        one = generate("kuromasu", 8, 9, seed=seed, paradigm="none", budget=0)
+        many = generate("kuromasu", 8, 9, seed=seed, paradigm="none", budget=0, batch=5)
+        assert one.stats["oracle_undecided"] == many.stats["oracle_undecided"] == 0
+        assert one.puzzle.numbers == many.puzzle.numbers, seed
+
+
+def test_kuromasu_witnesses_are_answers_that_break_exactly_their_clues():
+    from puzzlebench.generate.common import plant_black
+    from puzzlebench.generate.kuromasu import Witnesses, visible
+    from puzzlebench.model import KuromasuSolution
+    from puzzlebench.model.grid import Grid
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        grid = Grid(7, 8)
+        black = frozenset(plant_black(rng, grid, 0.25))
+        count = {c: visible(grid, black, c) for c in grid.cells() if c not in black}
+        clues = {c for c in count if rng.random() < 0.4}
+        bare = Kuromasu(7, 8, numbers={})
+        w = Witnesses(grid, black, count, clues)
+        found = {(removed, added, broken) for ws in w.by_clue.values() for removed, added, broken in ws}
+        assert len(found) > 10
+        for removed, added, broken in found:
+            other = (black - removed) | added
+            assert other != black and bare.verify(KuromasuSolution(other)) == [], (seed, removed, added)
+            assert broken == {c for c in clues if c in other or visible(grid, other, c) != count[c]}
+
+
+def test_cut_cells_are_the_cells_that_split_the_white_cells():
+    from puzzlebench.generate.common import cut_cells, white_components
+
+    rng = random.Random(0)
+    for _ in range(200):
+        rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+        black = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.35}
+        parts = len(white_components(rows, cols, black))
+        splitting = {(r, c) for r in range(rows) for c in range(cols)
+                     if (r, c) not in black and len(white_components(rows, cols, black | {(r, c)})) > parts}
+        assert cut_cells(rows, cols, black) == splitting
+
+
+def test_unguarded_cnf_answers_like_a_guarded_one():
+    rng = random.Random(1)
+    for _ in range(20):
+        n = rng.randint(2, 6)
+        values = [rng.random() < 0.5 for _ in range(n)]
+        answers = []
+        for guarded in (True, False):
+            with Cnf(guarded) as cnf:
+                xs = [cnf.var(("x", i)) for i in range(n)]
+                outs = cnf.totalizer("t", xs, n)
+                cnf.exactly(cnf.var(("k",)), outs, sum(values))
+                model = cnf.solve([cnf.var(("k",)), *(x if v else -x for x, v in zip(xs[1:], values[1:]))])
+                answers.append(model[xs[0] - 1] > 0)
+        assert answers == [values[0], values[0]]
+    with Cnf(guarded=False) as cnf, pytest.raises(ValueError):
+        cnf.propagated([])
+
+
 def test_totalizer_counts_exactly():
     rng = random.Random(0)
     for _ in range(30):

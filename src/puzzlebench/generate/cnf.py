@@ -7,8 +7,10 @@ selector literal: dropping a clue is dropping its selector from the assumptions,
 clauses carry over from question to question. The proof of record for a finished puzzle is still
 :func:`puzzlebench.solve` with ``count=2`` in a registered paradigm (see ``common.Prover``).
 
-Every clause is also guarded by one activation literal, so nothing is fixed at the root level and
-:meth:`Cnf.propagated` can report *every* literal unit propagation derives from the clues.
+By default every clause is also guarded by one activation literal, so nothing is fixed at the
+root level and :meth:`Cnf.propagated` can report *every* literal unit propagation derives from the
+clues. An oracle that only asks questions passes ``guarded=False``: its clauses then hold at the
+root level, where the solver propagates them once instead of on every call.
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ class Undecided(Exception):
 class Cnf:
     """One incremental solver with named variables (``IDPool`` keyed by meaningful tuples)."""
 
-    def __init__(self) -> None:
+    def __init__(self, guarded: bool = True) -> None:
         self.pool = IDPool()
         self.solver = Solver(name=ORACLE_SOLVER)
         self.on = self.var(("on",))
+        self.guarded = guarded
+        if not guarded:
+            self.solver.add_clause([self.on])  # assumed on every call all the same
         self.calls = 0
         self.undecided = 0
         self.questions = 0
@@ -41,8 +46,8 @@ class Cnf:
         return self.pool.id(key)
 
     def clause(self, lits: Iterable[int]) -> None:
-        """Add a clause (guarded by the activation literal)."""
-        self.solver.add_clause([*lits, -self.on])
+        """Add a clause (guarded by the activation literal unless the oracle is unguarded)."""
+        self.solver.add_clause([*lits, -self.on] if self.guarded else list(lits))
 
     def equiv_and(self, out: int, lits: Sequence[int]) -> None:
         """out <-> AND(lits)."""
@@ -160,6 +165,8 @@ class Cnf:
 
     def propagated(self, assumptions: Iterable[int]) -> set[int] | None:
         """Every literal unit propagation derives from the assumptions, or None on a conflict."""
+        if not self.guarded:
+            raise ValueError("propagated() needs a guarded Cnf: an unguarded one hides what holds at the root")
         ok, lits = self.solver.propagate(assumptions=[self.on, *assumptions])
         return set(lits) if ok else None
 

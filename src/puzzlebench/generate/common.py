@@ -67,6 +67,8 @@ def minimize(
     alternative: Callable[[set[Cell], Sequence[Cell]], A | None],
     breaks: Callable[[A, Cell], bool],
     keep: Callable[[Cell], None] | None = None,
+    drop: Callable[[Cell], None] | None = None,
+    exact: bool = False,
 ) -> None:
     """Drop clues from ``kept`` (in place) while ``alternative(rest, trial)`` finds no other answer.
 
@@ -84,8 +86,12 @@ def minimize(
     dropped on a proof. With ``batch=1`` this tries every clue once, one oracle question each,
     and leaves a minimal clue set (no single clue can go, unless a question was undecided);
     larger batches need far fewer questions on big boards, at the price of sometimes keeping
-    a clue that could have gone. ``keep(clue)`` is told of every clue kept for good (an oracle
-    can then fix it instead of assuming it in every later question).
+    a clue that could have gone. With ``exact``, an answer that breaks several clues of the
+    batch halves it instead (a clue is kept only when an answer breaks it alone), so the clues
+    kept are those of ``batch=1``: group testing, cheaper when most batches can go.
+    ``keep(clue)`` is told of every clue kept for good (an oracle can then fix it instead of
+    assuming it in every later question), ``drop(clue)`` of every clue dropped (for good: an
+    oracle can then rule it out at the root).
     """
     if batch < 1:
         raise GenerationError(f"batch must be at least 1, got {batch}")
@@ -107,10 +113,17 @@ def minimize(
                 continue
             if other is None:
                 kept.difference_update(trial)
+                for c in trial if drop else ():
+                    drop(c)
                 continue
             broken = [c for c in trial if breaks(other, c)]
             if not broken:
                 raise GenerationError("internal error: the other answer breaks none of the removed clues")
+            if exact and len(broken) > 1:
+                # Some of several broken clues is needed, but not each: the batch is halved.
+                half = len(trial) // 2
+                pending += [trial[half:], trial[:half]]
+                continue
             restore = {group[0] for group in clusters(broken)}
             for c in sorted(restore) if keep else ():
                 keep(c)
@@ -211,6 +224,46 @@ def white_components(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -
     return comps
 
 
+def cut_cells(rows: int, cols: int, black: set[Cell] | frozenset[Cell]) -> set[Cell]:
+    """The white cells whose turning black would split the white cells' component (its
+    articulation points; Hopcroft & Tarjan, CACM 1973), by an iterative depth-first search."""
+    adjacency = _adjacency(rows, cols)
+    blocked = bytearray(rows * cols)
+    for r, c in black:
+        blocked[r * cols + c] = 1
+    depth = [-1] * (rows * cols)
+    low = [0] * (rows * cols)
+    out: set[int] = set()
+    for root in range(rows * cols):
+        if blocked[root] or depth[root] >= 0:
+            continue
+        depth[root] = low[root] = 0
+        children = 0
+        stack = [(root, -1, iter(adjacency[root]))]
+        while stack:
+            v, parent, it = stack[-1]
+            for n in it:
+                if blocked[n] or n == parent:
+                    continue
+                if depth[n] < 0:
+                    depth[n] = low[n] = depth[v] + 1
+                    stack.append((n, v, iter(adjacency[n])))
+                    break
+                low[v] = min(low[v], depth[n])
+            else:
+                stack.pop()
+                if parent < 0:
+                    continue
+                low[parent] = min(low[parent], low[v])
+                if parent == root:
+                    children += 1
+                elif low[v] >= depth[parent]:
+                    out.add(parent)
+        if children > 1:
+            out.add(root)
+    return {divmod(i, cols) for i in out}
+
+
 def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:
     """Group cells lying within ``reach`` (Chebyshev distance) of each other, in sorted order."""
     left = set(cells)
@@ -231,18 +284,19 @@ def clusters(cells: Iterable[Cell], reach: int = 2) -> list[list[Cell]]:
     return out
 
 
-def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell) -> bool:
+def _keeps_whites_connected(grid: Grid, black: set[Cell], cell: Cell, local: bool = False) -> bool:
     """Would the white cells stay connected with ``cell`` black (given none of its neighbours is)?
 
     Exactly when the white neighbours of ``cell`` stay connected to each other without it. A
     search inside the 5x5 window around ``cell`` settles most cells; only when it fails does a
-    search over the whole board decide.
+    search over the whole board decide (with ``local``, the answer is then False: a cell that
+    might have kept them connected is passed over).
     """
     around = grid.neighbours4(cell)
     r0, c0 = cell
     if _reaches(grid, black, cell, around, lambda n: abs(n[0] - r0) <= 2 and abs(n[1] - c0) <= 2):
         return True
-    return _reaches(grid, black, cell, around, lambda n: True)
+    return not local and _reaches(grid, black, cell, around, lambda n: True)
 
 
 def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], inside) -> bool:

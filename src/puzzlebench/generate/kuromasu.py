@@ -14,7 +14,13 @@ Method (all randomness from one ``random.Random(seed)``):
    breaks the clue being dropped (see ``common.minimize``). Connectivity is added lazily as
    cuts, and proofs near a minimal clue set get hard, so each question has a conflict
    ``budget``: a clue whose question is not settled within it stays (``stats`` counts them as
-   ``oracle_undecided``; with none, the clue set is minimal).
+   ``oracle_undecided``; with none, the clue set is minimal). Most questions never reach the
+   oracle: a :class:`Witnesses` answer (one or two cell flips from the planted answer) that
+   breaks only the clue asked about proves it needed, and a clue a witness breaks alone among
+   the clues left is fixed in the oracle at once. The oracle states the rules at the root
+   level; a clue kept is a root-level unit, a clue dropped is ruled out at the root, and only
+   the clues not yet asked about are assumed. With ``batch`` > 1 a batch that an answer breaks
+   in several clues is halved (group testing), so the clues kept are those of ``batch=1``.
 5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
    the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
@@ -29,8 +35,8 @@ from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
 from .common import (
-    GenerationError, Generated, auto_batch, check_fraction, clusters, minimize, plant_black, shuffled,
-    white_components,
+    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, cut_cells,
+    minimize, plant_black, shuffled, white_components,
 )
 
 GENERATOR = "puzzlebench.generate.kuromasu"
@@ -59,13 +65,100 @@ def visible(grid: Grid, black: frozenset[Cell] | set[Cell], cell: Cell) -> int:
     return 1 + sum(len(ray) for ray in grid.rays(cell, lambda c: c in black).values())
 
 
-class KuromasuOracle:
-    """Incremental SAT model of one board with connectivity added lazily as cuts."""
+class Witnesses:
+    """Answers one or two cell flips away from the planted one, and the clues each breaks.
 
-    def __init__(self, rows: int, cols: int, planted: frozenset[Cell]):
+    An answer of the rules (no two black cells adjacent, white cells connected) other than the
+    planted one that breaks, among the clues kept, only clues of the trial is an answer of the
+    other kept clues: it settles a removal question ("needed") without asking the oracle. The
+    flips tried: a white cell turns black, a black cell turns white, and a black cell moves to a
+    spot where a clue sees both changes and may keep its count.
+    """
+
+    def __init__(self, grid: Grid, black: frozenset[Cell], count: dict[Cell, int], clues: set[Cell]):
+        self.black = black
+        self.kept = set(clues)
+        self.by_clue: dict[Cell, list[tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell]]]] = {}
+        board = set(black)
+
+        def seen(cell: Cell) -> set[Cell]:
+            # The clues in the four rays of ``cell`` over the white cells of ``board``.
+            return {c for ray in grid.rays(cell, board.__contains__).values() for c in ray if c in clues}
+
+        def add(removed: frozenset[Cell], added: frozenset[Cell], broken: set[Cell]) -> None:
+            for c in sorted(broken):
+                self.by_clue.setdefault(c, []).append((removed, added, frozenset(broken)))
+
+        none: frozenset[Cell] = frozenset()
+        cuts = cut_cells(grid.rows, grid.cols, black)
+        for cell in grid.cells():
+            if cell in black:
+                # A black cell turns white: every clue it blocked sees further.
+                add(frozenset([cell]), none, seen(cell))
+            elif not any(n in black for n in grid.neighbours4(cell)) and cell not in cuts:
+                # A white cell turns black: a clue there is broken, and every clue that saw it sees less.
+                add(none, frozenset([cell]), seen(cell) | ({cell} & clues))
+        for b in sorted(black):
+            board.discard(b)
+            near = seen(b)
+            # Where a new black cell undoes what b's turning white adds to a clue's count: in
+            # another line of that clue, as many cells before the end of its view.
+            spots = set(grid.neighbours4(b))
+            for c in near:
+                toward = next(d for d in Direction if (b[0] - c[0]) * d.step[0] + (b[1] - c[1]) * d.step[1] > 0
+                              and (b[0] - c[0]) * d.step[1] == (b[1] - c[1]) * d.step[0])
+                gain = len(grid.ray(c, toward, board.__contains__)) - (abs(b[0] - c[0]) + abs(b[1] - c[1]) - 1)
+                for d in Direction:
+                    if d is not toward:
+                        ray = grid.ray(c, d, board.__contains__)
+                        if 0 < gain <= len(ray):
+                            spots.add(ray[len(ray) - gain])
+            for x in sorted(spots):
+                # The moved cell touches no black cell and (checked near it only) splits no white region.
+                if any(n in board for n in grid.neighbours4(x)) or not _keeps_whites_connected(grid, board, x, True):
+                    continue
+                # A black cell moves: a clue in the lines of both cells may keep its count.
+                lines = near | seen(x) | ({x} & clues)
+                board.add(x)
+                broken = {c for c in lines if c == x or visible(grid, board, c) != count[c]}
+                board.discard(x)
+                add(frozenset([b]), frozenset([x]), broken)
+            board.add(b)
+
+    def needed(self) -> list[Cell]:
+        """The clues some witness breaks alone: needed now, and in every smaller clue set."""
+        return sorted(c for c, ws in self.by_clue.items() if any(len(w[2] & self.kept) == 1 for w in ws))
+
+    def drop(self, clue: Cell) -> list[Cell]:
+        """Take ``clue`` out of the kept clues; the clues that a witness now breaks alone."""
+        self.kept.discard(clue)
+        out = set()
+        for _, _, broken in self.by_clue.get(clue, ()):
+            left = broken & self.kept
+            if len(left) == 1:
+                out |= left
+        return sorted(out)
+
+    def find(self, rest: set[Cell], trial: Sequence[Cell]) -> frozenset[Cell] | None:
+        """A witnessed answer that breaks some of ``trial`` and none of ``rest``, or None."""
+        for clue in trial:
+            for removed, added, broken in self.by_clue.get(clue, ()):
+                if broken.isdisjoint(rest):
+                    return (self.black - removed) | added
+        return None
+
+
+class KuromasuOracle:
+    """Incremental SAT model of one board with connectivity added lazily as cuts.
+
+    ``guarded=False`` (the removal oracle) states the rules at the root level; a guarded oracle
+    keeps them behind the activation literal, as :meth:`propagation_solves` needs.
+    """
+
+    def __init__(self, rows: int, cols: int, planted: frozenset[Cell], guarded: bool = True):
         self.grid = grid = Grid(rows, cols)
         self.planted = planted
-        self.cnf = cnf = Cnf()
+        self.cnf = cnf = Cnf(guarded)
         self.black = {c: cnf.var(("black", c)) for c in grid.cells()}
         # No two black cells share a side.
         for a, b in grid.edges():
@@ -114,7 +207,15 @@ class KuromasuOracle:
         """
         cnf = self.cnf
         goal = cnf.question([self.broken[c] for c in breaking]) if breaking else self.other
-        assumptions = [goal, *(self.selector[c] for c in sorted(clues - self.fixed))]
+        if breaking:
+            # Clues in order of decreasing distance to the clues asked about, the question last:
+            # a conflict near those clues sends the solver back past few assumptions.
+            def far(c: Cell) -> tuple[int, Cell]:
+                return (-min(max(abs(c[0] - t[0]), abs(c[1] - t[1])) for t in breaking), c)
+
+            assumptions = [*(self.selector[c] for c in sorted(clues - self.fixed, key=far)), goal]
+        else:
+            assumptions = [goal, *(self.selector[c] for c in sorted(clues - self.fixed))]
         try:
             while True:
                 model = cnf.solve(assumptions, budget)
@@ -146,8 +247,14 @@ class KuromasuOracle:
 
     def fix(self, clue: Cell) -> None:
         """Keep ``clue`` for good: its selector becomes a root-level unit, no longer assumed."""
+        if clue in self.fixed:
+            return
         self.cnf.fix(self.selector[clue])
         self.fixed.add(clue)
+
+    def drop(self, clue: Cell) -> None:
+        """Remove ``clue`` for good: its selector becomes false at the root (its clauses hold)."""
+        self.cnf.fix(-self.selector[clue])
 
     def propagation_solves(self, clues: set[Cell]) -> bool:
         """Does unit propagation from the clues (and the cuts added so far) decide every cell?"""
@@ -167,7 +274,7 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
     white = [c for c in grid.cells() if c not in black]
     count = {c: visible(grid, black, c) for c in white}
     clues = set(shuffled(rng, white)[: max(1, round(opts.clues * len(white)))])
-    oracle = KuromasuOracle(rows, cols, black)
+    oracle = KuromasuOracle(rows, cols, black, guarded=False)
     for c in white:
         if c in clues:
             oracle.add_clue(c, count[c])
@@ -186,12 +293,33 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
             clues.add(cell)
             oracle.add_clue(cell, count[cell])
     start_clues = len(clues)
+    witnessed = 0  # removal questions settled by a witness instead of the oracle
     if opts.minimize:
         order = shuffled(rng, clues)
-        minimize(clues, order, opts.batch or auto_batch(len(order)),
-                 lambda kept, trial: oracle.alternative(kept, trial, opts.budget or None),
-                 lambda other, c: c in other or visible(grid, other, c) != count[c], keep=oracle.fix)
-    stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts}
+        witnesses = Witnesses(grid, black, count, clues)
+
+        def alternative(rest: set[Cell], trial: Sequence[Cell]) -> frozenset[Cell] | None:
+            nonlocal witnessed
+            found = witnesses.find(rest, trial)
+            if found is not None:
+                witnessed += 1
+                return found
+            return oracle.alternative(rest, trial, opts.budget or None)
+
+        # A clue a witness proves needed stays in every smaller clue set: it is fixed at once,
+        # so later questions no longer assume it (the clues kept are the same).
+        for c in witnesses.needed():
+            oracle.fix(c)
+
+        def drop(clue: Cell) -> None:
+            oracle.drop(clue)
+            for c in witnesses.drop(clue):
+                oracle.fix(c)
+
+        minimize(clues, order, opts.batch or auto_batch(len(order)), alternative,
+                 lambda other, c: c in other or visible(grid, other, c) != count[c],
+                 keep=oracle.fix, drop=drop, exact=True)
+    stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts, "witnessed": witnessed}
     oracle.close()
     # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).
     with_clues = KuromasuOracle(rows, cols, black)
