@@ -18,7 +18,8 @@ Rules and the blocks that enforce them:
 * the wall is connected (``connectivity`` option): ``lazy`` cuts, ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
-* ``wall_count=card``: the wall holds the cells the numbers leave over (a redundant count).
+* ``wall_count``: the wall holds the cells the numbers leave over (a redundant count, by the
+  ``card`` encoding): ``card`` always, ``auto`` when its counter is small (``wall_count_pays``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import CUTS, IslandPlan, lazy_rules, lonely_cells, wall_blocks
+from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, wall_blocks, wall_count_option, wall_count_pays,
+                       wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -39,6 +41,14 @@ ISLANDS: tuple[str, ...] = ("distance", "lazy", "propagator", "hybrid")
 #: islands=hybrid: the smallest number given levels (smaller islands have few shapes, and the lazy
 #: cuts settle them in a few rounds; levels for them cost more search than they save)
 HYBRID_SMALLEST = 16
+#: ... and on a small board, every number of at least 1/HYBRID_SHARE of its cells (a big island on a
+#: small board has many shapes: the lazy cuts take thousands of rounds where levels settle it)
+HYBRID_SHARE = 10
+
+
+def hybrid_smallest(puzzle: Nurikabe) -> int:
+    """islands=hybrid: the smallest number given levels on this board."""
+    return max(1, min(HYBRID_SMALLEST, -(-puzzle.rows * puzzle.cols // HYBRID_SHARE)))
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
@@ -61,7 +71,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # Every island holds exactly one number, equal to its size.
     islands = options["islands"]
-    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=HYBRID_SMALLEST):
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
         _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
@@ -69,8 +79,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         # An unnumbered unshaded cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
     # The islands hold sum(numbers) cells between them, so the wall holds all the others.
-    if options["wall_count"] == "card":
-        cnf.equals(list(decision.values()), puzzle.rows * puzzle.cols - sum(numbers.values()), options["card"])
+    count = options["wall_count"]
+    if count == "card" or count == "auto" and wall_count_pays(puzzle, plan):
+        need = wall_size(puzzle) - len(plan.wall)  # the known wall cells are unit clauses
+        if 0 <= need <= len(plan.open):
+            cnf.equals([wall[cell] for cell in plan.open], need, options["card"])
+        else:
+            cnf.add(())
 
     # All wall cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -130,7 +145,7 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
         guard = () if cell is None else (-owns(clue, cell),)
         cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
 
-    levelled = plan.levelled(puzzle, budget, HYBRID_SMALLEST)
+    levelled = plan.levelled(puzzle, budget, hybrid_smallest(puzzle))
     for clue, dist in plan.reach.items():
         check_deadline()
         n = puzzle.numbers[clue]
@@ -186,8 +201,7 @@ SPECS: list[EncodingSpec] = [
                    "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
             CUTS,
-            Option("wall_count", "none", ("none", "card"),
-                   "whether the wall's size (the cells the numbers leave over) is stated, by the card encoding"),
+            wall_count_option("card", "auto"),
         ),
     ),
 ]
