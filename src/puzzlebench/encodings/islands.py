@@ -182,18 +182,22 @@ def wall_count_option(yes: str, default: str) -> Option:
                   "(always), auto (when the wall is small and its counter too: boards of a few big islands)")
 
 
-def cuts_option(default: str) -> Option:
-    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
-    stronger cuts of :func:`cell_cuts` (``cell``)."""
+def cuts_option(default: str, mixed: bool = False) -> Option:
+    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``), the
+    stronger cuts of :func:`cell_cuts` (``cell``), or with ``mixed`` also offered, the region cut
+    for a wall part and the cell cuts for an island (``mixed``), and ``auto``: cell on a board of a
+    small wall (:func:`wall_count_pays`; its parts are few cells), mixed on the others."""
     return Option(
-        "cuts", default, ("cell", "region"),
-        "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
+        "cuts", default, ("cell", "region") + (("mixed", "auto") if mixed else ()),
+        "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
         "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-        "island walled in too small)",
+        "island walled in too small)" + (", or mixed (region's cut for a wall part, cell's for an "
+        "island: on large boards a candidate's wall has many parts, and a clause per cell of each "
+        "swamps the solver), or auto (cell when the wall is small, else mixed)" if mixed else ""),
     )
 
 
-CUTS = cuts_option("cell")
+CUTS = cuts_option("auto", mixed=True)
 
 
 def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
@@ -253,11 +257,18 @@ def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any
     every answer, if one is known."""
     wall = options["connectivity"] == "lazy"
     islands = options["islands"] in ("lazy", "hybrid")
-    if options.get("cuts", "region") == "cell":
+    cuts = options.get("cuts", "region")
+    if cuts == "cell":
         if not wall and not islands:
             return None
         rows, cols, numbers = p.rows, p.cols, dict(p.numbers)
         return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands)
+    if cuts == "mixed":
+        rows, cols, numbers = p.rows, p.cols, dict(p.numbers)
+        return all_rules(
+            connectivity_rule(p.rows, p.cols, markable, anchor, isolated=False, of_marked=True) if wall else None,
+            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True)) if islands else None,
+        )
     return all_rules(
         connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
         island_rule(p.rows, p.cols, p.numbers) if islands else None,

@@ -112,6 +112,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         cnf.propagator = island_engine
     # The rules left to lazy cuts (connectivity=lazy; islands=lazy or hybrid), a known wall cell as
     # the cuts' witness.
+    if options["cuts"] == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+        options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
