@@ -15,7 +15,8 @@ Rules and the blocks that enforce them:
   ``hybrid`` gives every number ownership, but levels and a count only to the numbers whose
   levels fit a budget (``IslandPlan.levelled``), and leaves the rest to the lazy cuts;
   ``propagator`` runs the rule on partial assignments (``sat/islands.py``);
-* the wall is connected (``connectivity`` option): ``lazy`` cuts, ``propagator`` (the
+* the wall is connected (``connectivity`` option): ``lazy`` cuts (``cuts=auto``: one clause per
+  cut-off wall part, one per cell of it on a board of a small wall), ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
 * ``wall_count``: the wall holds the cells the numbers leave over (a redundant count, by the
@@ -202,6 +203,9 @@ SPECS: list[EncodingSpec] = [
                    "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
                    "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
+            # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) on
+            # the 13 hardest janko puzzles (count=2, one interleaved run): 105.9 CPU s to 64.4 s, 6 to 9
+            # proven; on every 10th puzzle 0.80x the time of cuts=cell, wall_count=none.
             CUTS,
             wall_count_option("card", "auto"),
         ),
