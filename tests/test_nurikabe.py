@@ -10,7 +10,7 @@ import pytest
 
 from puzzlebench import registry
 from puzzlebench.encodings import islands as islands_module
-from puzzlebench.encodings.islands import IslandGraph, IslandPlan, cell_cuts, island_reasoning
+from puzzlebench.encodings.islands import IslandGraph, IslandPlan, cell_cuts, island_reasoning, wall_size
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, connectivity_cuts, island_cuts, white_regions
 from puzzlebench.errors import ParseError
 from puzzlebench.formats import iter_janko, janko, native, puzzlink
@@ -160,6 +160,8 @@ def test_precomputation_holds_for_every_published_answer(corpus):
         plan = IslandPlan.of(e.puzzle)
         wall = e.solution.cells
         assert plan.wall <= wall, e.id
+        fewest, most = wall_size(e.puzzle, plan)
+        assert fewest <= len(wall) <= most and (fewest == most or e.puzzle.unknown), e.id
         for island in white_regions(e.puzzle.rows, e.puzzle.cols, wall):
             clue = next(c for c in island if c in e.puzzle.clue_cells)
             assert set(island) <= set(plan.reach[clue]) and len(island) <= plan.bound[clue], e.id
@@ -393,6 +395,19 @@ def test_every_option_counts_equal_brute_force(paradigm, encoding, options):
         result = solve(p, paradigm, encoding, count=0, timeout=60, **options)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), options)
+
+
+@pytest.mark.parametrize("paradigm", [p for p in ("sat", "asp") if p in registry.available()])
+def test_wall_count_auto_counts_equal_brute_force_when_stated_on_every_board(paradigm, monkeypatch):
+    # the small random boards rarely have a small wall: state the count whenever it is sound
+    monkeypatch.setattr(islands_module, "WALL_COUNT_SHARE", 1.0)
+    stated = 0
+    for p in _small_boards():
+        stated += islands_module.wall_count_pays(p, IslandPlan.of(p))
+        result = solve(p, paradigm, count=0, timeout=60, wall_count="auto")
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+    assert stated >= len(_small_boards()) // 2
 
 
 def _smallest(entries, n):

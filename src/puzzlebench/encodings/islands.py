@@ -182,18 +182,48 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
 HYBRID_LEVELS = 20000
 
-def cuts_option(default: str) -> Option:
-    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``) or the
-    stronger cuts of :func:`cell_cuts` (``cell``)."""
+#: wall_count=auto: the largest share of the free cells the wall may take, and the largest counter
+#: (free cells x wall cells still to place), for the wall's size to be stated
+WALL_COUNT_SHARE = 0.3
+WALL_COUNT_BUDGET = 20000
+
+
+def wall_count_pays(p: Nurikabe, plan: IslandPlan) -> bool:
+    """wall_count=auto: whether the wall's size is stated (it is always sound, see
+    :func:`wall_size`): when the wall is small, at most ``WALL_COUNT_SHARE`` of the cells that may
+    be unshaded, and its counter within ``WALL_COUNT_BUDGET``. On such boards (a few big islands)
+    the count settles what the lazy cuts take hundreds of rounds to learn; on the others it slows
+    the search (on every 10th janko puzzle, stated whenever its counter fits the budget: 2.2x the
+    time, 8x the conflicts)."""
+    free = len(plan.open)
+    need = wall_size(p, plan)[1] - len(plan.wall)
+    return 0 <= need <= WALL_COUNT_SHARE * free and free * need <= WALL_COUNT_BUDGET
+
+
+def wall_count_option(yes: str, default: str) -> Option:
+    """The ``wall_count`` option: the wall's size stated (``yes``: the paradigm's word for how), not
+    stated, or stated when :func:`wall_count_pays`."""
+    return Option("wall_count", default, ("none", yes, "auto"),
+                  f"whether the wall's size (the cells the numbers leave over) is stated: none, {yes} "
+                  "(always), auto (when the wall is small and its counter too: boards of a few big islands)")
+
+
+def cuts_option(default: str, mixed: bool = False) -> Option:
+    """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``), the
+    stronger cuts of :func:`cell_cuts` (``cell``), or with ``mixed`` also offered, the region cut
+    for a wall part and the cell cuts for an island (``mixed``), and ``auto``: cell on a board of a
+    small wall (:func:`wall_count_pays`; its parts are few cells), mixed on the others."""
     return Option(
-        "cuts", default, ("cell", "region"),
-        "lazy cuts per faulty region: region (one clause naming the region and its fence) or cell "
+        "cuts", default, ("cell", "region") + (("mixed", "auto") if mixed else ()),
+        "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
         "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-        "island walled in too small)",
+        "island walled in too small)" + (", or mixed (region's cut for a wall part, cell's for an "
+        "island: on large boards a candidate's wall has many parts, and a clause per cell of each "
+        "swamps the solver), or auto (cell when the wall is small, else mixed)" if mixed else ""),
     )
 
 
-CUTS = cuts_option("cell")
+CUTS = cuts_option("auto", mixed=True)
 
 
 def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
@@ -255,11 +285,17 @@ def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any
     every answer, if one is known."""
     wall = options["connectivity"] == "lazy"
     islands = options["islands"] in ("lazy", "hybrid", "owners")
-    if options.get("cuts", "region") == "cell":
+    cuts = options.get("cuts", "region")
+    rows, cols, numbers, unknown = p.rows, p.cols, dict(p.numbers), p.unknown
+    if cuts == "cell":
         if not wall and not islands:
             return None
-        rows, cols, numbers, unknown = p.rows, p.cols, dict(p.numbers), p.unknown
         return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands, unknown)
+    if cuts == "mixed":
+        return all_rules(
+            connectivity_rule(p.rows, p.cols, markable, anchor, isolated=False, of_marked=True) if wall else None,
+            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown)) if islands else None,
+        )
     return all_rules(
         connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
         island_rule(p.rows, p.cols, p.numbers, p.unknown) if islands else None,

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan
+from ..islands import IslandPlan, wall_count_option, wall_count_pays, wall_size
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
 
@@ -38,6 +38,8 @@ ISLANDS = Option(
     "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "
     "levels for the numbers whose levels fit a budget and recursion for the others (hybrid)",
 )
+
+WALL_COUNT = wall_count_option("count", "none")
 
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
@@ -64,6 +66,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
+    count = options["wall_count"]
+    if count == "count" or count == "auto" and wall_count_pays(p, plan):
+        parts.append("wall_size({},{}).".format(*wall_size(p, plan)))
+        files.append("nurikabe_wall_count.lp")
     connectivity = options["connectivity"]
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):
@@ -91,7 +97,7 @@ ENCODINGS: list[EncodingSpec] = [
         name="default",
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
-        "(connectivity option)",
-        options=(CONNECTIVITY, ISLANDS),
+        "(connectivity option); the wall's size (wall_count option)",
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT),
     ),
 ]
