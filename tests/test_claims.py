@@ -37,8 +37,10 @@ def test_claims_follow_the_numbers_in_the_files(tmp_path):
              "summary": [{**nuri, "paradigm": "sat"}, {**nuri, "paradigm": "puzzlekit", "total_s": 5.0}]}
     (tmp_path / "janko-nurikabe" / "summary.json").write_text(json.dumps(apart))
     line = claims.claims(tmp_path)[-1]
-    assert line.startswith("Nurikabe (20 puzzles): SAT is fastest, 1.50 s in all; on the 2 puzzles puzzlekit ran "
-                           "(every 10th) 0.50 s against puzzlekit's 5.00 s (0.250")
+    assert line.startswith("Nurikabe (20 puzzles; SAT and puzzlekit in one run, 4-core Test CPU, 2030-01-02): SAT is "
+                           "fastest, 1.50 s in all; on the 2 puzzles puzzlekit ran (every 10th) 0.50 s against "
+                           "puzzlekit's 5.00 s (0.250")
+    assert "then ;" not in line  # no other paradigm ran in that run
     assert line.endswith("not solved and proven within 10 s: SAT 1.")
 
 

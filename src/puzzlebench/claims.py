@@ -51,11 +51,11 @@ def janko_claims(root: Path) -> list[str]:
     for path in sorted(root.glob("janko-*/summary.json")):
         doc = _load_json(path)
         if doc and len(doc.get("families", ())) == 1:
-            out += _janko_run(doc)[1:]  # its family's line; the first line speaks for the whole corpus
+            out += _janko_run(doc, apart=True)[1:]  # its family's line; the first speaks for the whole corpus
     return out
 
 
-def _janko_run(doc: dict[str, Any] | None) -> list[str]:
+def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
     if not doc:
         return []
     rows = doc["summary"]
@@ -93,10 +93,14 @@ def _janko_run(doc: dict[str, Any] | None) -> list[str]:
         worst = max(mine, key=lambda r: r["worst_s"] or 0)
         unsolved = [f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}" for r in mine if r["solved"] < r["puzzles"]]
         count = f" ({best['puzzles']:,} puzzles)" if sampled else ""
+        if apart:  # a run of its own: which paradigms ran in it, where and when
+            count = (f" ({best['puzzles']:,} puzzles; "
+                     + ", ".join(r["paradigm"].upper() for r in sorted(mine, key=lambda r: r["total_s"]))
+                     + (" and puzzlekit" if theirs else "") + f" in one run, {_where(doc)})")
         limit = doc.get("timeout")
         out.append(f"{_NAMES.get(family, family)}{count}: "
                    f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
-                   f"{versus}; then {others}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
+                   f"{versus}{f'; then {others}' if others else ''}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
                    f"({worst['paradigm']}, {worst['worst_id']})"
                    + (f"; not solved and proven{f' within {limit:g} s' if limit else ''}: " + ", ".join(unsolved)
                       if unsolved else "") + ".")
