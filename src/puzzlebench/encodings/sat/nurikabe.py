@@ -57,7 +57,7 @@ def hybrid_smallest(puzzle: Nurikabe) -> int:
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     """Variables 1..n are the non-clue cells in row-major order ("wall"); auxiliaries follow."""
     plan = IslandPlan.of(puzzle)
-    numbers, clues = puzzle.numbers, puzzle.clue_cells
+    clues = puzzle.clue_cells
     decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)}
     cnf = CnfModel(pool=IDPool(start_from=len(decision) + 1), decision=decision)
     wall = decision
