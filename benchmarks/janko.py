@@ -141,15 +141,38 @@ def shown_path(path: Path) -> str:
 
 
 def corpus(path: Path, family: str, limit: int | None,
-           malformed: list[tuple[str, str]] | None = None, every: int = 1) -> list[JankoEntry]:
+           malformed: list[tuple[str, str]] | None = None, every: int = 1,
+           ids: set[str] | None = None) -> list[JankoEntry]:
     """The first ``limit`` readable puzzles of one family's dataset, with their published
-    solutions, taking every ``every``-th readable one (the 1st, ``every`` + 1-th, ...); records
-    that cannot be read go to ``malformed`` as (id, reason)."""
+    solutions, taking every ``every``-th readable one (the 1st, ``every`` + 1-th, ...), or only
+    those whose id is in ``ids``; records that cannot be read go to ``malformed`` as (id, reason)."""
     dataset = path / FAMILIES[family][1] if path.is_dir() else path
     if not dataset.exists():
         raise SystemExit(f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})")
-    sample = islice(iter_janko(dataset, FAMILIES[family][0], malformed), 0, None, every)
+    entries: Iterable[JankoEntry] = iter_janko(dataset, FAMILIES[family][0], malformed)
+    if ids is not None:
+        entries = (entry for entry in entries if entry.id in ids)
+    sample = islice(entries, 0, None, every)
     return list(islice(sample, limit))
+
+
+def puzzle_ids(values: list[str] | None) -> set[str] | None:
+    """The ids given to ``--ids``: each value is a comma-separated list of ids, or ``@FILE``
+    naming a file with one id per line."""
+    if not values:
+        return None
+    ids: set[str] = set()
+    for value in values:
+        if value.startswith("@"):
+            path = Path(value[1:])
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise SystemExit(f"--ids {value}: cannot read {path}: {exc.strerror}") from None
+            ids.update(line.strip() for line in text.splitlines() if line.strip())
+        else:
+            ids.update(part.strip() for part in value.split(",") if part.strip())
+    return ids
 
 
 def default_paradigms() -> list[str]:
@@ -361,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=1,
                     help="every Nth readable puzzle of each family only (1st, N+1th, ...; default 1: all), "
                          "for every paradigm; --limit then counts the sampled puzzles")
+    ap.add_argument("--ids", action="append", metavar="ID[,ID...]|@FILE",
+                    help="only the puzzles with these ids (repeatable; @FILE: one id per line)")
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--peer-timeout", type=float, default=20.0, help="puzzlekit's per-run limit (default 20)")
     ap.add_argument("--peer-every", type=int, default=1,
@@ -389,7 +414,13 @@ def main(argv: list[str] | None = None) -> int:
     context = {"git_commit": git_commit(), "machine": machine()}
     warm_up(paradigms, families)
     malformed: dict[str, list[tuple[str, str]]] = {family: [] for family in families}
-    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family], args.every) for family in families}
+    ids = puzzle_ids(args.ids)
+    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family], args.every, ids)
+                         for family in families}
+    if ids is not None:
+        found = {entry.id for entries in entries_by_family.values() for entry in entries}
+        for pid in sorted(ids - found):
+            print(f"--ids: no readable puzzle {pid} in {', '.join(families)}", file=sys.stderr)
     for family, bad in malformed.items():
         for pid, reason in bad:
             print(f"{family}: record {pid} not read: {reason}", file=sys.stderr)

@@ -225,6 +225,24 @@ def test_janko_benchmark_samples_every_nth_readable_puzzle(janko_dir):
     assert len(bench.corpus(janko_dir, "akari", None, every=10)) == len(everything[::10])
 
 
+def test_janko_benchmark_takes_named_puzzles(janko_dir, tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("janko_benchmark", REPO / "benchmarks" / "janko.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    everything = bench.corpus(janko_dir, "akari", None)
+    chosen = [everything[3].id, everything[40].id, everything[7].id]
+    listing = tmp_path / "ids.txt"
+    listing.write_text(f"{chosen[2]}\n\n", encoding="utf-8")
+    ids = bench.puzzle_ids([f"{chosen[0]}, {chosen[1]}", f"@{listing}"])
+    assert ids == set(chosen)
+    # The corpus order is kept, whatever the order the ids were given in.
+    assert [e.id for e in bench.corpus(janko_dir, "akari", None, ids=ids)] == [chosen[0], chosen[2], chosen[1]]
+    with pytest.raises(SystemExit, match="cannot read"):
+        bench.puzzle_ids([f"@{tmp_path / 'missing.txt'}"])
+
+
 @needs_puzzlekit
 def test_puzzlekit_models_are_imported_before_the_clock_starts():
     code = ("import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "
