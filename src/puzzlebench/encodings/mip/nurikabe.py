@@ -34,7 +34,9 @@ from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_b
 from .common import Linear, MipModel, total
 from .connectivity import connect_by_flow
 
-ISLANDS: tuple[str, ...] = ("flow", "lazy", "owners")
+ISLANDS: tuple[str, ...] = ("flow", "lazy", "owners", "hybrid")
+#: islands=hybrid: the levels (bound x cells within reach, summed over the levelled clues) stated
+LEVELS = 3000
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
@@ -61,8 +63,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     islands = options["islands"]
     if islands == "flow":
         _islands_by_flow(model, puzzle, plan, wall)
-    elif islands == "owners":
-        _island_sizes(model, puzzle, plan, _owners(model, puzzle, plan, wall))
+    elif islands in ("owners", "hybrid"):
+        owns = _owners(model, puzzle, plan, wall)
+        _island_sizes(model, puzzle, plan, owns)
+        if islands == "hybrid":
+            _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)))
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -120,6 +125,45 @@ def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dic
             model.add_le(size, n - 1)
 
 
+def levelled(plan: IslandPlan, budget: int) -> list[Cell]:
+    """The clues of bound 3 or more (smaller islands touch their clue) in increasing order of
+    bound x cells the island may hold, while these products sum to at most ``budget``."""
+    out, spent = [], 0
+    for clue, dist in sorted(plan.reach.items(), key=lambda item: (plan.bound[item[0]] * len(item[1]), item[0])):
+        if plan.bound[clue] < 3:
+            continue
+        spent += plan.bound[clue] * len(dist)
+        if spent > budget:
+            break
+        out.append(clue)
+    return out
+
+
+def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int) -> None:
+    """Levels for the clues :func:`levelled` picks within ``budget``:
+    a cell the clue owns sits at one level k, its steps from the clue inside the island (at least
+    its distance in ``reach``, less than the bound), and a cell at level k > 1 has a neighbour at
+    level k - 1 owned by the same clue. In an answer the steps inside the island are such levels;
+    conversely the levels lead every owned cell back to its clue, so that island is connected."""
+    grid = puzzle.grid
+    for clue in levelled(plan, budget):
+        check_deadline()
+        n, dist = plan.bound[clue], plan.reach[clue]
+        level: dict[tuple[Cell, int], Linear] = {}
+        for cell, d in dist.items():
+            if cell == clue:
+                continue
+            cols = {k: model.binary() for k in range(d, n)}
+            level.update(((cell, k), col) for k, col in cols.items())
+            # An owned cell sits at one level; a cell the clue does not own at none.
+            model.add_eq(total(cols.values()) - owns[(clue, cell)], 0)
+        # A cell at level k > 1 has a neighbour at level k - 1 (level 1: it touches the clue).
+        for (cell, k), col in level.items():
+            if k > 1:
+                below = [level[(nb, k - 1)] for nb in grid.neighbours4(cell) if (nb, k - 1) in level]
+                model.add_le(col - total(below), 0)
+
+
 def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
     grid = puzzle.grid
     owns = _owners(model, puzzle, plan, wall)
@@ -162,11 +206,14 @@ ENCODINGS: list[EncodingSpec] = [
             # cores): owners 94 solved, 118 s CPU in all; lazy 85, 137 s
             Option("islands", "owners", ISLANDS,
                    "how islands get one number and its size: flow (owners within reach, a flow per island), "
-                   "owners (owners within reach and sizes, islands cut off from their number by lazy cuts) "
+                   "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
+                   "hybrid (owners, and levels of steps from the number for the islands within a budget) "
                    "or lazy (cuts)"),
             # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, islands=owners):
             # cell 100 solved, 290.9 s in all (59.8 s CPU on the 94 both solve), region 94, 363.1 s
             # (73.0 s)
+            Option("levels", LEVELS, description="islands=hybrid: the budget of levels (an island's bound x the "
+                   "cells it may hold, summed over the islands given levels, smallest first)"),
             cuts_option("cell"),
             wall_rules_option("none"),
         ),
