@@ -124,3 +124,61 @@ def test_hybrid_proves_small_corpus_puzzles_with_the_published_answer(janko_dir)
         assert result.exhausted, (e.id, result.status)
         assert [s.cells for s in result.solutions] == [e.solution.cells], e.id
         assert e.puzzle.verify(result.solutions[0]) == []
+
+
+# -- presolve in the runs after the first answer ---------------------------------------------------
+
+class _RecordingHighs:
+    """A HiGHS instance that notes the presolve option of every run()."""
+
+    def __init__(self, inner, log: list[str]) -> None:
+        self._inner, self._log = inner, log
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def run(self):
+        self._log.append(self._inner.getOptionValue("presolve")[1])
+        return self._inner.run()
+
+
+@pytest.mark.parametrize("proof_presolve", ["off", "same"])
+def test_runs_after_the_first_answer_go_without_presolve_and_counts_hold(monkeypatch, proof_presolve):
+    from bruteforce import random_kuromasu
+    from puzzlebench.solvers import highs_backend
+
+    real = highs_backend._new_highs
+    log: list[str] = []
+    monkeypatch.setattr(highs_backend, "_new_highs", lambda: _RecordingHighs(real(), log))
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(300):
+        if checked >= 10:
+            break
+        p = random_kuromasu(rng, 3, 4, clue_p=0.3)
+        truth = all_solutions(p)
+        log.clear()
+        result = solve(p, "mip", count=0, timeout=60, proof_presolve=proof_presolve)
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == truth, p.to_text()
+        if truth and log:
+            checked += 1
+            assert log[0] == "choose"  # the first answer: the presolve option
+            if proof_presolve == "off":
+                # every later run goes without presolve, so no infeasible verdict needs confirming
+                assert set(log[1:]) <= {"off"}, log
+                assert result.extra.get("infeasible_confirmations", 0) == 0
+            elif len(log) > 1:
+                # with presolve as given, the last run (the search space exhausted) is confirmed
+                assert result.extra.get("infeasible_confirmations", 0) >= 1
+    assert checked >= 10
+
+
+def test_uniqueness_proofs_of_small_corpus_puzzles_hold_with_either_proof_presolve(janko_dir):
+    entries = sorted(iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
+                     key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id))[15:30]
+    for e in entries:
+        for proof_presolve in ("off", "same"):
+            result = solve(e.puzzle, "mip", count=2, timeout=60, proof_presolve=proof_presolve)
+            assert result.exhausted, (e.id, proof_presolve, result.status)
+            assert [s.cells for s in result.solutions] == [e.solution.cells], (e.id, proof_presolve)

@@ -18,6 +18,13 @@ Enumeration (backend option ``enumeration``):
 * ``auto`` (default) — a no-good row for the first answer (a uniqueness proof is then one more
   run), splitting after it.
 
+Presolve: HiGHS 1.16's presolve has called feasible models infeasible, so an infeasible verdict
+reached with presolve stands only when a run without it confirms it. The runs after the first
+answer (a uniqueness proof, the subspaces of an enumeration) mostly end infeasible: they run
+without presolve from the start (backend option ``proof_presolve=off``), where the confirmation
+would spend the presolved run for nothing (janko Nurikabe 82_14x24: its proof ran 1.7 s with
+presolve, then 2.7 s to confirm).
+
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
 loops, ``kCallback*Interrupt``) turn into ``user_interrupt``: the run ends with model status
@@ -42,6 +49,7 @@ from ..model import Cell
 from .base import Backend
 
 _PRESOLVE = ("choose", "on", "off")
+_PROOF_PRESOLVE = ("off", "same")
 _ENUMERATION = ("auto", "nogood", "split")
 #: Answers ``enumeration=auto`` blocks with no-good rows before it splits: one, so that a
 #: uniqueness proof (count=2) costs one more run on the model plus one row, where splitting
@@ -76,6 +84,15 @@ class HighsBackend(Backend):
         Option("seed", 0, description="HiGHS random_seed"),
         Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
         Option(
+            "proof_presolve",
+            "off",
+            _PROOF_PRESOLVE,
+            "presolve in the runs after the first answer, which mostly end infeasible (a uniqueness proof, "
+            "the subspaces of an enumeration): off (run without presolve from the start: an infeasible verdict "
+            "under presolve is confirmed by a run without it anyway, so the presolved run is spent twice) or "
+            "same (the presolve option, with that confirmation)",
+        ),
+        Option(
             "enumeration",
             "auto",
             _ENUMERATION,
@@ -99,6 +116,8 @@ class HighsBackend(Backend):
         #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
         self._contradiction: str | None = None
         self._stop = threading.Event()
+        #: True once the backend's enumeration has an answer: the later runs mostly prove emptiness
+        self._proving = False
         self._size: dict[str, int] = {}
         self._search: dict[str, float] = {"nodes": 0, "lp_iterations": 0}
         self._extra: dict[str, Any] = {"runs": 0, "rows_added": 0, "highs_time": 0.0}
@@ -210,6 +229,10 @@ class HighsBackend(Backend):
             self.timed_out = True
             return None
         highs = self._highs
+        presolve = str(self.options.get("presolve", "choose"))
+        if self._proving and self.options.get("proof_presolve", "off") == "off":
+            presolve = "off"
+        highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
         status = highs.run()
         if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
@@ -217,7 +240,7 @@ class HighsBackend(Backend):
             highs.resetGlobalScheduler(True)
             status = highs.run()
         ms = highspy.HighsModelStatus
-        if self.options.get("presolve") != "off":
+        if presolve != "off":
             # HiGHS 1.16's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once
             # its deduced cells are fixed) and calls some feasible ones infeasible (janko Nurikabe
             # 73_10x18 after its island cuts; feasible with presolve off or another seed). The
@@ -229,7 +252,6 @@ class HighsBackend(Backend):
                 left = self.remaining(deadline)
                 highs.setOptionValue("time_limit", math.inf if left is None else max(left, 0.0))
                 status = highs.run()
-                highs.setOptionValue("presolve", str(self.options.get("presolve", "choose")))
                 self._count("presolve_off_reruns" if first == ms.kSolveError else "infeasible_confirmations")
         self._record(highs)
         outcome = highs.getModelStatus()
@@ -340,6 +362,7 @@ class HighsBackend(Backend):
                         self.add_clause(clause)
                     continue
                 found += 1
+                self._proving = True
                 yield cells
                 if limit and found >= limit:
                     return
