@@ -13,6 +13,9 @@ Rules and the rows that enforce them:
   number owns as many cells as it says, a '?' at most its bound. ``owners`` keeps the owners and
   their counts but no flow, and leaves owned cells cut off from their clue to the lazy cuts
   (HiGHS solves again per round of cuts: the counts leave far fewer rounds than ``lazy``).
+  ``hybrid`` adds to ``owners`` levels of steps from the clue for the islands within the
+  ``levels`` budget (an owned cell at level k > 1 has a neighbour at level k - 1), so those
+  islands need no cuts.
   ``lazy`` states only that a non-clue unshaded cell has an unshaded neighbour and leaves whole
   islands to cuts
   (``regions.island_cuts``);
