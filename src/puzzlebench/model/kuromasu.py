@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import PuzzleError
-from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, check_size, freeze_map
 from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, JankoCodec,
                      PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
@@ -179,6 +180,27 @@ def _url_encode(p: Kuromasu) -> str:
     return encode_number16(p.rows, p.cols, dict(p.numbers), p.unknown)
 
 
+def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> Kuromasu:
+    numbers: dict[Cell, int] = {}
+    high = rows + cols - 1
+    for r, row in enumerate(tokens):
+        for c in [c for c, t in enumerate(row) if t != "-"]:  # most cells are empty
+            t = row[c]
+            if not (t.isascii() and t.isdecimal()) or len(t) > 9 or not 1 <= int(t) <= high:
+                # a bad token or a number out of range: the checked path says what is wrong
+                return Kuromasu(rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1))
+            numbers[(r, c)] = int(t)
+    # The cells were made here, in bounds and in row-major order, with numbers 1..rows+cols-1:
+    # the board is built without the constructor checking each of them again (reading a corpus
+    # puzzle is on the clock), as ``Kuromasu(rows, cols, numbers=numbers)`` would make it.
+    check_size(rows, cols)
+    puzzle = object.__new__(Kuromasu)
+    for name, value in (("rows", rows), ("cols", cols), ("name", ""), ("meta", MappingProxyType({})),
+                        ("numbers", MappingProxyType(numbers)), ("unknown", frozenset())):
+        object.__setattr__(puzzle, name, value)
+    return puzzle
+
+
 SPEC = register_family(FamilySpec(
     family=Kuromasu.family,
     title="Kuromasu",
@@ -209,8 +231,7 @@ SPEC = register_family(FamilySpec(
     # janko text: '-' cell, a number; answers '-' white, 'x' black (clues may be copied)
     janko=JankoCodec(
         tokens=lambda p: [[str(p.numbers.get((r, c), "-")) for c in range(p.cols)] for r in range(p.rows)],
-        parse=lambda rows, cols, tokens: Kuromasu(
-            rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1)),
+        parse=_janko_parse,
         claims=lambda tokens: any(t == "-" for row in tokens for t in row) and any(
             len(t) > 1 or t in "56789" for row in tokens for t in row if t.isdecimal()),
         limits=lambda p: f"'?' clue at {min(p.unknown)} (janko Kuromasu has numbers only)" if p.unknown else None,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange
-from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, check_size, freeze_map
 from .family import (ASP_SIZE_DOC, DARK, LIT, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
                      JankoCodec, PuzzlinkCodec, asp_size, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
@@ -179,10 +180,40 @@ def _janko_tokens(p: LightUp) -> list[list[str]]:
             for row in ([_token(p, (r, c)) for c in range(p.cols)] for r in range(p.rows))]
 
 
+_JANKO_NUMBERS = {str(n): n for n in range(5)}
+
+
 def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> LightUp:
-    walls = {(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "x"}
-    plain = [["-" if t == "x" else t for t in row] for row in tokens]
-    return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4))
+    walls: list[Cell] = []
+    numbers: dict[Cell, int] = {}
+    for r, row in enumerate(tokens):
+        for c in [c for c, t in enumerate(row) if t != "-"]:  # most cells are empty
+            t = row[c]
+            if t == "x":
+                walls.append((r, c))
+            elif t in _JANKO_NUMBERS:
+                numbers[(r, c)] = _JANKO_NUMBERS[t]
+            else:  # another spelling of a number, or a bad token: the checked path reads it
+                walls = [(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "x"]
+                plain = [["-" if t == "x" else t for t in row] for row in tokens]
+                return LightUp(rows, cols, walls=frozenset(walls),
+                               numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4))
+    # The cells were made here, in bounds and in row-major order, with numbers 0..4: the board
+    # is built without the constructor checking each of them again.
+    walls.extend(numbers)
+    return _board(rows, cols, frozenset(walls), numbers)
+
+
+def _board(rows: int, cols: int, walls: frozenset[Cell], numbers: dict[Cell, int]) -> LightUp:
+    """The puzzle a reader's own, already valid, cells describe, as ``LightUp(rows, cols,
+    walls=walls, numbers=numbers)`` would make it (``numbers`` in row-major order, its cells in
+    ``walls``), without re-checking every cell (reading a corpus puzzle is on the clock)."""
+    check_size(rows, cols)
+    puzzle = object.__new__(LightUp)
+    for name, value in (("rows", rows), ("cols", cols), ("name", ""), ("meta", MappingProxyType({})),
+                        ("walls", walls), ("numbers", MappingProxyType(numbers))):
+        object.__setattr__(puzzle, name, value)
+    return puzzle
 
 
 def _janko_fits(token: str, clue: str) -> bool:

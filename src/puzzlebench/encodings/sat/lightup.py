@@ -8,7 +8,6 @@ row segment and column segment, so "no bulb lights another" is at-most-one per s
 from __future__ import annotations
 
 from itertools import combinations, product, repeat
-from operator import add
 from typing import Any, Mapping
 
 from pysat.formula import IDPool
@@ -92,8 +91,11 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
 
     # Column segments, then every open cell is lit: a bulb in its row segment or its column
     # segment (itself once). A cell alone in its column segment needs only its row segment's
-    # clause, and one alone in its row segment only its column segment's: each written once.
-    written: set[int] = set()
+    # clause, which every other cell of that row segment then needs no more (its own clause
+    # would contain it); likewise a cell alone in its row segment and its column segment. Each
+    # such clause is written once.
+    covered: set[int] = set()  # ids of the row segments whose clause is written
+    columns: list[tuple[tuple[int, ...], list[tuple[int, ...]]]] = []  # (segment, row segment per cell)
     for c in range(cols):
         prev = -1
         for w in sorted(wall_rows[c]) + [rows]:
@@ -101,27 +103,23 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
             column_segments += length > 0
             if length == 1:
                 row = row_of[(prev + 1) * cols + c]
-                if id(row) not in written:
-                    written.add(id(row))
+                if id(row) not in covered:
+                    covered.add(id(row))
                     clauses.append(row)
             elif length > 1:
                 start = (prev + 1) * cols + c
                 seg = tuple(var[start : w * cols : cols])
                 at_most_one(seg)
-                crossing = row_of[start : w * cols : cols]  # the row segment of each cell
-                # the column segment without its k-th cell, for k = 0, 1, ...
-                others = list(combinations(seg, length - 1))
-                others.reverse()
-                if 1 in map(len, crossing):
-                    for row, other in zip(crossing, others):
-                        if len(row) > 1:
-                            clauses.append(row + other)
-                        elif id(seg) not in written:
-                            written.add(id(seg))
-                            clauses.append(seg)
-                else:
-                    clauses.extend(map(add, crossing, others))
+                columns.append((seg, row_of[start : w * cols : cols]))
             prev = w
+    for seg, crossing in columns:
+        if 1 in map(len, crossing):  # a cell alone in its row segment: this segment's clause
+            clauses.append(seg)
+            continue
+        # the column segment without its k-th cell, for k = 0, 1, ...
+        others = list(combinations(seg, len(seg) - 1))
+        others.reverse()
+        clauses.extend([row + other for row, other in zip(crossing, others) if id(row) not in covered])
 
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours.
     card = options["card"]
