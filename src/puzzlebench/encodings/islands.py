@@ -50,8 +50,8 @@ def wall_option(*eager: str, default: str = "lazy") -> Option:
 class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
     ``owners[cell]``: the clues whose island may hold the (non-clue) cell; ``wall``: the
-    non-clue cells known to be wall (no island reaches them, or they touch a clue whose
-    island cannot hold them); ``open``: the non-clue cells that may be unshaded;
+    non-clue cells known to be wall (no island reaches them, or they touch a clue, or a cell
+    its island holds in every answer, and that island cannot hold them); ``open``: the non-clue cells that may be unshaded;
     ``clash``: two clue cells side by side, if any (then no answer exists); ``bound[clue]``: the
     most cells the clue's island may hold (its number; for a '?', the module's sound bound).
     Clues are the numbered cells (in the puzzle's order), then the '?' cells (row-major)."""
@@ -118,8 +118,8 @@ class IslandPlan:
                 if cell != clue:
                     owners.setdefault(cell, []).append(clue)
         candidates = [cell for cell in grid.all_cells if cell not in clues]
-        # a cell no island reaches is wall; so is a neighbour of a forced cell that the cell's
-        # island cannot hold (unshaded, it would join that island)
+        # a cell no island reaches is wall; so is a neighbour of a forced cell (a clue's own
+        # included) that this island cannot hold (unshaded, it would join that island)
         wall = frozenset(cell for cell in candidates
                          if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ())))
         clash = next(((a, b) for a in reach for b in grid.neighbours4(a) if b in clues), None)
