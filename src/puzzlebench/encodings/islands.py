@@ -51,7 +51,8 @@ class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
     ``owners[cell]``: the clues whose island may hold the (non-clue) cell; ``wall``: the
     non-clue cells known to be wall (no island reaches them, or they touch a clue, or a cell
-    its island holds in every answer, and that island cannot hold them); ``open``: the non-clue cells that may be unshaded;
+    its island holds in every answer, and that island cannot hold them); ``open``: the
+    non-clue cells that may be unshaded;
     ``clash``: two clue cells side by side, if any (then no answer exists); ``bound[clue]``: the
     most cells the clue's island may hold (its number; for a '?', the module's sound bound).
     Clues are the numbered cells (in the puzzle's order), then the '?' cells (row-major)."""
