@@ -185,9 +185,10 @@ def test_a_question_mark_bound_counts_the_cells_left_and_what_its_search_reaches
     # 3x3: 9 cells, a 2, one other '?', one wall cell at least: 9 - 2 - 1 - 1 = 5
     p = Nurikabe(3, 3, numbers={(2, 2): 2}, unknown=frozenset({(0, 0), (0, 2)}))
     plan = IslandPlan.of(p)
-    # (0,1) touches both '?' and (1,2) touches the 2: (0,2) reaches itself only, (0,0) four cells
-    assert plan.bound[(0, 2)] == 1 and plan.bound[(0, 0)] == 4 and plan.bound[(2, 2)] == 2
-    assert {(0, 1), (1, 2)} <= plan.wall
+    # (0,1) touches both '?' and (1,2) touches the '?' (0,2): (0,2) reaches itself only, and the 2
+    # reaches (2,1) only, so its island is forced; (1,1) and (2,0) touch it: (0,0) two cells
+    assert plan.bound[(0, 2)] == 1 and plan.bound[(0, 0)] == 2 and plan.bound[(2, 2)] == 2
+    assert {(0, 1), (1, 2), (1, 1), (2, 0)} <= plan.wall
     # the search reaches more: 16 cells less the 2 and one wall cell
     assert IslandPlan.of(Nurikabe(4, 4, numbers={(3, 3): 2}, unknown=frozenset({(0, 0)}))).bound[(0, 0)] == 13
     alone = IslandPlan.of(Nurikabe(2, 3, unknown=frozenset({(1, 1)})))

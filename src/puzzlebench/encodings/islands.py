@@ -16,8 +16,11 @@ The precomputations are sound (they hold in every answer), each with its reason:
 * an island holds one clue, so it never contains another clue cell nor a neighbour of one
   (that neighbour, unshaded, would join the two islands); in particular a cell next to two
   different clues is wall;
-* a cell no island can reach is wall, and so is a neighbour of a clue whose island cannot
-  hold it (a neighbour of a 1: unshaded, it would join that island);
+* a number's island whose cells (as above) can be no more than its number holds all of them in
+  every answer: these cells are forced, and another island never holds a forced cell nor a
+  neighbour of one (the searches are redone with the forced cells until none is added);
+* a cell no island can reach is wall, and so is a neighbour of a forced cell (a clue's own
+  included) whose island cannot hold it (a neighbour of a 1: unshaded, it would join that island);
 * two clues side by side share an island: the puzzle has no answer (``clash``).
 """
 
@@ -47,8 +50,9 @@ def wall_option(*eager: str, default: str = "lazy") -> Option:
 class IslandPlan:
     """``reach[clue]``: cell -> its fewest steps from the clue inside the island's possible cells;
     ``owners[cell]``: the clues whose island may hold the (non-clue) cell; ``wall``: the
-    non-clue cells known to be wall (no island reaches them, or they touch a clue whose
-    island cannot hold them); ``open``: the non-clue cells that may be unshaded;
+    non-clue cells known to be wall (no island reaches them, or they touch a clue, or a cell
+    its island holds in every answer, and that island cannot hold them); ``open``: the
+    non-clue cells that may be unshaded;
     ``clash``: two clue cells side by side, if any (then no answer exists); ``bound[clue]``: the
     most cells the clue's island may hold (its number; for a '?', the module's sound bound).
     Clues are the numbered cells (in the puzzle's order), then the '?' cells (row-major)."""
@@ -65,30 +69,40 @@ class IslandPlan:
         grid = p.grid
         numbers = p.numbers
         clues = p.clue_cells
-        near: dict[Cell, set[Cell]] = {}  # cell -> the clues it touches
-        for clue in clues:
-            for nb in grid.neighbours4(clue):
-                near.setdefault(nb, set()).add(clue)
+        # forced[cell]: the clue whose island holds the cell in every answer (each clue its own,
+        # and every cell of a number's island whose search reaches exactly its number's cells)
+        forced: dict[Cell, Cell] = {clue: clue for clue in clues}
+        while True:
+            near: dict[Cell, set[Cell]] = {}  # cell -> the clues whose forced cells it touches
+            for cell, clue in forced.items():
+                for nb in grid.neighbours4(cell):
+                    near.setdefault(nb, set()).add(clue)
 
-        def search(clue: Cell, n: int) -> dict[Cell, int]:
-            dist = {clue: 0}
-            frontier = [clue]
-            for step in range(1, n):  # island cells lie fewer than n steps away
-                nxt = []
-                for cell in frontier:
-                    for nb in grid.neighbours4(cell):
-                        # never another clue, nor a cell touching another clue
-                        if nb in dist or nb in clues or near.get(nb, {clue}) - {clue}:
-                            continue
-                        dist[nb] = step
-                        nxt.append(nb)
-                frontier = nxt
-            return dist
+            def search(clue: Cell, n: int) -> dict[Cell, int]:
+                dist = {clue: 0}
+                frontier = [clue]
+                for step in range(1, n):  # island cells lie fewer than n steps away
+                    nxt = []
+                    for cell in frontier:
+                        for nb in grid.neighbours4(cell):
+                            # never another island's forced cell, nor a cell touching one
+                            if nb in dist or forced.get(nb, clue) != clue or near.get(nb, {clue}) - {clue}:
+                                continue
+                            dist[nb] = step
+                            nxt.append(nb)
+                    frontier = nxt
+                return dist
 
-        reach: dict[Cell, dict[Cell, int]] = {}
-        bound: dict[Cell, int] = {}
-        for clue, n in numbers.items():
-            reach[clue], bound[clue] = search(clue, n), n
+            reach: dict[Cell, dict[Cell, int]] = {}
+            bound: dict[Cell, int] = {}
+            for clue, n in numbers.items():
+                reach[clue], bound[clue] = search(clue, n), n
+            # an island that can reach no more cells than its number holds them all
+            grown = {cell: clue for clue, n in numbers.items() if len(reach[clue]) == n
+                     for cell in reach[clue] if cell not in forced}
+            if not grown:
+                break
+            forced.update(grown)
         # a '?' island: the board less the numbers' islands, one cell per other '?' and one wall
         # cell when there are other islands; then no more cells than its search reaches
         spare = p.rows * p.cols - sum(numbers.values()) - (len(p.unknown) - 1) - (len(clues) > 1)
@@ -105,8 +119,8 @@ class IslandPlan:
                 if cell != clue:
                     owners.setdefault(cell, []).append(clue)
         candidates = [cell for cell in grid.all_cells if cell not in clues]
-        # a cell no island reaches is wall; so is a neighbour of a clue that the clue's own
-        # island cannot hold (unshaded, it would join that island)
+        # a cell no island reaches is wall; so is a neighbour of a forced cell (a clue's own
+        # included) that this island cannot hold (unshaded, it would join that island)
         wall = frozenset(cell for cell in candidates
                          if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ())))
         clash = next(((a, b) for a in reach for b in grid.neighbours4(a) if b in clues), None)
@@ -542,6 +556,33 @@ def wall_partners(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]
     clues = p.clue_cells
     return [(cell, [nb for nb in p.grid.neighbours4(cell) if nb not in clues])
             for cell in p.grid.all_cells if cell not in clues]
+
+
+def small_wall_parts(p: Nurikabe, plan: IslandPlan, most: int) -> list[tuple[list[Cell], list[Cell]]]:
+    """``(part, fence)`` for each connected set of at most ``most`` cells that may be wall, with its
+    non-clue side neighbours, when every answer's wall has more than ``most`` cells: the wall is
+    connected, so such a set, all wall, is not the whole wall and some fence cell is wall too
+    (:func:`wall_partners` is the case of one cell). Empty when some answer's wall may have
+    ``most`` cells or fewer."""
+    if most < 1 or wall_size(p, plan)[0] <= most:
+        return []
+    clues = p.clue_cells
+    grid = p.grid
+    seen: set[frozenset[Cell]] = set()
+    out = []
+    level = [frozenset({cell}) for cell in grid.all_cells if cell not in clues]
+    for size in range(1, most + 1):
+        grown = []
+        for part in level:
+            if part in seen:
+                continue
+            seen.add(part)
+            fence = sorted({nb for cell in part for nb in grid.neighbours4(cell) if nb not in part and nb not in clues})
+            out.append((sorted(part), fence))
+            if size < most:
+                grown += [part | {nb} for nb in fence]
+        level = grown
+    return out
 
 
 def wall_rules_option(default: str) -> Option:

@@ -40,6 +40,11 @@ ISLANDS = Option(
 )
 
 WALL_COUNT = wall_count_option("count", "none")
+WALL_PARTS = Option(
+    "wall_parts", "none", ("none", "1", "2"),
+    "wall parts of up to this many cells stated to have a wall cell beside them (the wall is "
+    "connected and larger): none, 1 (a wall cell has a wall neighbour), 2 (and so has a pair)",
+)
 
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
@@ -70,6 +75,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if count == "count" or count == "auto" and wall_count_pays(p, plan):
         parts.append("wall_size({},{}).".format(*wall_size(p, plan)))
         files.append("nurikabe_wall_count.lp")
+    # a wall part of up to K cells has a wall cell beside it, K below every answer's wall size
+    most = 0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
+    if most >= 1:
+        parts.append(f"wall_parts({most}).")
+        files.append("nurikabe_wall_parts.lp")
     connectivity = options["connectivity"]
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):
@@ -98,6 +108,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS),
     ),
 ]

@@ -33,8 +33,8 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, wall_blocks, wall_count_option, wall_count_pays,
-                       wall_size)
+from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
+                       wall_count_pays, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -97,7 +97,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
             if fewest > 0:
                 cnf.atleast(lits, fewest, options["card"])
 
-    # All wall cells form one orthogonally connected region.
+    # All wall cells form one orthogonally connected region: a wall part of a few cells, when the
+    # wall has more, has a wall cell beside it (stated up front for the parts the option names).
+    parts = options["wall_parts"]
+    if parts != "none":
+        cnf.extend([tuple(-wall[c] for c in part) + tuple(wall[f] for f in fence)
+                    for part, fence in small_wall_parts(puzzle, plan, int(parts))])
     mode = options["connectivity"]
     if mode in ("rank", "propagator"):
         # the region is the wall: "out of it" is the negated wall variable; a cell known to be wall
@@ -221,6 +226,9 @@ SPECS: list[EncodingSpec] = [
             # proven; on every 10th puzzle 0.80x the time of cuts=cell, wall_count=none.
             CUTS,
             wall_count_option("card", "auto"),
+            Option("wall_parts", "none", ("none", "1", "2", "3"),
+                   "wall parts of up to this many cells stated up front to have a wall cell beside "
+                   "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
         ),
     ),
 ]
