@@ -85,6 +85,48 @@ class Cnf:
                     self.clause([-out[i + j], *(x for x in (ai, bj) if x)])
         return out
 
+    def sum_equals(self, key: Hashable, guard: int, numbers: Sequence[Sequence[int]], total: int, direct: int = 3) -> None:
+        """guard -> the unary numbers (each sorted: ``x[i]`` means "at least i+1") sum to ``total``.
+
+        The two shortest numbers are merged (:meth:`merge`, capped at ``total + 1``; unguarded, as
+        definitions) until at most ``direct`` remain, which are then compared directly: for
+        every way to split ``total + 1`` among them, not all those lower bounds at once, and for
+        every way to split ``total - 1``, not all those upper bounds at once. Unit propagation
+        on these clauses bounds every number by the others' bounds, as a totalizer's outputs
+        would, with far fewer auxiliary variables (a clue's count is asked about again in every
+        question, so every variable it adds is derived again each time).
+        """
+        level = sorted((list(x[: total + 1]) for x in numbers if x), key=len)
+        merges = 0
+        while len(level) > max(1, direct):
+            a, b = level[0], level[1]
+            merges += 1
+            level = sorted([self.merge((key, merges), a, b, total + 1), *level[2:]], key=len)
+        if sum(map(len, level)) < total:
+            self.clause([-guard])
+            return
+        if not level:
+            return  # nothing to count and nothing to reach
+        sizes = [len(x) for x in level]
+
+        def splits(rest: int, j: int):
+            # Every (i_j, ..., i_last) with 0 <= i <= size and the given sum.
+            if j == len(sizes) - 1:
+                if rest <= sizes[j]:
+                    yield (rest,)
+                return
+            for i in range(min(rest, sizes[j]) + 1):
+                for tail in splits(rest - i, j + 1):
+                    yield (i, *tail)
+
+        # At most total: no split of total + 1 has all its lower bounds met.
+        for split in splits(total + 1, 0):
+            self.clause([-guard, *(-x[i - 1] for x, i in zip(level, split) if i)])
+        # At least total: no split of total - 1 has all its upper bounds met.
+        if total > 0:
+            for split in splits(total - 1, 0):
+                self.clause([-guard, *(x[i] for x, i in zip(level, split) if i < len(x))])
+
     def at_most_one(self, key: Hashable, lits: Sequence[int]) -> None:
         """At most one of ``lits``: pairwise when short, else a ladder of "some earlier one is true"."""
         if len(lits) <= 5:

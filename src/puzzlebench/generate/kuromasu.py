@@ -21,6 +21,11 @@ Method (all randomness from one ``random.Random(seed)``):
    level; a clue kept is a root-level unit, a clue dropped is ruled out at the root, and only
    the clues not yet asked about are assumed. With ``batch`` > 1 a batch that an answer breaks
    in several clues is halved (group testing), so the clues kept are those of ``batch=1``.
+   Every question derives the assumed clues' counts again, so a clue's count is stated with few
+   auxiliary variables: unary "sees at least k" chains per direction (the first link is the
+   cell's own literal; a stretch is named by its end cells, shared by a number looking back),
+   two merged, the other two and the merge compared by direct clauses (``Cnf.sum_equals``), and
+   a question asks for a change among the cells the clue's count depends on.
 5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
    the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
@@ -172,7 +177,7 @@ class KuromasuOracle:
         cnf.block(self.other, [self.black[c] for c in planted], [v for c, v in self.black.items() if c not in planted])
         self.selector: dict[Cell, int] = {}
         self.fixed: set[Cell] = set()
-        self.broken: dict[Cell, int] = {}
+        self.differs: dict[Cell, list[int]] = {}
         self.cuts = 0
 
     def add_clue(self, cell: Cell, n: int) -> None:
@@ -182,31 +187,46 @@ class KuromasuOracle:
         self.selector[cell] = sel
         # A numbered cell is white.
         cnf.clause([-sel, -black[cell]])
-        # Seeing k cells one way: the first k cells that way are all white (a sorted unary number).
-        total: list[int] = []
+        # Seeing k cells one way: the first k cells that way are all white (a sorted unary
+        # number). The first is its cell's own literal; a longer stretch is named by its end
+        # cells, so a number at the far end looking back shares it.
+        rays: list[list[int]] = []
+        differs = [black[cell]]  # the cells this count depends on, as "not as planted"
         for d in Direction:
             ray = self.grid.ray(cell, d)[:n]
             seen: list[int] = []
-            for k, c in enumerate(ray):
-                v = cnf.var(("sees", cell, d.name, k))
-                cnf.equiv_and(v, [-black[c]] + seen[-1:])
+            view = True  # within the planted view, or its closing black cell
+            for k, c in enumerate(ray, start=1):
+                if view:
+                    differs.append(-black[c] if c in self.planted else black[c])
+                    view = c not in self.planted
+                if k == n:
+                    # The number cannot see n cells one way (it counts itself too).
+                    cnf.clause([-sel, -seen[-1], black[c]] if seen else [-sel, black[c]])
+                    break
+                if not seen:
+                    seen.append(-black[c])
+                    continue
+                v = cnf.var(("white", *sorted((ray[0], c))))
+                cnf.equiv_and(v, [seen[-1], -black[c]])
                 seen.append(v)
-            total = cnf.merge(("seen", cell, d.name), total, seen, n) if total else seen[:n]
+            rays.append(seen)
         # The number counts the cell itself plus what it sees.
-        cnf.exactly(sel, total, n - 1)
-        # `broken` -> the cell is black or sees another number of cells.
-        broken = self.broken[cell] = cnf.var(("broken", cell, n))
-        cnf.clause([-broken, black[cell], *([-total[n - 2]] if 1 < n <= len(total) + 1 else []),
-                    *([total[n - 1]] if n - 1 < len(total) else [])])
+        cnf.sum_equals(("seen", cell), sel, rays, n - 1)
+        # Breaking the number changes one of these cells (planted black cells end each view).
+        self.differs[cell] = sorted(set(differs), key=abs)
 
     def alternative(self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None) -> frozenset[Cell] | None:
         """Another answer under ``clues``, or None if the planted one is unique.
 
-        With ``breaking``, only answers that break one of those clues are sought. ``budget``
-        caps the conflicts of each solver call (raising ``Undecided`` when spent).
+        With ``breaking``, only answers that change a cell one of those clues' counts depend on
+        (the clue's cell, the cells it sees and the black cells ending its view) are sought:
+        since the planted answer is the only one of ``clues`` plus ``breaking``, such an answer
+        of ``clues`` breaks one of them, and an answer that breaks one changes such a cell.
+        ``budget`` caps the conflicts of each solver call (raising ``Undecided`` when spent).
         """
         cnf = self.cnf
-        goal = cnf.question([self.broken[c] for c in breaking]) if breaking else self.other
+        goal = cnf.question([x for c in breaking for x in self.differs[c]]) if breaking else self.other
         if breaking:
             # Clues in order of decreasing distance to the clues asked about, the question last:
             # a conflict near those clues sends the solver back past few assumptions.
