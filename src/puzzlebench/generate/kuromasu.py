@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
+from ..encodings.sat.kuromasu import white_connected
 from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
@@ -153,6 +154,26 @@ class Witnesses:
         return None
 
 
+def one_flips(grid: Grid, black: frozenset[Cell], clues: set[Cell]) -> Iterator[frozenset[Cell]]:
+    """Answers one cell away from ``black`` that break no clue of ``clues`` (read as it grows).
+
+    A black cell turning white keeps every rule but the counts of the clues that see it; a white
+    cell turning black keeps them where no black cell touches it and it splits no white region,
+    and breaks its own clue and those that see it. Cells are tried in row-major order, each
+    against the clues of that moment.
+    """
+    cuts = cut_cells(grid.rows, grid.cols, black)
+    for cell in grid.cells():
+        if cell in black:
+            flipped = black - {cell}
+        elif cell in clues or cell in cuts or any(n in black for n in grid.neighbours4(cell)):
+            continue
+        else:
+            flipped = black | {cell}
+        if not any(c in clues for ray in grid.rays(cell, black.__contains__).values() for c in ray):
+            yield flipped
+
+
 class KuromasuOracle:
     """Incremental SAT model of one board with connectivity added lazily as cuts.
 
@@ -231,7 +252,8 @@ class KuromasuOracle:
             # Clues in order of decreasing distance to the clues asked about, the question last:
             # a conflict near those clues sends the solver back past few assumptions.
             def far(c: Cell) -> tuple[int, Cell]:
-                return (-min(max(abs(c[0] - t[0]), abs(c[1] - t[1])) for t in breaking), c)
+                r, k = c
+                return (-min(max(abs(r - t[0]), abs(k - t[1])) for t in breaking), c)
 
             assumptions = [*(self.selector[c] for c in sorted(clues - self.fixed, key=far)), goal]
         else:
@@ -242,10 +264,9 @@ class KuromasuOracle:
                 if model is None:
                     return None
                 black = cnf.true_keys(model, self.black)
-                comps = white_components(self.grid.rows, self.grid.cols, black)
-                if len(comps) == 1:
+                if white_connected(self.grid.rows, self.grid.cols, black):
                     return black
-                self._cut(black, comps, clues)
+                self._cut(black, white_components(self.grid.rows, self.grid.cols, black), clues)
         finally:
             if breaking:
                 cnf.retire(goal)
@@ -299,8 +320,9 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
         if c in clues:
             oracle.add_clue(c, count[c])
     repairs = 0
-    while (other := oracle.alternative(clues)) is not None:
-        repairs += 1
+    swept = False
+
+    def repair(other: frozenset[Cell]) -> None:
         # Cells the other answer blackens, else white cells beside the planted-only black cells.
         spots = [c for c in other - black]
         if not spots:
@@ -312,6 +334,17 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
             cell = rng.choice(group)
             clues.add(cell)
             oracle.add_clue(cell, count[cell])
+
+    while (other := oracle.alternative(clues)) is not None:
+        repairs += 1
+        repair(other)
+        if not swept and len(other ^ black) <= 2:
+            # The other answers left are mostly one cell away from the planted one: those are
+            # found and repaired here, each without a solver call.
+            swept = True
+            for other in one_flips(grid, black, clues):
+                repairs += 1
+                repair(other)
     start_clues = len(clues)
     witnessed = 0  # removal questions settled by a witness instead of the oracle
     if opts.minimize:
