@@ -199,6 +199,9 @@ class KuromasuOracle:
         self.selector: dict[Cell, int] = {}
         self.fixed: set[Cell] = set()
         self.differs: dict[Cell, list[int]] = {}
+        self.chains: dict[tuple[Cell, Direction], list[int]] = {}
+        self.number: dict[Cell, int] = {}
+        self.longest = 0  # the longest chain so far
         self.cuts = 0
 
     def add_clue(self, cell: Cell, n: int) -> None:
@@ -232,10 +235,40 @@ class KuromasuOracle:
                 cnf.equiv_and(v, [seen[-1], -black[c]])
                 seen.append(v)
             rays.append(seen)
+            self.chains[(cell, d)] = seen
+            self.longest = max(self.longest, len(seen))
+            self._link(cell, d, ray, seen, n)
+        self.number[cell] = n
         # The number counts the cell itself plus what it sees.
         cnf.sum_equals(("seen", cell), sel, rays, n - 1)
         # Breaking the number changes one of these cells (planted black cells end each view).
         self.differs[cell] = sorted(set(differs), key=abs)
+
+    def _link(self, cell: Cell, d: Direction, ray: list[Cell], seen: list[int], n: int) -> None:
+        """Stretches through another number, both ways round: a stretch past a number implies
+        that number's stretch beyond it, or is impossible when that number cannot see so far."""
+        cnf = self.cnf
+        # Numbers inside this chain.
+        for j, other in enumerate(ray[: len(seen) - 1], start=1):
+            if (other, d) in self.chains:
+                self._pass(seen, j, self.chains[(other, d)], self.selector[other], self.number[other])
+        # Numbers whose chain this way runs through this cell.
+        back = Direction((-d.step[0], -d.step[1]))
+        for j, other in enumerate(self.grid.ray(cell, back)[: self.longest], start=1):
+            chain = self.chains.get((other, d))
+            if chain is not None and len(chain) > j:
+                self._pass(chain, j, seen, self.selector[cell], n)
+
+    def _pass(self, outer: list[int], j: int, inner: list[int], sel: int, n: int) -> None:
+        """``outer``'s stretches run through a number ``j`` cells on, whose chain is ``inner``."""
+        for k in range(j + 1, len(outer) + 1):
+            m = k - j  # cells seen past the number
+            if m <= len(inner):
+                self.cnf.clause([-outer[k - 1], inner[m - 1]])
+            else:
+                if m >= n:
+                    self.cnf.clause([-sel, -outer[k - 1]])
+                break
 
     def alternative(self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None) -> frozenset[Cell] | None:
         """Another answer under ``clues``, or None if the planted one is unique.
