@@ -15,6 +15,7 @@ root level, where the solver propagates them once instead of on every call.
 
 from __future__ import annotations
 
+import itertools
 from typing import Hashable, Iterable, Sequence
 
 from pysat.formula import IDPool
@@ -109,22 +110,19 @@ class Cnf:
             return  # nothing to count and nothing to reach
         sizes = [len(x) for x in level]
 
-        def splits(rest: int, j: int):
-            # Every (i_j, ..., i_last) with 0 <= i <= size and the given sum.
-            if j == len(sizes) - 1:
-                if rest <= sizes[j]:
-                    yield (rest,)
-                return
-            for i in range(min(rest, sizes[j]) + 1):
-                for tail in splits(rest - i, j + 1):
-                    yield (i, *tail)
+        def splits(rest: int):
+            # Every (i_1, ..., i_last) with 0 <= i <= size and the given sum.
+            for head in itertools.product(*(range(min(rest, size) + 1) for size in sizes[:-1])):
+                last = rest - sum(head)
+                if 0 <= last <= sizes[-1]:
+                    yield (*head, last)
 
         # At most total: no split of total + 1 has all its lower bounds met.
-        for split in splits(total + 1, 0):
+        for split in splits(total + 1):
             self.clause([-guard, *(-x[i - 1] for x, i in zip(level, split) if i)])
         # At least total: no split of total - 1 has all its upper bounds met.
         if total > 0:
-            for split in splits(total - 1, 0):
+            for split in splits(total - 1):
                 self.clause([-guard, *(x[i] for x, i in zip(level, split) if i < len(x))])
 
     def at_most_one(self, key: Hashable, lits: Sequence[int]) -> None:

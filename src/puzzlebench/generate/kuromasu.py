@@ -8,7 +8,9 @@ Method (all randomness from one ``random.Random(seed)``):
 3. Repair: while another answer exists (incremental oracle), add one clue per cluster of cells
    where the answers differ: on a cell the other answer blackens, or else beside a cell only the
    planted answer blackens (whose count the other answer changes). Every repair removes the
-   answer found; with every white cell numbered the planted answer is the only one.
+   answer found; with every white cell numbered the planted answer is the only one. Once an
+   answer found is within two cells of the planted one, the answers one cell away that no clue
+   rules out are repaired in one sweep (:func:`one_flips`), without the oracle.
 4. Removal (``minimize``): clues in random order, one per question, dropped while the oracle
    proves the planted answer is still the only one; each question asks for an answer that
    breaks the clue being dropped (see ``common.minimize``). Connectivity is added lazily as
@@ -24,8 +26,9 @@ Method (all randomness from one ``random.Random(seed)``):
    Every question derives the assumed clues' counts again, so a clue's count is stated with few
    auxiliary variables: unary "sees at least k" chains per direction (the first link is the
    cell's own literal; a stretch is named by its end cells, shared by a number looking back),
-   two merged, the other two and the merge compared by direct clauses (``Cnf.sum_equals``), and
-   a question asks for a change among the cells the clue's count depends on.
+   two merged, the other two and the merge compared by direct clauses (``Cnf.sum_equals``),
+   a stretch past another number tied to that number's stretch beyond it, and a question asks
+   for a change among the cells the clue's count depends on.
 5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
    the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
@@ -217,7 +220,7 @@ class KuromasuOracle:
         rays: list[list[int]] = []
         differs = [black[cell]]  # the cells this count depends on, as "not as planted"
         for d in Direction:
-            ray = self.grid.ray(cell, d)[:n]
+            ray = self._line(cell, d.step, n)
             seen: list[int] = []
             view = True  # within the planted view, or its closing black cell
             for k, c in enumerate(ray, start=1):
@@ -244,6 +247,13 @@ class KuromasuOracle:
         # Breaking the number changes one of these cells (planted black cells end each view).
         self.differs[cell] = sorted(set(differs), key=abs)
 
+    def _line(self, cell: Cell, step: Cell, limit: int) -> list[Cell]:
+        """Up to ``limit`` cells from ``cell`` (exclusive) by ``step``, to the border."""
+        (r, c), (dr, dc) = cell, step
+        k = min(limit, r if dr < 0 else self.grid.rows - 1 - r if dr > 0 else limit,
+                c if dc < 0 else self.grid.cols - 1 - c if dc > 0 else limit)
+        return [(r + dr * i, c + dc * i) for i in range(1, k + 1)]
+
     def _link(self, cell: Cell, d: Direction, ray: list[Cell], seen: list[int], n: int) -> None:
         """Stretches through another number, both ways round: a stretch past a number implies
         that number's stretch beyond it, or is impossible when that number cannot see so far."""
@@ -253,8 +263,7 @@ class KuromasuOracle:
             if (other, d) in self.chains:
                 self._pass(seen, j, self.chains[(other, d)], self.selector[other], self.number[other])
         # Numbers whose chain this way runs through this cell.
-        back = Direction((-d.step[0], -d.step[1]))
-        for j, other in enumerate(self.grid.ray(cell, back)[: self.longest], start=1):
+        for j, other in enumerate(self._line(cell, (-d.step[0], -d.step[1]), self.longest), start=1):
             chain = self.chains.get((other, d))
             if chain is not None and len(chain) > j:
                 self._pass(chain, j, seen, self.selector[cell], n)
