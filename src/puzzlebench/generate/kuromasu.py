@@ -57,7 +57,9 @@ class KuromasuOptions:
     clues: float = 0.1  # fraction of white cells numbered before repair and removal
     minimize: bool = True  # drop clues while the answer stays unique
     batch: int = 1  # clues tried together per removal question (0: about 1% of the clues)
-    budget: int = 200  # conflicts per removal question; an undecided clue stays (0: no limit)
+    # Conflicts per removal question; an undecided clue stays (0: no limit). Just under
+    # MiniSat's first restart (at 100 conflicts), which would derive every assumed clue again.
+    budget: int = 99
 
     def check(self) -> "KuromasuOptions":
         check_fraction("density", self.density, 0.0, 0.5)
