@@ -15,6 +15,7 @@ root level, where the solver propagates them once instead of on every call.
 
 from __future__ import annotations
 
+import itertools
 from typing import Hashable, Iterable, Sequence
 
 from pysat.formula import IDPool
@@ -84,6 +85,45 @@ class Cnf:
                     ai, bj = at(a, i + 1), at(b, j + 1)
                     self.clause([-out[i + j], *(x for x in (ai, bj) if x)])
         return out
+
+    def sum_equals(self, key: Hashable, guard: int, numbers: Sequence[Sequence[int]], total: int, direct: int = 3) -> None:
+        """guard -> the unary numbers (each sorted: ``x[i]`` means "at least i+1") sum to ``total``.
+
+        The two shortest numbers are merged (:meth:`merge`, capped at ``total + 1``; unguarded, as
+        definitions) until at most ``direct`` remain, which are then compared directly: for
+        every way to split ``total + 1`` among them, not all those lower bounds at once, and for
+        every way to split ``total - 1``, not all those upper bounds at once. Unit propagation
+        on these clauses bounds every number by the others' bounds, as a totalizer's outputs
+        would, with far fewer auxiliary variables (a clue's count is asked about again in every
+        question, so every variable it adds is derived again each time).
+        """
+        level = sorted((list(x[: total + 1]) for x in numbers if x), key=len)
+        merges = 0
+        while len(level) > max(1, direct):
+            a, b = level[0], level[1]
+            merges += 1
+            level = sorted([self.merge((key, merges), a, b, total + 1), *level[2:]], key=len)
+        if sum(map(len, level)) < total:
+            self.clause([-guard])
+            return
+        if not level:
+            return  # nothing to count and nothing to reach
+        sizes = [len(x) for x in level]
+
+        def splits(rest: int):
+            # Every (i_1, ..., i_last) with 0 <= i <= size and the given sum.
+            for head in itertools.product(*(range(min(rest, size) + 1) for size in sizes[:-1])):
+                last = rest - sum(head)
+                if 0 <= last <= sizes[-1]:
+                    yield (*head, last)
+
+        # At most total: no split of total + 1 has all its lower bounds met.
+        for split in splits(total + 1):
+            self.clause([-guard, *(-x[i - 1] for x, i in zip(level, split) if i)])
+        # At least total: no split of total - 1 has all its upper bounds met.
+        if total > 0:
+            for split in splits(total - 1):
+                self.clause([-guard, *(x[i] for x, i in zip(level, split) if i < len(x))])
 
     def at_most_one(self, key: Hashable, lits: Sequence[int]) -> None:
         """At most one of ``lits``: pairwise when short, else a ladder of "some earlier one is true"."""

@@ -314,17 +314,48 @@ def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], insid
     return not goal
 
 
+@lru_cache(maxsize=8)
+def _row_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Bit masks over a grid's flat cells: the cells off the first column and off the last one
+    (where a shift by one along a row may land)."""
+    every = sum(1 << (r * cols) for r in range(rows))  # bit 0 of each row
+    return every * (((1 << cols) - 1) ^ 1), every * (((1 << cols) - 1) >> 1)
+
+
+def _bits_reach(rows: int, cols: int, white: int, start: int, goal: int) -> bool:
+    """Does the region of the bit ``start`` inside the bit set ``white`` hold every bit of
+    ``goal``? Grown a breadth-first layer at a time (four shifts, masked at the row ends)."""
+    off_first, off_last = _row_masks(rows, cols)
+    reach = start
+    while goal & ~reach:
+        grown = (reach | (reach << 1 & off_first) | (reach >> 1 & off_last) | reach << cols | reach >> cols) & white
+        if grown == reach:
+            return False
+        reach = grown
+    return True
+
+
 def plant_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
     """Cells in random order turn black while no neighbour is black and the white cells stay
-    connected, until ``round(density * cells)`` are black (Kuromasu and Hitori answers)."""
+    connected, until ``round(density * cells)`` are black (Kuromasu and Hitori answers).
+
+    Connectivity is asked in the 5x5 window first (``_keeps_whites_connected``), then, where
+    that fails, over the whole board as a bit set."""
     target = round(density * grid.size)
     black: set[Cell] = set()
+    white = (1 << grid.size) - 1
+    cols = grid.cols
     for cell in shuffled(rng, grid.cells()):
         if len(black) >= target:
             break
         # No two black cells share a side; all white cells stay connected.
-        if any(n in black for n in grid.neighbours4(cell)):
+        around = grid.neighbours4(cell)
+        if any(n in black for n in around) or grid.size <= 1:
             continue
-        if grid.size > 1 and _keeps_whites_connected(grid, black, cell):
+        bit = 1 << (cell[0] * cols + cell[1])
+        if _keeps_whites_connected(grid, black, cell, local=True) or _bits_reach(
+                grid.rows, cols, white & ~bit, 1 << (around[0][0] * cols + around[0][1]),
+                sum(1 << (r * cols + c) for r, c in around[1:])):
             black.add(cell)
+            white &= ~bit
     return black

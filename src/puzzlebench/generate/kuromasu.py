@@ -8,7 +8,9 @@ Method (all randomness from one ``random.Random(seed)``):
 3. Repair: while another answer exists (incremental oracle), add one clue per cluster of cells
    where the answers differ: on a cell the other answer blackens, or else beside a cell only the
    planted answer blackens (whose count the other answer changes). Every repair removes the
-   answer found; with every white cell numbered the planted answer is the only one.
+   answer found; with every white cell numbered the planted answer is the only one. Once an
+   answer found is within two cells of the planted one, the answers one cell away that no clue
+   rules out are repaired in one sweep (:func:`one_flips`), without the oracle.
 4. Removal (``minimize``): clues in random order, one per question, dropped while the oracle
    proves the planted answer is still the only one; each question asks for an answer that
    breaks the clue being dropped (see ``common.minimize``). Connectivity is added lazily as
@@ -21,6 +23,12 @@ Method (all randomness from one ``random.Random(seed)``):
    level; a clue kept is a root-level unit, a clue dropped is ruled out at the root, and only
    the clues not yet asked about are assumed. With ``batch`` > 1 a batch that an answer breaks
    in several clues is halved (group testing), so the clues kept are those of ``batch=1``.
+   Every question derives the assumed clues' counts again, so a clue's count is stated with few
+   auxiliary variables: unary "sees at least k" chains per direction (the first link is the
+   cell's own literal; a stretch is named by its end cells, shared by a number looking back),
+   two merged, the other two and the merge compared by direct clauses (``Cnf.sum_equals``),
+   a stretch past another number tied to that number's stretch beyond it, and a question asks
+   for a change among the cells the clue's count depends on.
 5. Difficulty: whether unit propagation on a fresh clause model of the finished puzzle (with
    the one-cell connectivity cut only) decides every cell (``difficulty.unit_propagation``).
 """
@@ -29,8 +37,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
+from ..encodings.sat.kuromasu import white_connected
 from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
@@ -48,7 +57,9 @@ class KuromasuOptions:
     clues: float = 0.1  # fraction of white cells numbered before repair and removal
     minimize: bool = True  # drop clues while the answer stays unique
     batch: int = 1  # clues tried together per removal question (0: about 1% of the clues)
-    budget: int = 200  # conflicts per removal question; an undecided clue stays (0: no limit)
+    # Conflicts per removal question; an undecided clue stays (0: no limit). Just under
+    # MiniSat's first restart (at 100 conflicts), which would derive every assumed clue again.
+    budget: int = 99
 
     def check(self) -> "KuromasuOptions":
         check_fraction("density", self.density, 0.0, 0.5)
@@ -148,6 +159,26 @@ class Witnesses:
         return None
 
 
+def one_flips(grid: Grid, black: frozenset[Cell], clues: set[Cell]) -> Iterator[frozenset[Cell]]:
+    """Answers one cell away from ``black`` that break no clue of ``clues`` (read as it grows).
+
+    A black cell turning white keeps every rule but the counts of the clues that see it; a white
+    cell turning black keeps them where no black cell touches it and it splits no white region,
+    and breaks its own clue and those that see it. Cells are tried in row-major order, each
+    against the clues of that moment.
+    """
+    cuts = cut_cells(grid.rows, grid.cols, black)
+    for cell in grid.cells():
+        if cell in black:
+            flipped = black - {cell}
+        elif cell in clues or cell in cuts or any(n in black for n in grid.neighbours4(cell)):
+            continue
+        else:
+            flipped = black | {cell}
+        if not any(c in clues for ray in grid.rays(cell, black.__contains__).values() for c in ray):
+            yield flipped
+
+
 class KuromasuOracle:
     """Incremental SAT model of one board with connectivity added lazily as cuts.
 
@@ -172,7 +203,10 @@ class KuromasuOracle:
         cnf.block(self.other, [self.black[c] for c in planted], [v for c, v in self.black.items() if c not in planted])
         self.selector: dict[Cell, int] = {}
         self.fixed: set[Cell] = set()
-        self.broken: dict[Cell, int] = {}
+        self.differs: dict[Cell, list[int]] = {}
+        self.chains: dict[tuple[Cell, Direction], list[int]] = {}
+        self.number: dict[Cell, int] = {}
+        self.longest = 0  # the longest chain so far
         self.cuts = 0
 
     def add_clue(self, cell: Cell, n: int) -> None:
@@ -182,36 +216,88 @@ class KuromasuOracle:
         self.selector[cell] = sel
         # A numbered cell is white.
         cnf.clause([-sel, -black[cell]])
-        # Seeing k cells one way: the first k cells that way are all white (a sorted unary number).
-        total: list[int] = []
+        # Seeing k cells one way: the first k cells that way are all white (a sorted unary
+        # number). The first is its cell's own literal; a longer stretch is named by its end
+        # cells, so a number at the far end looking back shares it.
+        rays: list[list[int]] = []
+        differs = [black[cell]]  # the cells this count depends on, as "not as planted"
         for d in Direction:
-            ray = self.grid.ray(cell, d)[:n]
+            ray = self._line(cell, d.step, n)
             seen: list[int] = []
-            for k, c in enumerate(ray):
-                v = cnf.var(("sees", cell, d.name, k))
-                cnf.equiv_and(v, [-black[c]] + seen[-1:])
+            view = True  # within the planted view, or its closing black cell
+            for k, c in enumerate(ray, start=1):
+                if view:
+                    differs.append(-black[c] if c in self.planted else black[c])
+                    view = c not in self.planted
+                if k == n:
+                    # The number cannot see n cells one way (it counts itself too).
+                    cnf.clause([-sel, -seen[-1], black[c]] if seen else [-sel, black[c]])
+                    break
+                if not seen:
+                    seen.append(-black[c])
+                    continue
+                v = cnf.var(("white", *sorted((ray[0], c))))
+                cnf.equiv_and(v, [seen[-1], -black[c]])
                 seen.append(v)
-            total = cnf.merge(("seen", cell, d.name), total, seen, n) if total else seen[:n]
+            rays.append(seen)
+            self.chains[(cell, d)] = seen
+            self.longest = max(self.longest, len(seen))
+            self._link(cell, d, ray, seen, n)
+        self.number[cell] = n
         # The number counts the cell itself plus what it sees.
-        cnf.exactly(sel, total, n - 1)
-        # `broken` -> the cell is black or sees another number of cells.
-        broken = self.broken[cell] = cnf.var(("broken", cell, n))
-        cnf.clause([-broken, black[cell], *([-total[n - 2]] if 1 < n <= len(total) + 1 else []),
-                    *([total[n - 1]] if n - 1 < len(total) else [])])
+        cnf.sum_equals(("seen", cell), sel, rays, n - 1)
+        # Breaking the number changes one of these cells (planted black cells end each view).
+        self.differs[cell] = sorted(set(differs), key=abs)
+
+    def _line(self, cell: Cell, step: Cell, limit: int) -> list[Cell]:
+        """Up to ``limit`` cells from ``cell`` (exclusive) by ``step``, to the border."""
+        (r, c), (dr, dc) = cell, step
+        k = min(limit, r if dr < 0 else self.grid.rows - 1 - r if dr > 0 else limit,
+                c if dc < 0 else self.grid.cols - 1 - c if dc > 0 else limit)
+        return [(r + dr * i, c + dc * i) for i in range(1, k + 1)]
+
+    def _link(self, cell: Cell, d: Direction, ray: list[Cell], seen: list[int], n: int) -> None:
+        """Stretches through another number, both ways round: a stretch past a number implies
+        that number's stretch beyond it, or is impossible when that number cannot see so far."""
+        cnf = self.cnf
+        # Numbers inside this chain.
+        for j, other in enumerate(ray[: len(seen) - 1], start=1):
+            if (other, d) in self.chains:
+                self._pass(seen, j, self.chains[(other, d)], self.selector[other], self.number[other])
+        # Numbers whose chain this way runs through this cell.
+        for j, other in enumerate(self._line(cell, (-d.step[0], -d.step[1]), self.longest), start=1):
+            chain = self.chains.get((other, d))
+            if chain is not None and len(chain) > j:
+                self._pass(chain, j, seen, self.selector[cell], n)
+
+    def _pass(self, outer: list[int], j: int, inner: list[int], sel: int, n: int) -> None:
+        """``outer``'s stretches run through a number ``j`` cells on, whose chain is ``inner``."""
+        for k in range(j + 1, len(outer) + 1):
+            m = k - j  # cells seen past the number
+            if m <= len(inner):
+                self.cnf.clause([-outer[k - 1], inner[m - 1]])
+            else:
+                if m >= n:
+                    self.cnf.clause([-sel, -outer[k - 1]])
+                break
 
     def alternative(self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None) -> frozenset[Cell] | None:
         """Another answer under ``clues``, or None if the planted one is unique.
 
-        With ``breaking``, only answers that break one of those clues are sought. ``budget``
-        caps the conflicts of each solver call (raising ``Undecided`` when spent).
+        With ``breaking``, only answers that change a cell one of those clues' counts depend on
+        (the clue's cell, the cells it sees and the black cells ending its view) are sought:
+        since the planted answer is the only one of ``clues`` plus ``breaking``, such an answer
+        of ``clues`` breaks one of them, and an answer that breaks one changes such a cell.
+        ``budget`` caps the conflicts of each solver call (raising ``Undecided`` when spent).
         """
         cnf = self.cnf
-        goal = cnf.question([self.broken[c] for c in breaking]) if breaking else self.other
+        goal = cnf.question([x for c in breaking for x in self.differs[c]]) if breaking else self.other
         if breaking:
             # Clues in order of decreasing distance to the clues asked about, the question last:
             # a conflict near those clues sends the solver back past few assumptions.
             def far(c: Cell) -> tuple[int, Cell]:
-                return (-min(max(abs(c[0] - t[0]), abs(c[1] - t[1])) for t in breaking), c)
+                r, k = c
+                return (-min(max(abs(r - t[0]), abs(k - t[1])) for t in breaking), c)
 
             assumptions = [*(self.selector[c] for c in sorted(clues - self.fixed, key=far)), goal]
         else:
@@ -222,10 +308,9 @@ class KuromasuOracle:
                 if model is None:
                     return None
                 black = cnf.true_keys(model, self.black)
-                comps = white_components(self.grid.rows, self.grid.cols, black)
-                if len(comps) == 1:
+                if white_connected(self.grid.rows, self.grid.cols, black):
                     return black
-                self._cut(black, comps, clues)
+                self._cut(black, white_components(self.grid.rows, self.grid.cols, black), clues)
         finally:
             if breaking:
                 cnf.retire(goal)
@@ -279,8 +364,9 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
         if c in clues:
             oracle.add_clue(c, count[c])
     repairs = 0
-    while (other := oracle.alternative(clues)) is not None:
-        repairs += 1
+    swept = False
+
+    def repair(other: frozenset[Cell]) -> None:
         # Cells the other answer blackens, else white cells beside the planted-only black cells.
         spots = [c for c in other - black]
         if not spots:
@@ -292,6 +378,17 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
             cell = rng.choice(group)
             clues.add(cell)
             oracle.add_clue(cell, count[cell])
+
+    while (other := oracle.alternative(clues)) is not None:
+        repairs += 1
+        repair(other)
+        if not swept and len(other ^ black) <= 2:
+            # The other answers left are mostly one cell away from the planted one: those are
+            # found and repaired here, each without a solver call.
+            swept = True
+            for other in one_flips(grid, black, clues):
+                repairs += 1
+                repair(other)
     start_clues = len(clues)
     witnessed = 0  # removal questions settled by a witness instead of the oracle
     if opts.minimize:
