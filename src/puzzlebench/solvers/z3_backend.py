@@ -144,7 +144,7 @@ class Z3Backend(Backend):
         # The encoding's assertions as built (refinement cuts and blocking clauses not included).
         return {
             "assertions": self._assertions,
-            "bool_vars": len(art.bools),
+            "bool_vars": len(art.bools) + getattr(art, "text_bools", 0),
             "int_vars": len(art.ints),
         }
 

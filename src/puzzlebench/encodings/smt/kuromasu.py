@@ -35,7 +35,7 @@ import z3
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
-from .common import SmtModel, card_option
+from .common import CARD_CHOICES, SmtModel, UnarySums
 from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
@@ -61,13 +61,16 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
 
     # A number equals the white cells it sees in its row and column, itself included.
     stretches = _Stretches() if options["visibility"] == "shared" else None
+    sums = model.unary_sums() if options["card"] == "adder" else None
     for clue, n in puzzle.numbers.items():
         if options["visibility"] in ("rays", "shared"):
-            _count_by_rays(model, black, white, clue, n, options["card"], puzzle, stretches)
+            _count_by_rays(model, black, white, clue, n, options["card"], puzzle, stretches, sums)
         else:
             _count_by_distance(model, black, white, clue, n, puzzle)
     if stretches is not None:
         stretches.link(model)
+    if sums is not None:
+        sums.close()
 
     # All white cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -123,14 +126,16 @@ class _Stretches:
 
 def _count_by_rays(
     model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu,
-    stretches: _Stretches | None = None,
+    stretches: _Stretches | None = None, sums: UnarySums | None = None,
 ) -> None:
     """Chains s_k "the first k cells this way are white": the true ones, plus the cells seen for
     sure (the clue itself and clue cells next in line), number n. With ``stretches``, s_k is the
     shared Boolean of its stretch."""
-    seen: list[z3.BoolRef] = []
+    rays: list[list[z3.BoolRef]] = []  # per direction: its unary number "sees k cells this way"
     always = 1  # the numbered cell itself
     for direction in Direction:
+        seen: list[z3.BoolRef] = []
+        rays.append(seen)
         prev: z3.BoolRef | None = None  # None: every cell so far is a clue, seen for sure
         first: Cell | None = None  # the first and last cells without a clue so far
         last: Cell | None = None
@@ -170,7 +175,10 @@ def _count_by_rays(
             else:
                 seen.append(cur)
             prev = cur
-    model.add(model.count(seen, "==", n - always, card))
+    if sums is not None:
+        sums.equals(rays, n - always)
+    else:
+        model.add(model.count([x for ray in rays for x in ray], "==", n - always, card))
 
 
 SPECS: list[EncodingSpec] = [
@@ -196,7 +204,12 @@ SPECS: list[EncodingSpec] = [
                 "(Boolean chains 'sees k cells this way'), or shared (the same chains, one Boolean "
                 "per stretch of a line, linked through numbered cells)",
             ),
-            card_option("cells a number sees (visibility=rays; distance sums integers)"),
+            Option(
+                "card", "adder", ("adder",) + CARD_CHOICES,
+                "how counts of the cells a number sees are written (visibility=rays or shared; "
+                "distance sums integers): adder merges the four rays' unary chains pairwise (a "
+                "totalizer on sorted inputs, as the SAT encoding's), pb = PbEq, sum = Sum(If(b, 1, 0)) == n",
+            ),
         ),
     ),
 ]
