@@ -122,3 +122,12 @@ def test_nurikabe_auto_proves_the_janko_question_puzzles(janko_dir) -> None:
     for entry in suite:
         result = pb.solve(entry.puzzle, "smt", count=2)
         assert result.unique and result.solutions[0] == entry.solution, entry.id
+
+
+def test_kuromasu_auto_visibility_shares_stretches_on_large_boards_only() -> None:
+    spec = registry.get(Family.KUROMASU, "smt")
+    for side, expected in ((10, "rays"), (50, "shared")):
+        puzzle = next(item.puzzle for item in load_suite("gen-kuromasu") if item.puzzle.shape == (side, side))
+        model = spec.build(puzzle, spec.resolve({}))
+        assert model.notes["visibility"] == expected
+        assert any(key[0] == "stretch" for key in model.bools) == (expected == "shared")
