@@ -38,13 +38,6 @@ from ..base import Artifact, Option
 CARD_CHOICES: tuple[str, ...] = ("pb", "sum")
 
 
-class _Pool:
-    """The integer variable counter the SAT paradigm's unary adders draw fresh literals from."""
-
-    def __init__(self, top: int) -> None:
-        self.top = top
-
-
 def ite_sum(vars_: Sequence[z3.BoolRef]) -> z3.ArithRef:
     """The count the seeds' models write (002's ``v.ite(1, 0)``, 003's CLP(FD) sum): ``Sum(If(v, 1, 0))``."""
     return z3.Sum([z3.If(v, 1, 0) for v in vars_])
@@ -204,7 +197,6 @@ class SmtModel(Artifact):
             return total <= k if relation == "<=" else total >= k
         raise EncodingError(f"unknown counting form {card!r} (choose from {', '.join(CARD_CHOICES)})")
 
-
     def unary_sums(self) -> "UnarySums":
         """A collector of "these unary numbers sum to exactly n" statements (``card=adder``)."""
         return UnarySums(self)
@@ -214,7 +206,7 @@ class UnarySums:
     """``card=adder``: unary numbers (``x[i-1]`` = "X >= i", each literal implying the one
     before) that sum to exactly a total, stated by the SAT paradigm's pairwise merges
     (:func:`~puzzlebench.encodings.sat.common.unary_sum_equals`, a totalizer on inputs that are
-    already sorted) over these terms, with one fresh Boolean ``sum_k`` per merge output. Unlike
+    already sorted) over these terms, with one fresh Boolean ``|sum k|`` per merge output. Unlike
     a pseudo-Boolean atom, the partial sums are literals the solver can branch on and learn over.
 
     The merges write about 200,000 clauses on a 100x100 Kuromasu board: made one by one through
@@ -231,7 +223,7 @@ class UnarySums:
         self.clauses: list[tuple[int, ...]] = []
         self.known: dict[int, str] = {}  # a term's AST id -> its text
         self.inputs: set[str] = set()  # the named constants the inputs mention
-        self.fresh = 0
+        self.fresh: list[str] = []  # the merge outputs' names, not yet declared
 
     def equals(self, numbers: Sequence[Sequence[z3.BoolRef]], total: int) -> None:
         from ..sat.common import unary_sum_equals
@@ -243,15 +235,22 @@ class UnarySums:
             self.text += [self._text(x) for x in number]
         first = self.pool.top + 1
         unary_sum_equals(self.pool, self.clauses, ints, total)
-        self.text += [f"sum_{k}" for k in range(first, self.pool.top + 1)]
-        self.fresh += self.pool.top + 1 - first
+        # quoted names with a space (no ``SmtModel.bool`` key makes one), numbered across the model
+        start = self.model.text_bools
+        fresh = [f"|sum {start + k}|" for k in range(self.pool.top + 1 - first)]
+        self.model.text_bools += len(fresh)
+        self.text += fresh
+        self.fresh += fresh
 
     def _text(self, term: z3.BoolRef) -> str:
         key = term.get_id()
         got = self.known.get(key)
         if got is None:
             got = self.known[key] = term.sexpr()
-            self.inputs.add(got[5:-1] if got.startswith("(not ") else got)
+            name = got[5:-1] if got.startswith("(not ") else got
+            if "(" in name:
+                raise EncodingError(f"a unary number's literal must be a Boolean constant or its negation, not {got}")
+            self.inputs.add(name)
         return got
 
     def close(self) -> None:
@@ -260,8 +259,7 @@ class UnarySums:
             return
         text = self.text
         neg = [""] + [f"(not {t})" for t in text[1:]]
-        fresh = (t for t in text if t.startswith("sum_"))
-        parts = [f"(declare-fun {name} () Bool)" for name in (*self.inputs, *fresh)]
+        parts = [f"(declare-fun {name} () Bool)" for name in (*self.inputs, *self.fresh)]
         parts.append("(assert (and")
         parts += [f"(or {' '.join(text[x] if x > 0 else neg[-x] for x in clause)})" if len(clause) > 1
                   else (text[clause[0]] if clause[0] > 0 else neg[-clause[0]]) if clause else "false"
@@ -270,8 +268,7 @@ class UnarySums:
         model = self.model
         (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
         model.add(conjunction)
-        model.text_bools += self.fresh
-        self.clauses = []
+        self.clauses, self.fresh = [], []
 
 
 class _Pool:
