@@ -138,13 +138,12 @@ class Z3Backend(Backend):
     def add_clause(self, clause: CellClause) -> None:
         import z3
 
-        var = self._artifact.decision
         art = self._artifact
-        # Built through the C API: a blocking clause holds every decision cell (z3.Or coerces
-        # each of its thousands of arguments).
+        var = art.decision
+        # Built through the SmtModel's C API helpers: a blocking clause holds every decision cell
+        # (z3.Or coerces each of its thousands of arguments); an empty clause is False.
         lits = [var[cell] if positive else art.neg(var[cell]) for cell, positive in clause]
-        term = art.any(lits) if hasattr(art, "any") else (z3.Or(lits) if lits else z3.BoolVal(False, art.ctx))
-        self._solver.add(term)
+        z3.Z3_solver_assert(art.ctx.ref(), self._solver.solver, art.any(lits).as_ast())
 
     def interrupt(self) -> None:
         if self._artifact is not None:
