@@ -82,9 +82,9 @@ def test_every_family_has_a_default_smt_encoding_and_the_seed_ports() -> None:
     kuro = registry.get(Family.KUROMASU, "smt")
     assert kuro.option("connectivity").choices == ("lazy", "rank", "none")
     assert kuro.option("connectivity").default == "lazy"
-    assert kuro.option("visibility").choices == ("distance", "rays", "shared")
-    assert kuro.option("visibility").default == "rays"
-    assert kuro.option("card").choices == ("pb", "sum")
+    assert kuro.option("visibility").choices == ("auto", "distance", "rays", "shared")
+    assert kuro.option("visibility").default == "auto"
+    assert kuro.option("card").choices == ("adder", "pb", "sum")
 
 
 def test_bad_option_values_are_refused_with_the_choices() -> None:

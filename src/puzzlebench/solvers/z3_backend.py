@@ -119,18 +119,31 @@ class Z3Backend(Backend):
 
     def marked(self) -> frozenset[Cell]:
         import z3
+        from z3.z3types import Ast
 
-        model = self._model
-        return frozenset(
-            cell for cell, var in self._artifact.decision.items() if z3.is_true(model.eval(var, model_completion=True))
-        )
+        # One C API call per cell (Model.eval wraps and re-checks each value, 50 us a cell on a
+        # 100x100 board); a decision Boolean the model leaves open reads as unmarked, as with
+        # model completion.
+        ctx = self._artifact.ctx
+        ref, handle = ctx.ref(), self._model.model
+        value = (Ast * 1)()
+        true = z3.Z3_L_TRUE
+        marked = []
+        for cell, var in self._artifact.decision.items():
+            ok = z3.Z3_model_eval(ref, handle, var.as_ast(), True, value)
+            if ok and z3.Z3_get_bool_value(ref, value[0]) == true:
+                marked.append(cell)
+        return frozenset(marked)
 
     def add_clause(self, clause: CellClause) -> None:
         import z3
 
-        var = self._artifact.decision
-        lits = [var[cell] if positive else z3.Not(var[cell]) for cell, positive in clause]
-        self._solver.add(z3.Or(lits) if lits else z3.BoolVal(False, self._artifact.ctx))
+        art = self._artifact
+        var = art.decision
+        # Built through the SmtModel's C API helpers: a blocking clause holds every decision cell
+        # (z3.Or coerces each of its thousands of arguments); an empty clause is False.
+        lits = [var[cell] if positive else art.neg(var[cell]) for cell, positive in clause]
+        z3.Z3_solver_assert(art.ctx.ref(), self._solver.solver, art.any(lits).as_ast())
 
     def interrupt(self) -> None:
         if self._artifact is not None:
@@ -144,7 +157,7 @@ class Z3Backend(Backend):
         # The encoding's assertions as built (refinement cuts and blocking clauses not included).
         return {
             "assertions": self._assertions,
-            "bool_vars": len(art.bools),
+            "bool_vars": len(art.bools) + getattr(art, "text_bools", 0),
             "int_vars": len(art.ints),
         }
 

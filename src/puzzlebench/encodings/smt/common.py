@@ -65,13 +65,18 @@ class SmtModel(Artifact):
     ints: dict[Hashable, z3.ArithRef] = field(default_factory=dict)
     #: The z3 logic this encoding is best solved in (``logic=auto``); None: the backend's default.
     logic: str | None = None
+    #: Booleans declared in SMT-LIB text handed to z3's parser (:class:`UnarySums`), not in ``bools``.
+    text_bools: int = 0
 
     # -- variables ------------------------------------------------------------------------------
     def bool(self, *key: Any) -> z3.BoolRef:
         """The Boolean named by ``key`` (created on first use)."""
         var = self.bools.get(key)
         if var is None:
-            var = self.bools[key] = z3.Bool(_name(key), self.ctx)
+            # z3.Bool(name, ctx), through the C API: it remakes the sort and re-checks per call
+            ref = self.ctx.ref()
+            var = self.bools[key] = self._bool(z3.Z3_mk_const(ref, z3.Z3_mk_string_symbol(ref, _name(key)),
+                                                              self._bool_sort.ast))
         return var
 
     def int(self, *key: Any, lo: int | None = None, hi: int | None = None) -> z3.ArithRef:
@@ -84,6 +89,10 @@ class SmtModel(Artifact):
             if hi is not None:
                 self.add(self.rel(var, "<=", hi))
         return var
+
+    @cached_property
+    def _bool_sort(self) -> z3.SortRef:
+        return z3.BoolSort(self.ctx)
 
     @cached_property
     def true(self) -> z3.BoolRef:
@@ -187,6 +196,86 @@ class SmtModel(Artifact):
                 return total == k
             return total <= k if relation == "<=" else total >= k
         raise EncodingError(f"unknown counting form {card!r} (choose from {', '.join(CARD_CHOICES)})")
+
+    def unary_sums(self) -> "UnarySums":
+        """A collector of "these unary numbers sum to exactly n" statements (``card=adder``)."""
+        return UnarySums(self)
+
+
+class UnarySums:
+    """``card=adder``: unary numbers (``x[i-1]`` = "X >= i", each literal implying the one
+    before) that sum to exactly a total, stated by the SAT paradigm's pairwise merges
+    (:func:`~puzzlebench.encodings.sat.common.unary_sum_equals`, a totalizer on inputs that are
+    already sorted) over these terms, with one fresh Boolean ``|sum k|`` per merge output. Unlike
+    a pseudo-Boolean atom, the partial sums are literals the solver can branch on and learn over.
+
+    The merges write about 200,000 clauses on a 100x100 Kuromasu board: made one by one through
+    the Python API that took longer than the search they save, so :meth:`close` hands them to
+    z3's SMT-LIB parser as one text and adds the one conjunction it returns (the inputs are
+    named constants or their negations, declared in the text under their own names, which z3
+    maps to the same constants).
+    """
+
+    def __init__(self, model: SmtModel) -> None:
+        self.model = model
+        self.pool = _Pool(0)
+        self.text: list[str] = [""]  # int literal k > 0 -> its term as SMT-LIB text
+        self.clauses: list[tuple[int, ...]] = []
+        self.known: dict[int, str] = {}  # a term's AST id -> its text
+        self.inputs: set[str] = set()  # the named constants the inputs mention
+        self.fresh: list[str] = []  # the merge outputs' names, not yet declared
+
+    def equals(self, numbers: Sequence[Sequence[z3.BoolRef]], total: int) -> None:
+        from ..sat.common import unary_sum_equals
+
+        ints = []
+        for number in numbers:
+            ints.append(list(range(self.pool.top + 1, self.pool.top + 1 + len(number))))
+            self.pool.top += len(number)
+            self.text += [self._text(x) for x in number]
+        first = self.pool.top + 1
+        unary_sum_equals(self.pool, self.clauses, ints, total)
+        # quoted names with a space (no ``SmtModel.bool`` key makes one), numbered across the model
+        start = self.model.text_bools
+        fresh = [f"|sum {start + k}|" for k in range(self.pool.top + 1 - first)]
+        self.model.text_bools += len(fresh)
+        self.text += fresh
+        self.fresh += fresh
+
+    def _text(self, term: z3.BoolRef) -> str:
+        key = term.get_id()
+        got = self.known.get(key)
+        if got is None:
+            got = self.known[key] = term.sexpr()
+            name = got[5:-1] if got.startswith("(not ") else got
+            if "(" in name:
+                raise EncodingError(f"a unary number's literal must be a Boolean constant or its negation, not {got}")
+            self.inputs.add(name)
+        return got
+
+    def close(self) -> None:
+        """Parse the collected clauses and add them to the model as one conjunction."""
+        if not self.clauses:
+            return
+        text = self.text
+        neg = [""] + [f"(not {t})" for t in text[1:]]
+        parts = [f"(declare-fun {name} () Bool)" for name in (*self.inputs, *self.fresh)]
+        parts.append("(assert (and")
+        parts += [f"(or {' '.join(text[x] if x > 0 else neg[-x] for x in clause)})" if len(clause) > 1
+                  else (text[clause[0]] if clause[0] > 0 else neg[-clause[0]]) if clause else "false"
+                  for clause in self.clauses]
+        parts.append("))")
+        model = self.model
+        (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
+        model.add(conjunction)
+        self.clauses, self.fresh = [], []
+
+
+class _Pool:
+    """The integer variable counter the SAT paradigm's unary adders draw fresh literals from."""
+
+    def __init__(self, top: int) -> None:
+        self.top = top
 
 
 def _ast_array(terms: Sequence[z3.ExprRef]) -> Any:

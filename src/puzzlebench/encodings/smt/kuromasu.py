@@ -8,8 +8,11 @@ Rules and the blocks that enforce them:
   ``distance`` gives each direction one bounded integer d, "the first d cells this way are
   white and the next one is black (or the border)"; the number is 1 + the four distances.
   ``rays`` chains Booleans s_k "the first k cells this way are white" (s_k = s_{k-1} and white)
-  and counts the true ones (``card`` option: PbEq or a sum of If terms). Either way a ray is cut
-  after n cells: seeing n cells one way already exceeds the number;
+  and counts the true ones (``card`` option: ``adder``, the default, merges the four rays' chains,
+  which are already unary numbers, pairwise as the SAT encoding does; or PbEq, or a sum of If
+  terms); ``shared`` names each stretch of a line once for the numbers at both ends; ``auto``
+  (the default) is shared on boards of ``AUTO_CELLS`` cells or more, else rays. Either way a ray
+  is cut after n cells: seeing n cells one way already exceeds the number;
 * all white cells form one orthogonally connected region (``connectivity`` option):
   ``lazy`` — a candidate whose white cells are split is rejected by the lazy rule
   (``regions.connectivity_cuts``), which returns, for every white region C but the largest, the
@@ -35,11 +38,15 @@ import z3
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
-from .common import SmtModel, card_option
+from .common import CARD_CHOICES, SmtModel, UnarySums
 from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("distance", "rays", "shared")
+#: ``visibility=auto`` picks ``shared`` from this many cells on, else ``rays`` (as the SAT
+#: encoding's ``auto``): on the 100x100 boards shared took 0.90x the CPU of rays (with
+#: ``card=adder``; 0.88x with PbEq), on janko's boards (at most 1,395 cells) 1.00x.
+AUTO_CELLS = 2000
 
 Black = dict[Cell, z3.BoolRef]
 White = dict[Cell, z3.BoolRef]
@@ -60,14 +67,20 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
             model.add(model.any([white[a], white[b]]))
 
     # A number equals the white cells it sees in its row and column, itself included.
-    stretches = _Stretches() if options["visibility"] == "shared" else None
+    visibility = options["visibility"]
+    if visibility == "auto":
+        visibility = "shared" if grid.size >= AUTO_CELLS else "rays"
+    stretches = _Stretches() if visibility == "shared" else None
+    sums = model.unary_sums() if options["card"] == "adder" else None
     for clue, n in puzzle.numbers.items():
-        if options["visibility"] in ("rays", "shared"):
-            _count_by_rays(model, black, white, clue, n, options["card"], puzzle, stretches)
+        if visibility in ("rays", "shared"):
+            _count_by_rays(model, black, white, clue, n, options["card"], puzzle, stretches, sums)
         else:
             _count_by_distance(model, black, white, clue, n, puzzle)
     if stretches is not None:
         stretches.link(model)
+    if sums is not None:
+        sums.close()
 
     # All white cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -78,7 +91,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
     elif mode == "lazy":
         no_walled_in_cell(model, puzzle.grid, black, white)
         model.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
-    model.notes.update(connectivity=mode, visibility=options["visibility"])
+    model.notes.update(connectivity=mode, visibility=visibility)
     return model
 
 
@@ -123,14 +136,16 @@ class _Stretches:
 
 def _count_by_rays(
     model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu,
-    stretches: _Stretches | None = None,
+    stretches: _Stretches | None = None, sums: UnarySums | None = None,
 ) -> None:
     """Chains s_k "the first k cells this way are white": the true ones, plus the cells seen for
     sure (the clue itself and clue cells next in line), number n. With ``stretches``, s_k is the
     shared Boolean of its stretch."""
-    seen: list[z3.BoolRef] = []
+    rays: list[list[z3.BoolRef]] = []  # per direction: its unary number "sees k cells this way"
     always = 1  # the numbered cell itself
     for direction in Direction:
+        seen: list[z3.BoolRef] = []
+        rays.append(seen)
         prev: z3.BoolRef | None = None  # None: every cell so far is a clue, seen for sure
         first: Cell | None = None  # the first and last cells without a clue so far
         last: Cell | None = None
@@ -170,7 +185,10 @@ def _count_by_rays(
             else:
                 seen.append(cur)
             prev = cur
-    model.add(model.count(seen, "==", n - always, card))
+    if sums is not None:
+        sums.equals(rays, n - always)
+    else:
+        model.add(model.count([x for ray in rays for x in ray], "==", n - always, card))
 
 
 SPECS: list[EncodingSpec] = [
@@ -191,12 +209,18 @@ SPECS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             Option(
-                "visibility", "rays", VISIBILITY,
+                "visibility", "auto", ("auto",) + VISIBILITY,
                 "how a number counts what it sees: distance (one integer per direction), rays "
-                "(Boolean chains 'sees k cells this way'), or shared (the same chains, one Boolean "
-                "per stretch of a line, linked through numbered cells)",
+                "(Boolean chains 'sees k cells this way'), shared (the same chains, one Boolean "
+                "per stretch of a line, linked through numbered cells), or auto (shared on boards "
+                "of 2,000+ cells, else rays)",
             ),
-            card_option("cells a number sees (visibility=rays; distance sums integers)"),
+            Option(
+                "card", "adder", ("adder",) + CARD_CHOICES,
+                "how counts of the cells a number sees are written (visibility=rays or shared; "
+                "distance sums integers): adder merges the four rays' unary chains pairwise (a "
+                "totalizer on sorted inputs, as the SAT encoding's), pb = PbEq, sum = Sum(If(b, 1, 0)) == n",
+            ),
         ),
     ),
 ]
