@@ -32,16 +32,26 @@ from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
-from .common import CpModelArtifact, new_bools
+from .common import CpModelArtifact, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid")
+#: islands=hybrid: the smallest bound given depths, as a share of the board's cells (a number of at
+#: least rows x cols / HYBRID_SHARE), and at most HYBRID_SMALLEST
+HYBRID_SHARE = 10
+HYBRID_SMALLEST = 16
+
+
+def hybrid_smallest(puzzle: Nurikabe) -> int:
+    """islands=hybrid: the smallest bound given depths on this board."""
+    return max(1, min(HYBRID_SMALLEST, -(-puzzle.rows * puzzle.cols // HYBRID_SHARE)))
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
     islands, connectivity = options["islands"], options["connectivity"]
     # Owners are functions of the colouring; depths, levels and flows are not.
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
+    apply_linearization(art, options["linearization"])
     model = art.model
     plan = IslandPlan.of(puzzle)
     clues = puzzle.clue_cells
@@ -62,12 +72,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
-    if islands == "distance":
-        _islands_by_distance(model, puzzle, plan, wall)
+    if islands in ("distance", "hybrid"):
+        levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
+        _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
-    if islands != "distance":
+    if islands != "distance":  # (hybrid: for the islands without depths)
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
@@ -132,13 +143,19 @@ def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, o
         model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
 
 
-def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
+                         levelled: set[Cell] | None = None) -> None:
+    """Owners and sizes for every clue; depths for the clues of ``levelled`` (None: all)."""
     grid = puzzle.grid
     owns = _owners(model, puzzle, plan, wall)
-    top = max(plan.bound.values(), default=1) - 1
+    if levelled is None:
+        levelled = set(plan.reach)
+    top = max((plan.bound[clue] for clue in levelled), default=1) - 1
     depth = {cell: model.new_int_var(1, top, "") for cell in plan.open if top >= 1}
     for clue, dist in plan.reach.items():
         n = plan.bound[clue]  # the number, or a '?' island's bound
+        if clue not in levelled:
+            continue  # its island is left to the lazy cuts
         for cell, d in dist.items():
             mine = owns.get((clue, cell))  # None: the clue itself
             if mine is None or clue in grid.neighbours4(cell):
@@ -178,6 +195,7 @@ ENCODINGS: list[EncodingSpec] = [
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
             wall_rules_option("none"),
+            linearization_option(1),
         ),
     ),
 ]
