@@ -90,3 +90,18 @@ def apply_linearization(artifact: CpModelArtifact, level: int) -> None:
     """Ask CP-SAT for ``level`` (only when it differs from CP-SAT's own default, 1)."""
     if level != 1:
         artifact.parameters["linearization_level"] = level
+
+
+def inprocessing_option(default: bool, measured: str = "") -> Option:
+    """The ``inprocessing`` option: CP-SAT's ``use_sat_inprocessing`` for this encoding's models."""
+    return Option(
+        "inprocessing", default,
+        description="CP-SAT use_sat_inprocessing: simplify the clause database between restarts (vivification, "
+        "subsumption, bounded variable elimination)" + (f"; {measured}" if measured else ""),
+    )
+
+
+def apply_inprocessing(artifact: CpModelArtifact, on: bool) -> None:
+    """Ask CP-SAT for inprocessing or none (only when it differs from CP-SAT's own default, on)."""
+    if not on:
+        artifact.parameters["use_sat_inprocessing"] = False
