@@ -189,7 +189,9 @@ ENCODINGS: list[EncodingSpec] = [
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
             # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
-            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s
+            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s; on every 20th (56; 20 s cap, one
+            # interleaved run) lazy 27.1 s, hybrid 35.1 s; on the 48 misses of a whole-corpus run
+            # (10 s cap, load ~7) lazy 0 proven, 374 s, hybrid 17, 242 s
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths), owners "
                    "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
