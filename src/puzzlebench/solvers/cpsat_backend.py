@@ -44,6 +44,9 @@ class CpSatBackend(Backend):
                "paradigms; 0 = CP-SAT's choice)"),
         Option("seed", 0, description="CP-SAT random_seed"),
         Option("presolve", True, description="run CP-SAT's presolve"),
+        Option("hints", True, description="in resolve mode, hint each search with the previous candidate's "
+               "decision values (AddHint): after a lazy cut or a blocking clause the next search starts "
+               "from the last answer instead of from scratch"),
         Option(
             "enumeration",
             "auto",
@@ -64,6 +67,7 @@ class CpSatBackend(Backend):
         self._search: dict[str, float] = {"choices": 0, "conflicts": 0, "propagations": 0, "restarts": 0}
         self._extra: dict[str, Any] = {"wall_time": 0.0, "solves": 0}
         self._stop = threading.Event()
+        self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -147,9 +151,18 @@ class CpSatBackend(Backend):
         if left == 0.0 or self._stop.is_set():
             return None
         solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
-        status = solver.solve(self._artifact.model)
+        model = self._artifact.model
+        if self._last is not None and self.options.get("hints", True):
+            # Start from the previous candidate: a lazy cut or a blocking clause usually changes
+            # few cells of it, and CP-SAT keeps no learnt clauses between searches.
+            model.clear_hints()
+            for var, value in zip(self._vars, self._last):
+                model.add_hint(var, value)
+        status = solver.solve(model)
         self._record(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            values = solver.response_proto.solution
+            self._last = [values[i] for i in self._indices]
             return True
         if status == cp_model.INFEASIBLE:
             return False

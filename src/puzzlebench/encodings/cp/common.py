@@ -72,3 +72,36 @@ def apply_search(artifact: CpModelArtifact, name: str, order: Sequence[cp_model.
     variable_choice, value_choice = strategy
     artifact.model.add_decision_strategy(list(order), variable_choice, value_choice)
     artifact.parameters["search_branching"] = cp_model.FIXED_SEARCH
+
+
+# -- CP-SAT's LP relaxation (linearization_level), chosen per encoding by measurement ----------
+
+def linearization_option(default: int, measured: str = "") -> Option:
+    """The ``linearization`` option: CP-SAT's ``linearization_level`` for this encoding's models."""
+    return Option(
+        "linearization", default, (0, 1, 2),
+        "CP-SAT linearization_level: 0 (no LP relaxation: propagation and clause learning only), 1 "
+        "(CP-SAT's own default: linear constraints kept in an LP, with cuts), 2 (more of the model "
+        "linearized)" + (f"; {measured}" if measured else ""),
+    )
+
+
+def apply_linearization(artifact: CpModelArtifact, level: int) -> None:
+    """Ask CP-SAT for ``level`` (only when it differs from CP-SAT's own default, 1)."""
+    if level != 1:
+        artifact.parameters["linearization_level"] = level
+
+
+def inprocessing_option(default: bool, measured: str = "") -> Option:
+    """The ``inprocessing`` option: CP-SAT's ``use_sat_inprocessing`` for this encoding's models."""
+    return Option(
+        "inprocessing", default,
+        description="CP-SAT use_sat_inprocessing: simplify the clause database between restarts (vivification, "
+        "subsumption, bounded variable elimination)" + (f"; {measured}" if measured else ""),
+    )
+
+
+def apply_inprocessing(artifact: CpModelArtifact, on: bool) -> None:
+    """Ask CP-SAT for inprocessing or none (only when it differs from CP-SAT's own default, on)."""
+    if not on:
+        artifact.parameters["use_sat_inprocessing"] = False

@@ -13,7 +13,9 @@ Rules and the blocks that enforce them:
   n for a number, at most the bound for a '?'); ``owners`` keeps the owners and the sums but no
   depths, and leaves owned cells cut off from their clue to the lazy cuts; ``lazy`` states only
   that a non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
-  (``regions.island_cuts``);
+  (``regions.island_cuts``); ``hybrid`` is ``distance`` with depths only for the clues of bound
+  at least :func:`hybrid_smallest` within ``IslandPlan.levelled``'s budget, the other islands
+  left to the lazy cuts;
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -32,16 +34,26 @@ from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
-from .common import CpModelArtifact, new_bools
+from .common import CpModelArtifact, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid")
+#: islands=hybrid: the smallest bound given depths, as a share of the board's cells (a number of at
+#: least rows x cols / HYBRID_SHARE), and at most HYBRID_SMALLEST
+HYBRID_SHARE = 10
+HYBRID_SMALLEST = 16
+
+
+def hybrid_smallest(puzzle: Nurikabe) -> int:
+    """islands=hybrid: the smallest bound given depths on this board."""
+    return max(1, min(HYBRID_SMALLEST, -(-puzzle.rows * puzzle.cols // HYBRID_SHARE)))
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
     islands, connectivity = options["islands"], options["connectivity"]
     # Owners are functions of the colouring; depths, levels and flows are not.
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
+    apply_linearization(art, options["linearization"])
     model = art.model
     plan = IslandPlan.of(puzzle)
     clues = puzzle.clue_cells
@@ -62,12 +74,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
-    if islands == "distance":
-        _islands_by_distance(model, puzzle, plan, wall)
+    if islands in ("distance", "hybrid"):
+        levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
+        _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
-    if islands != "distance":
+    if islands != "distance":  # (hybrid: for the islands without depths)
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
@@ -132,13 +145,19 @@ def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, o
         model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
 
 
-def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> None:
+def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
+                         levelled: set[Cell] | None = None) -> None:
+    """Owners and sizes for every clue; depths for the clues of ``levelled`` (None: all)."""
     grid = puzzle.grid
     owns = _owners(model, puzzle, plan, wall)
-    top = max(plan.bound.values(), default=1) - 1
+    if levelled is None:
+        levelled = set(plan.reach)
+    top = max((plan.bound[clue] for clue in levelled), default=1) - 1
     depth = {cell: model.new_int_var(1, top, "") for cell in plan.open if top >= 1}
     for clue, dist in plan.reach.items():
         n = plan.bound[clue]  # the number, or a '?' island's bound
+        if clue not in levelled:
+            continue  # its island is left to the lazy cuts
         for cell, d in dist.items():
             mine = owns.get((clue, cell))  # None: the clue itself
             if mine is None or clue in grid.neighbours4(cell):
@@ -170,14 +189,20 @@ ENCODINGS: list[EncodingSpec] = [
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
             # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
-            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s
+            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s; on every 20th (56; 20 s cap, one
+            # interleaved run) lazy 27.1 s, hybrid 35.1 s; on the 48 misses of a whole-corpus run
+            # (10 s cap, load ~7) lazy 0 proven, 374 s, hybrid 17, 242 s
             Option("islands", "lazy", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths), owners "
-                   "(owners and sizes, islands cut off from their number by lazy cuts) or lazy (cuts)"),
+                   "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
+                   "sizes for all, depths for the big numbers within a budget) or lazy (cuts)"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
             wall_rules_option("none"),
+            # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
+            # in all alike
+            linearization_option(1),
         ),
     ),
 ]
