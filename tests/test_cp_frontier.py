@@ -33,17 +33,10 @@ def _kuromasu_boards() -> list[Kuromasu]:
 
 
 @pytest.mark.parametrize("hints", [True, False])
-def test_hinted_resolve_loop_enumerates_exactly_the_brute_force_answers(hints):
-    # lazy islands and wall: many searches in one run, each hinted with the candidate before it
-    for p in _nurikabe_boards():
-        result = solve(p, "cp", count=0, timeout=60, hints=hints, enumeration="resolve")
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
-
-
-@pytest.mark.parametrize("hints", [True, False])
-def test_hinted_kuromasu_counts_equal_brute_force(hints):
-    for p in _kuromasu_boards():
+@pytest.mark.parametrize("boards", [_nurikabe_boards, _kuromasu_boards], ids=["nurikabe", "kuromasu"])
+def test_hinted_resolve_loop_enumerates_exactly_the_brute_force_answers(boards, hints):
+    # lazy rules: many searches in one run, each hinted with the candidate before it
+    for p in boards():
         result = solve(p, "cp", count=0, timeout=60, hints=hints, enumeration="resolve")
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()

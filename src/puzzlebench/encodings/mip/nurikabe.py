@@ -128,28 +128,15 @@ def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dic
             model.add_le(size, n - 1)
 
 
-def levelled(plan: IslandPlan, budget: int) -> list[Cell]:
-    """The clues of bound 3 or more (smaller islands touch their clue) in increasing order of
-    bound x cells the island may hold, while these products sum to at most ``budget``."""
-    out, spent = [], 0
-    for clue, dist in sorted(plan.reach.items(), key=lambda item: (plan.bound[item[0]] * len(item[1]), item[0])):
-        if plan.bound[clue] < 3:
-            continue
-        spent += plan.bound[clue] * len(dist)
-        if spent > budget:
-            break
-        out.append(clue)
-    return out
-
-
 def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int) -> None:
-    """Levels for the clues :func:`levelled` picks within ``budget``:
+    """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more):
     a cell the clue owns sits at one level k, its steps from the clue inside the island (at least
     its distance in ``reach``, less than the bound), and a cell at level k > 1 has a neighbour at
     level k - 1 owned by the same clue. In an answer the steps inside the island are such levels;
     conversely the levels lead every owned cell back to its clue, so that island is connected."""
     grid = puzzle.grid
-    for clue in levelled(plan, budget):
+    # the clues of bound 3 or more (smaller islands touch their clue), smallest first
+    for clue in sorted(plan.levelled(puzzle, budget=True, smallest=3, limit=budget)):
         check_deadline()
         n, dist = plan.bound[clue], plan.reach[clue]
         level: dict[tuple[Cell, int], Linear] = {}
