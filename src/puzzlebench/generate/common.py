@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
 from ..model import Family, Puzzle, Solution, family_spec
-from ..model.grid import Cell, Grid
+from ..model.grid import Cell, Grid, bit_region
 from .cnf import Undecided
 
 T = TypeVar("T")
@@ -314,25 +314,11 @@ def _reaches(grid: Grid, black: set[Cell], cell: Cell, around: list[Cell], insid
     return not goal
 
 
-@lru_cache(maxsize=8)
-def _row_masks(rows: int, cols: int) -> tuple[int, int]:
-    """Bit masks over a grid's flat cells: the cells off the first column and off the last one
-    (where a shift by one along a row may land)."""
-    every = sum(1 << (r * cols) for r in range(rows))  # bit 0 of each row
-    return every * (((1 << cols) - 1) ^ 1), every * (((1 << cols) - 1) >> 1)
-
-
-def _bits_reach(rows: int, cols: int, white: int, start: int, goal: int) -> bool:
-    """Does the region of the bit ``start`` inside the bit set ``white`` hold every bit of
-    ``goal``? Grown a breadth-first layer at a time (four shifts, masked at the row ends)."""
-    off_first, off_last = _row_masks(rows, cols)
-    reach = start
-    while goal & ~reach:
-        grown = (reach | (reach << 1 & off_first) | (reach >> 1 & off_last) | reach << cols | reach >> cols) & white
-        if grown == reach:
-            return False
-        reach = grown
-    return True
+def _reaches_all(grid: Grid, white: int, cells: list[Cell]) -> bool:
+    """Do ``cells`` lie in one region of the bit set ``white`` (:func:`bit_region`)?"""
+    cols = grid.cols
+    goal = sum(1 << (r * cols + c) for r, c in cells[1:])
+    return not goal & ~bit_region(grid.rows, cols, 1 << (cells[0][0] * cols + cells[0][1]), white, goal)
 
 
 def plant_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
@@ -353,9 +339,8 @@ def plant_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
         if any(n in black for n in around) or grid.size <= 1:
             continue
         bit = 1 << (cell[0] * cols + cell[1])
-        if _keeps_whites_connected(grid, black, cell, local=True) or _bits_reach(
-                grid.rows, cols, white & ~bit, 1 << (around[0][0] * cols + around[0][1]),
-                sum(1 << (r * cols + c) for r, c in around[1:])):
+        if _keeps_whites_connected(grid, black, cell, local=True) or _reaches_all(
+                grid, white & ~bit, around):
             black.add(cell)
             white &= ~bit
     return black

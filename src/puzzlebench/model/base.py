@@ -30,6 +30,18 @@ def max_cells() -> int:
     return int(text)
 
 
+def prechecked(cls: type, rows: int, cols: int, **fields: Any) -> Any:
+    """A puzzle of ``cls`` from cells a reader made itself and already knows valid (in bounds,
+    in row-major order, numbers in range), as ``cls(rows, cols, **fields)`` would build it with
+    no name and no metadata, without the constructor checking every cell again (reading a
+    corpus puzzle is on the clock). Mappings in ``fields`` are handed over read-only."""
+    check_size(rows, cols)
+    puzzle = object.__new__(cls)
+    for name, value in {"rows": rows, "cols": cols, "name": "", "meta": MappingProxyType({}), **fields}.items():
+        object.__setattr__(puzzle, name, MappingProxyType(value) if isinstance(value, dict) else value)
+    return puzzle
+
+
 def check_size(rows: object, cols: object) -> None:
     """Raise :class:`GridShapeError` unless ``rows`` x ``cols`` is a grid the model accepts:
     positive integers whose product is at most :func:`max_cells`."""

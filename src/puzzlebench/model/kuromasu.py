@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import PuzzleError
-from .base import Family, Puzzle, Rule, Solution, Violation, check_size, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map, prechecked
 from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, JankoCodec,
                      PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
@@ -190,15 +189,8 @@ def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> Kuromasu:
                 # a bad token or a number out of range: the checked path says what is wrong
                 return Kuromasu(rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1))
             numbers[(r, c)] = int(t)
-    # The cells were made here, in bounds and in row-major order, with numbers 1..rows+cols-1:
-    # the board is built without the constructor checking each of them again (reading a corpus
-    # puzzle is on the clock), as ``Kuromasu(rows, cols, numbers=numbers)`` would make it.
-    check_size(rows, cols)
-    puzzle = object.__new__(Kuromasu)
-    for name, value in (("rows", rows), ("cols", cols), ("name", ""), ("meta", MappingProxyType({})),
-                        ("numbers", MappingProxyType(numbers)), ("unknown", frozenset())):
-        object.__setattr__(puzzle, name, value)
-    return puzzle
+    # The cells were made here, in bounds and in row-major order, with numbers 1..rows+cols-1.
+    return prechecked(Kuromasu, rows, cols, numbers=numbers, unknown=frozenset())
 
 
 SPEC = register_family(FamilySpec(

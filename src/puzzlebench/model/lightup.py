@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, ClassVar, Iterable, Mapping
 
 from ..errors import ClueOutOfRange
-from .base import Family, Puzzle, Rule, Solution, Violation, check_size, freeze_map
+from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map, prechecked
 from .family import (ASP_SIZE_DOC, DARK, LIT, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
                      JankoCodec, PuzzlinkCodec, asp_size, grid_cells, numbers_from_tokens, register_family)
 from .grid import Cell
@@ -198,22 +197,10 @@ def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> LightUp:
                 plain = [["-" if t == "x" else t for t in row] for row in tokens]
                 return LightUp(rows, cols, walls=frozenset(walls),
                                numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4))
-    # The cells were made here, in bounds and in row-major order, with numbers 0..4: the board
-    # is built without the constructor checking each of them again.
+    # The cells were made here, in bounds and in row-major order, with numbers 0..4 (a number's
+    # cell is a wall too).
     walls.extend(numbers)
-    return _board(rows, cols, frozenset(walls), numbers)
-
-
-def _board(rows: int, cols: int, walls: frozenset[Cell], numbers: dict[Cell, int]) -> LightUp:
-    """The puzzle a reader's own, already valid, cells describe, as ``LightUp(rows, cols,
-    walls=walls, numbers=numbers)`` would make it (``numbers`` in row-major order, its cells in
-    ``walls``), without re-checking every cell (reading a corpus puzzle is on the clock)."""
-    check_size(rows, cols)
-    puzzle = object.__new__(LightUp)
-    for name, value in (("rows", rows), ("cols", cols), ("name", ""), ("meta", MappingProxyType({})),
-                        ("walls", walls), ("numbers", MappingProxyType(numbers))):
-        object.__setattr__(puzzle, name, value)
-    return puzzle
+    return prechecked(LightUp, rows, cols, walls=frozenset(walls), numbers=numbers)
 
 
 def _janko_fits(token: str, clue: str) -> bool:

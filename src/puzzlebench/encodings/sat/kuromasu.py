@@ -24,12 +24,12 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
+from ...model.grid import bit_region
 from ..base import EncodingSpec, LazyRule, Option
 from ..regions import connectivity_rule
 from .common import CARD_CHOICES, SMALL_BOARD_SOLVER, Clause, CnfModel, unary_sum_equals
@@ -136,33 +136,13 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     return cnf
 
 
-@lru_cache(maxsize=64)
-def _shift_masks(rows: int, cols: int) -> tuple[int, int, int]:
-    """Bit masks over the flat cells of a grid: every cell, the cells off the first column and
-    the cells off the last column (where a shift by one along a row may land)."""
-    row_but_first = ((1 << cols) - 1) ^ 1
-    row_but_last = ((1 << cols) - 1) >> 1
-    every = sum(1 << (r * cols) for r in range(rows))  # bit 0 of each row
-    return (1 << rows * cols) - 1, every * row_but_first, every * row_but_last
-
-
 def white_connected(rows: int, cols: int, marked: Iterable[Cell]) -> bool:
-    """Whether the cells not in ``marked`` form one orthogonally connected region (or none).
-
-    The region of the first white cell is grown over the board as a bit set, a whole breadth-
-    first layer per step (four shifts, masked at the row ends): a few big-integer operations
-    per layer instead of a Python step per cell.
-    """
-    full, off_first, off_last = _shift_masks(rows, cols)
-    white = full
+    """Whether the cells not in ``marked`` form one orthogonally connected region (or none):
+    the region of the first white cell grown over the board as a bit set (:func:`bit_region`)."""
+    white = (1 << rows * cols) - 1
     for r, c in marked:
         white &= ~(1 << (r * cols + c))
-    reach = white & -white  # the lowest white cell
-    while True:
-        grown = (reach | (reach << 1 & off_first) | (reach >> 1 & off_last) | reach << cols | reach >> cols) & white
-        if grown == reach:
-            return reach == white
-        reach = grown
+    return bit_region(rows, cols, white & -white, white) == white  # from the lowest white cell
 
 
 def lazy_connectivity(rows: int, cols: int, decision: Mapping[Cell, int]) -> LazyRule:
