@@ -229,7 +229,7 @@ def cuts_option(default: str, mixed: bool = False) -> Option:
     for a wall part and the cell cuts for an island (``mixed``), and ``auto``: cell on a board of a
     small wall (:func:`wall_count_pays`; its parts are few cells), mixed on the others."""
     return Option(
-        "cuts", default, ("cell", "region") + (("mixed", "auto") if mixed else ()),
+        "cuts", default, ("cell", "region") + (("mixed", "auto", "separator") if mixed else ()),
         "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
         "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
         "island walled in too small)" + (", or mixed (region's cut for a wall part, cell's for an "
@@ -292,6 +292,97 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
     return cuts
 
 
+#: cuts=separator: the separator of a cut-off wall part is looked for among the cells at most this
+#: many steps from the part (the cells beyond stand for the rest of the wall)
+SEPARATOR_RADIUS = 3
+SEPARATOR_CELLS = None
+
+
+def separator_cuts(rows: int, cols: int, clue_cells: Container[Cell], marked: frozenset[Cell],
+                   anchor: Cell | None, radius: int = SEPARATOR_RADIUS) -> list[CellClause]:
+    """The lazy rule "the wall is connected" with the smallest separators: for each wall part W of
+    a candidate whose wall is split (the largest part, or the anchor's, left out), a smallest set
+    S of unshaded non-clue cells that, with the clue cells (never wall), separates W from the
+    wall beyond: from W's cells, every path through non-clue cells to a cell more than
+    ``radius`` steps from W, or to the witness x, passes through S. With S unshaded, a wall cell
+    w of W and x lie in different wall parts, so per w "a cell of S turns wall, or w or x turns
+    unshaded" (x: ``anchor``, a cell wall in every answer, when it lies beyond W). W's fence is
+    such a set; S is never larger, and smaller where clues or a narrow neck close the part off.
+    """
+    size = rows * cols
+    wall = bytearray(size)
+    for r, c in marked:
+        wall[r * cols + c] = 1
+    clue = bytearray(size)
+    for r, c in clue_cells:
+        clue[r * cols + c] = 1
+
+    def around(i: int) -> list[int]:
+        r, c = divmod(i, cols)
+        out = []
+        if r:
+            out.append(i - cols)
+        if r + 1 < rows:
+            out.append(i + cols)
+        if c:
+            out.append(i - 1)
+        if c + 1 < cols:
+            out.append(i + 1)
+        return out
+
+    part_of = [-1] * size
+    parts: list[list[int]] = []
+    for start in range(size):
+        if not wall[start] or part_of[start] >= 0:
+            continue
+        part_of[start] = len(parts)
+        members = [start]
+        for i in members:
+            for j in around(i):
+                if wall[j] and part_of[j] < 0:
+                    part_of[j] = len(parts)
+                    members.append(j)
+        parts.append(members)
+    if len(parts) <= 1:
+        return []
+    a = None if anchor is None else anchor[0] * cols + anchor[1]
+    keep = part_of[a] if a is not None and wall[a] else max(range(len(parts)), key=lambda k: len(parts[k]))
+    cuts: list[CellClause] = []
+    for k, members in enumerate(parts):
+        if k == keep:
+            continue
+        x = a if a is not None and part_of[a] != k else parts[keep][0]
+        # the levels of the non-clue cells around the part by their steps from it (the part at 0)
+        dist = {i: 0 for i in members}
+        levels: list[list[int]] = [members]
+        for d in range(radius + 1):
+            nxt = []
+            for i in levels[d]:
+                for j in around(i):
+                    if not clue[j] and j not in dist:
+                        dist[j] = d + 1
+                        nxt.append(j)
+            if not nxt:
+                break
+            levels.append(nxt)
+        # level k's cells with a neighbour at level k + 1 separate the part from every cell
+        # beyond level k (a path's steps raise the level by one at most); usable when none is
+        # wall (the candidate then breaks the cut) and x lies beyond
+        sep = levels[1] if len(levels) > 1 else []  # the fence (none: clues close the part off)
+        for k in range(1, len(levels) - 1):
+            if dist.get(x, k + 1) <= k:
+                break
+            layer = [i for i in levels[k] if any(dist.get(j) == k + 1 for j in around(i))]
+            if any(wall[i] for i in layer):
+                break
+            if len(layer) < len(sep):
+                sep = layer
+        sep = sorted(sep)
+        base = [((i // cols, i % cols), True) for i in sep]
+        cuts += [base + [((w // cols, w % cols), False), ((x // cols, x % cols), False)] for w in members[:SEPARATOR_CELLS]]
+    return cuts
+
+
 def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any],
                anchor: Cell | None = None) -> LazyRule | None:
     """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
@@ -306,6 +397,12 @@ def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any
         if not wall and not islands:
             return None
         return lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, wall, islands, unknown)
+    if cuts == "separator":
+        clue_cells = frozenset(numbers) | unknown
+        return all_rules(
+            (lambda marked: separator_cuts(rows, cols, clue_cells, marked, anchor)) if wall else None,
+            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown)) if islands else None,
+        )
     if cuts == "mixed":
         return all_rules(
             connectivity_rule(p.rows, p.cols, markable, anchor, isolated=False, of_marked=True) if wall else None,

@@ -46,6 +46,13 @@ WALL_PARTS = Option(
     "connected and larger): none, 1 (a wall cell has a wall neighbour), 2 (and so has a pair)",
 )
 
+PREFER = Option(
+    "prefer", "none", ("none", "wall", "far"),
+    "clingo domain heuristic (#heuristic with --heuristic=Domain): none (clasp's own), wall (every "
+    "open cell tried as wall first), far (wall first on the cells that only the far half of an "
+    "island's reach can hold: every island that may hold the cell is at least half its bound away)",
+)
+
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
@@ -80,6 +87,14 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if most >= 1:
         parts.append(f"wall_parts({most}).")
         files.append("nurikabe_wall_parts.lp")
+    heuristic = options["prefer"]
+    args: tuple[str, ...] = ()
+    if heuristic != "none":
+        far = [cell for cell in plan.open
+               if heuristic == "wall" or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])]
+        parts += [f"hwall({r},{c})." for r, c in far]
+        files.append("nurikabe_heuristic.lp")
+        args = ("--heuristic=Domain",)
     connectivity = options["connectivity"]
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):
@@ -97,6 +112,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         facts="".join(parts),
         predicate="wall",
         propagator=propagator,
+        args=args,
     )
 
 
@@ -108,6 +124,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER),
     ),
 ]
