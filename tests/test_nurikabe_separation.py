@@ -96,3 +96,43 @@ def test_asp_wall_preference_counts_equal_brute_force(prefer):
         result = solve(p, "asp", count=0, timeout=60, prefer=prefer)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), prefer)
+
+
+def _span_holds(p: Nurikabe, wall) -> bool:
+    """The wall meets consecutive rows and columns, at most the bound of them together."""
+    from puzzlebench.encodings.islands import IslandPlan, wall_lines
+
+    rows, cols, most = wall_lines(p, IslandPlan.of(p))
+    met = 0
+    for lines in (rows, cols):
+        hit = [k for k, line in enumerate(lines) if any(c in wall for c in line)]
+        if hit and hit != list(range(hit[0], hit[-1] + 1)):
+            return False
+        met += len(hit)
+    return met <= most
+
+
+def test_wall_span_holds_for_every_brute_forced_and_published_answer(janko_dir):
+    tight = 0
+    # walls of a straight line or a staircase meet exactly the bound
+    for p in _boards() + [Nurikabe(2, 2, numbers={(0, 0): 2}), Nurikabe(3, 3, numbers={(0, 0): 5}),
+                          Nurikabe(2, 4, numbers={(0, 0): 4})]:
+        from puzzlebench.encodings.islands import IslandPlan, wall_lines
+
+        most = wall_lines(p, IslandPlan.of(p))[2]
+        for wall in all_solutions(p):
+            assert _span_holds(p, wall), (p.to_text(), sorted(wall))
+            tight += len({r for r, _ in wall}) + len({c for _, c in wall}) == most
+    assert tight >= 2  # the bound is met exactly by some answers
+    for e in list(iter_janko(janko_dir / DATASET, malformed=[]))[::10]:
+        assert _span_holds(e.puzzle, e.solution.cells), e.id
+
+
+def test_sat_wall_span_counts_equal_brute_force():
+    if "sat" not in registry.available():
+        pytest.skip("no SAT backend")
+    for p in _boards():
+        for span in ("card",):
+            result = solve(p, "sat", count=0, timeout=60, wall_span=span)
+            assert result.exhausted
+            assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()

@@ -683,6 +683,18 @@ def small_wall_parts(p: Nurikabe, plan: IslandPlan, most: int) -> list[tuple[lis
     return out
 
 
+def wall_lines(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[Cell]], list[list[Cell]], int]:
+    """The wall's span: each row's and each column's non-clue cells, and the most rows and columns
+    the wall may meet together. The wall is connected, so the rows it meets are consecutive, and
+    so are its columns; a connected set of m cells meeting h rows and w columns has
+    m >= h + w - 1 (a spanning tree's m - 1 steps each change the row or the column by one), so
+    h + w is at most the most wall cells of any answer (:func:`wall_size`) plus one."""
+    clues = p.clue_cells
+    rows = [[(r, c) for c in range(p.cols) if (r, c) not in clues] for r in range(p.rows)]
+    cols = [[(r, c) for r in range(p.rows) if (r, c) not in clues] for c in range(p.cols)]
+    return rows, cols, wall_size(p, plan)[1] + 1
+
+
 def wall_rules_option(default: str) -> Option:
     """Which redundant wall statements an encoding adds up front (:func:`wall_size`,
     :func:`wall_partners`)."""

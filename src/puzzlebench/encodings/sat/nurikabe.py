@@ -34,7 +34,7 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       wall_count_pays, wall_size)
+                       wall_count_pays, wall_lines, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -103,6 +103,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if parts != "none":
         cnf.extend([tuple(-wall[c] for c in part) + tuple(wall[f] for f in fence)
                     for part, fence in small_wall_parts(puzzle, plan, int(parts))])
+    # The wall is connected: the rows it meets are consecutive, so are its columns, and they
+    # number at most its cells plus one together (islands.wall_lines).
+    if options["wall_span"] == "card":
+        _wall_span(cnf, puzzle, plan, options["card"])
     mode = options["connectivity"]
     if mode in ("rank", "propagator"):
         # the region is the wall: "out of it" is the negated wall variable; a cell known to be wall
@@ -132,6 +136,35 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
+
+
+def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
+    """("meets", axis, k): the wall has a cell in row (axis 0) or column (axis 1) k; the lines
+    met are consecutive and number at most the bound of :func:`~..islands.wall_lines`."""
+    wall = cnf.decision
+    rows, cols, most = wall_lines(puzzle, plan)
+    met = []
+    for axis, lines in enumerate((rows, cols)):
+        meets = []
+        for k, line in enumerate(lines):
+            m = cnf.var("meets", axis, k)
+            cnf.add((-m, *[wall[c] for c in line]))
+            cnf.extend([(-wall[c], m) for c in line])
+            meets.append(m)
+        # ("before", axis, k): a line before k is met; ("after", axis, k): a line after k is
+        # (implied by the lines; free otherwise); a line between two met lines is met
+        for k in range(1, len(lines) - 1):
+            before, after = cnf.var("before", axis, k), cnf.var("after", axis, k)
+            cnf.add((-meets[k - 1], before))
+            cnf.add((-meets[k + 1], after))
+            if k > 1:
+                cnf.add((-cnf.var("before", axis, k - 1), before))
+            if k < len(lines) - 2:
+                cnf.add((-cnf.var("after", axis, k + 1), after))
+            cnf.add((-before, -after, meets[k]))
+        met += meets
+    if most < len(met):
+        cnf.atmost(met, most, card)
 
 
 def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
@@ -226,6 +259,10 @@ SPECS: list[EncodingSpec] = [
             # proven; on every 10th puzzle 0.80x the time of cuts=cell, wall_count=none.
             CUTS,
             wall_count_option("card", "auto"),
+            Option("wall_span", "none", ("none", "card"),
+                   "the wall's span stated up front (it is connected): the rows it meets are "
+                   "consecutive, so are its columns, and they number at most its cells plus one "
+                   "(card: a cardinality constraint over one 'meets' variable per line), or none"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
