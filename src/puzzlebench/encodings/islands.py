@@ -293,21 +293,24 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
 
 
 #: cuts=separator: the separator of a cut-off wall part is looked for among the cells at most this
-#: many steps from the part (the cells beyond stand for the rest of the wall)
+#: many steps from the part
 SEPARATOR_RADIUS = 3
-SEPARATOR_CELLS = None
 
 
 def separator_cuts(rows: int, cols: int, clue_cells: Container[Cell], marked: frozenset[Cell],
                    anchor: Cell | None, radius: int = SEPARATOR_RADIUS) -> list[CellClause]:
-    """The lazy rule "the wall is connected" with the smallest separators: for each wall part W of
-    a candidate whose wall is split (the largest part, or the anchor's, left out), a smallest set
-    S of unshaded non-clue cells that, with the clue cells (never wall), separates W from the
-    wall beyond: from W's cells, every path through non-clue cells to a cell more than
-    ``radius`` steps from W, or to the witness x, passes through S. With S unshaded, a wall cell
-    w of W and x lie in different wall parts, so per w "a cell of S turns wall, or w or x turns
-    unshaded" (x: ``anchor``, a cell wall in every answer, when it lies beyond W). W's fence is
-    such a set; S is never larger, and smaller where clues or a narrow neck close the part off.
+    """The lazy rule "the wall is connected" with short separators: for each wall part W of a
+    candidate whose wall is split (the anchor's part, or else the largest, left out), a set S of
+    unshaded non-clue cells that, with the clue cells (never wall), separates W from the witness
+    x: every path through non-clue cells from W to x passes through S. With S unshaded, a wall
+    cell w of W and x lie in different wall parts, so per w "a cell of S turns wall, or w or x
+    turns unshaded" (x: ``anchor``, a cell wall in every answer, when it lies beyond W).
+
+    S is the smallest of the level sets up to ``radius`` steps from W (through non-clue cells)
+    that hold no wall cell and have x beyond them, each cut down to its cells with a neighbour
+    one level further (a path's steps raise the level by one at most, so it leaves level k from
+    such a cell). Level 1 is W's fence less its clues: S is never larger than the fence of the
+    other cuts, and smaller where clues or a narrow neck close the part off.
     """
     size = rows * cols
     wall = bytearray(size)
@@ -379,7 +382,7 @@ def separator_cuts(rows: int, cols: int, clue_cells: Container[Cell], marked: fr
                 sep = layer
         sep = sorted(sep)
         base = [((i // cols, i % cols), True) for i in sep]
-        cuts += [base + [((w // cols, w % cols), False), ((x // cols, x % cols), False)] for w in members[:SEPARATOR_CELLS]]
+        cuts += [base + [((w // cols, w % cols), False), ((x // cols, x % cols), False)] for w in members]
     return cuts
 
 
