@@ -87,11 +87,13 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if most >= 1:
         parts.append(f"wall_parts({most}).")
         files.append("nurikabe_wall_parts.lp")
-    heuristic = options["prefer"]
+    # a decision preference only (every answer is still found): wall first on the open cells, or
+    # on those every island that may hold them reaches at half its bound or further
+    prefer = options["prefer"]
     args: tuple[str, ...] = ()
-    if heuristic != "none":
-        far = [cell for cell in plan.open
-               if heuristic == "wall" or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])]
+    if prefer != "none":
+        far = [cell for cell in plan.open if prefer == "wall"
+               or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])]
         parts += [f"hwall({r},{c})." for r, c in far]
         files.append("nurikabe_heuristic.lp")
         args = ("--heuristic=Domain",)

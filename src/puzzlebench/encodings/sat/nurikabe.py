@@ -17,9 +17,12 @@ Rules and the blocks that enforce them:
   levels fit a budget (``IslandPlan.levelled``), and leaves the rest to the lazy cuts;
   ``propagator`` runs the rule on partial assignments (``sat/islands.py``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts (``cuts=auto``: one clause per
-  cut-off wall part, one per cell of it on a board of a small wall), ``propagator`` (the
+  cut-off wall part, one per cell of it on a board of a small wall; ``cuts=separator``: one per
+  cell of it, naming a short separator instead of its fence), ``propagator`` (the
   IPASIR-UP engine shared with Kuromasu, on the negated wall variables), ``rank``
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
+* ``wall_span`` (off by default): the wall is connected, so the rows it meets are consecutive,
+  so are its columns, and together they number at most its cells plus one;
 * ``wall_count``: the wall holds the cells the clues' islands leave over (a redundant count,
   by the ``card`` encoding; with '?' clues, between the cells left by '?' islands of their bound
   and of one cell): ``card`` always, ``auto`` when its counter is small (``wall_count_pays``).
