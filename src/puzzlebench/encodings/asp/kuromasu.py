@@ -18,21 +18,27 @@ over the three).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import EncodingError
-from ...model import Family, Kuromasu, Puzzle
+from ...model import Cell, Family, Kuromasu, Puzzle
 from ..base import EncodingSpec, Option
 from .program import AspProgram, cell_of_1based
+from ..sat.kuromasu import lazy_connectivity
 from .propagator import ConnectivityPropagator
+
+if TYPE_CHECKING:
+    import clingo
 
 CONNECTIVITY = Option(
     "connectivity",
     "reach",
-    ("reach", "acyclic", "propagator", "closure", "none"),
+    ("reach", "acyclic", "propagator", "lazy", "closure", "none"),
     "how 'all white cells are connected' is enforced: flood fill from a root clue (reach); a "
     "parent tree under clingo's #edge acyclicity (acyclic); a Python connectivity propagator "
-    "(propagator); seed 000's all-pairs closure (closure); or not at all (none, relaxing)",
+    "(propagator); cuts added only when an answer candidate's white cells fall apart, by a "
+    "check on total assignments (lazy); seed 000's all-pairs closure (closure); or not at all "
+    "(none, relaxing)",
     relaxing=("none",),
 )
 VISIBILITY = Option(
@@ -55,6 +61,14 @@ SUM = Option(
     "column and along the row and the two compared with the number, as a totalizer would (adder); "
     "one #count aggregate (count); or auto: adder on boards of 2,000 cells or more, else count",
 )
+LINKS = Option(
+    "links",
+    "none",
+    ("none", "rays", "sums"),
+    "ties two numbers that can see each other (the pairs computed in Python, as link facts): "
+    "each sees the other exactly when the other sees it, and their rays beyond each other are "
+    "the same cells (rays); with the adder also their unary sums along that line (sums); or not (none)",
+)
 CUT = Option(
     "cut",
     "none",
@@ -71,8 +85,48 @@ CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
     "acyclic": ("grid_adj.lp", "white_region.lp", "connect_root.lp", "connect_acyclic.lp"),
     "closure": ("grid_adj.lp", "white_region.lp", "connect_closure.lp"),
     "propagator": (),
+    "lazy": (),
     "none": (),
 }
+
+
+class LazyConnectivity:
+    """Kuromasu's "all white cells form one region" as lazy cuts: a clingo propagator that only
+    checks total assignments (every black(R,C) atom decided) and, when their white cells fall
+    apart, adds the SAT encoding's cuts (:func:`puzzlebench.encodings.sat.kuromasu.lazy_connectivity`:
+    some black cell around a white region other than the largest turns white).
+
+    Nothing is watched and nothing runs during propagation, so its cost is one region check per
+    candidate; the search sees the rule only through the cuts and the constraints stated up front
+    (``cut=cell``)."""
+
+    def __init__(self, rows: int, cols: int, markable: frozenset[Cell]):
+        self.rule = lazy_connectivity(rows, cols, dict.fromkeys(markable, 0))
+        self.literals: list[tuple[Cell, int]] = []
+        self.rounds = 0
+        self.cuts = 0
+
+    def init(self, init: "clingo.PropagateInit") -> None:
+        for atom in init.symbolic_atoms.by_signature("black", 2):
+            r, c = atom.symbol.arguments
+            self.literals.append(((r.number, c.number), init.solver_literal(atom.literal)))
+
+    def check(self, control: "clingo.PropagateControl") -> None:
+        value = control.assignment.is_true
+        marked = frozenset(cell for cell, lit in self.literals if value(lit))
+        cuts = self.rule(marked)
+        if not cuts:
+            return
+        self.rounds += 1
+        self.cuts += len(cuts)
+        literal = dict(self.literals)
+        for cut in cuts:
+            if not control.add_clause([literal[cell] if black else -literal[cell] for cell, black in cut]):
+                return
+        control.propagate()
+
+    def stats(self) -> dict[str, int]:
+        return {"lazy_rounds": self.rounds, "lazy_cuts": self.cuts}
 
 
 def _kuromasu(puzzle: Puzzle) -> Kuromasu:
@@ -90,6 +144,25 @@ def _root_facts(p: Kuromasu) -> str:
     return "".join(f"root({r},{c})." for r, c in pair)
 
 
+def _link_facts(p: Kuromasu) -> list[str]:
+    """link(R,C,DR,DC,D,R2,C2): the nearest numbered cell from (R,C) in direction (DR,DC) is
+    (R2,C2), D cells away, and both numbers are large enough to see that far (D < both)."""
+    numbers = p.numbers
+    out = []
+    for (r, c), n in numbers.items():
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            for d in range(1, n):
+                r2, c2 = r + dr * d, c + dc * d
+                if not (0 <= r2 < p.rows and 0 <= c2 < p.cols):
+                    break
+                n2 = numbers.get((r2, c2))
+                if n2 is not None:
+                    if d < n2:
+                        out.append(f"link({r},{c},{dr},{dc},{d},{r2},{c2}).")
+                    break
+    return out
+
+
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p = _kuromasu(puzzle)
     connectivity = options["connectivity"]
@@ -101,11 +174,22 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     propagator = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, p.clue_cells)
+    elif connectivity == "lazy":
+        propagator = LazyConnectivity(p.rows, p.cols, frozenset(
+            (r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.clue_cells))
     total = options["sum"]
     if total == "auto":
         total = "adder" if p.rows * p.cols >= ADDER_CELLS else "count"
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", f"kuromasu_sum_{total}.lp",
              *CONNECTIVITY_FILES[connectivity]]
+    links = options["links"]
+    if links != "none":
+        parts += _link_facts(p)
+        files.append("kuromasu_links.lp")
+        if links == "sums":
+            if total != "adder":
+                raise EncodingError("links=sums ties the adder's unary sums: it needs sum=adder (or auto on a large board)")
+            files.append("kuromasu_links_sums.lp")
     if connectivity != "none" and options["cut"] == "cell":
         files.append("kuromasu_cut_cell.lp")
     if options["visibility"] == "connect_cell" and "grid_adj.lp" not in files:
@@ -149,7 +233,7 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of black non-clue cells, no two adjacent; numbers by visibility chains, "
         "summed by an aggregate or as unary numbers (sum option); one white region (connectivity option)",
-        options=(CONNECTIVITY, VISIBILITY, SUM, CUT),
+        options=(CONNECTIVITY, VISIBILITY, SUM, LINKS, CUT),
     ),
     EncodingSpec(
         family=Family.KUROMASU,
