@@ -89,7 +89,6 @@ CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
     "acyclic": ("grid_adj.lp", "white_region.lp", "connect_root.lp", "connect_acyclic.lp"),
     "closure": ("grid_adj.lp", "white_region.lp", "connect_closure.lp"),
     "propagator": (),
-    "lazy": (),
     "none": (),
 }
 
@@ -188,7 +187,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if total == "auto":
         total = "adder" if big else "count"
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", f"kuromasu_sum_{total}.lp",
-             *CONNECTIVITY_FILES[connectivity]]
+             *CONNECTIVITY_FILES.get(connectivity, ())]  # lazy: its propagator alone
     links = options["links"]
     if links != "none":
         parts += _link_facts(p)
