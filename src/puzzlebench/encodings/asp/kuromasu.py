@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ...errors import EncodingError
 from ...model import Cell, Family, Kuromasu, Puzzle
 from ..base import EncodingSpec, Option
-from .program import AspProgram, cell_of_1based
 from ..sat.kuromasu import lazy_connectivity
+from .program import AspProgram, cell_of_1based
 from .propagator import ConnectivityPropagator
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ VISIBILITY = Option(
 #: CPU time; on the generated 100x100 boards its sums cut clasp's conflicts 3-5x. Likewise
 #: ``connectivity=auto`` picks ``lazy`` (with ``cut=auto``: ``cell``) from this size on, else
 #: ``reach``: on the janko corpus the lazy rule cost 1.08x the CPU time, on the generated 70x70
-#: and 100x100 boards 0.43x and 0.62x.
+#: and 100x100 boards 0.43x and 0.60x.
 ADDER_CELLS = 2000
 SUM = Option(
     "sum",
