@@ -1,6 +1,7 @@
 """ASP Kuromasu's large-board options: the lazy connectivity rule (a check-only clingo
 propagator adding cuts), ``cut`` and ``links`` (numbers that see each other, as Python facts),
-and ``connectivity=auto`` / ``cut=auto``'s choice by board size.
+``sum=paired`` (SAT's pairing of the rays), and ``connectivity=auto`` / ``cut=auto``'s choice
+by board size.
 
 Oracles are the brute-force enumerator, the verifier and the generator's planted answers,
 never clingo's own say-so.
@@ -48,7 +49,7 @@ def test_the_tiny_boards_mix_counts_and_need_connectivity() -> None:
     assert any(_solve(p, connectivity="none").count > len(t) for p, t in zip(BOARDS, TRUTHS))
 
 
-@pytest.mark.parametrize("total,cut,links", list(product(("adder", "count"), ("auto", "none", "cell"), ("none", "rays"))))
+@pytest.mark.parametrize("total,cut,links", list(product(("adder", "paired", "count"), ("auto", "none", "cell"), ("none", "rays"))))
 def test_lazy_connectivity_enumerates_the_brute_force_answers(total, cut, links) -> None:
     rounds = 0
     for puzzle, truth in zip(BOARDS, TRUTHS):
@@ -59,7 +60,7 @@ def test_lazy_connectivity_enumerates_the_brute_force_answers(total, cut, links)
         assert rounds > 0
 
 
-@pytest.mark.parametrize("connectivity,total", list(product(("reach", "none"), ("adder", "count"))))
+@pytest.mark.parametrize("connectivity,total", list(product(("reach", "none"), ("adder", "paired", "count"))))
 def test_links_keep_the_brute_force_answers(connectivity, total) -> None:
     for puzzle, truth in zip(BOARDS, TRUTHS):
         got = {s.cells for s in _solve(puzzle, connectivity=connectivity, sum=total, links="rays").solutions}

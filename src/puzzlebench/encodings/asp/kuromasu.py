@@ -65,9 +65,10 @@ ADDER_CELLS = 2000
 SUM = Option(
     "sum",
     "auto",
-    ("auto", "adder", "count"),
+    ("auto", "adder", "paired", "count"),
     "how the cells a number sees are summed: the four rays as unary numbers, added up along the "
     "column and along the row and the two compared with the number, as a totalizer would (adder); "
+    "the same with the longest ray paired with the shortest, as SAT's adder pairs them (paired); "
     "one #count aggregate (count); or auto: adder on boards of 2,000 cells or more, else count",
 )
 LINKS = Option(
@@ -172,6 +173,18 @@ def _link_facts(p: Kuromasu) -> list[str]:
     return out
 
 
+def _part_facts(p: Kuromasu) -> list[str]:
+    """part(R,C,P,DR,DC): ray (DR,DC) of the number at (R,C) is merged in part P (1 or 2), the
+    longest ray (capped at the number) with the shortest, the other two together."""
+    out = []
+    for (r, c), n in p.numbers.items():
+        reach = {(-1, 0): r, (1, 0): p.rows - 1 - r, (0, -1): c, (0, 1): p.cols - 1 - c}
+        rays = sorted(reach, key=lambda d: min(reach[d], n))
+        for part, pair in ((1, (rays[0], rays[3])), (2, (rays[1], rays[2]))):
+            out += [f"part({r},{c},{part},{dr},{dc})." for dr, dc in pair]
+    return out
+
+
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p = _kuromasu(puzzle)
     big = p.rows * p.cols >= ADDER_CELLS
@@ -194,6 +207,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         total = "adder" if big else "count"
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", f"kuromasu_sum_{total}.lp",
              *CONNECTIVITY_FILES.get(connectivity, ())]  # lazy: its propagator alone
+    if total == "paired":
+        parts += _part_facts(p)
     links = options["links"]
     if links != "none":
         parts += _link_facts(p)
