@@ -104,7 +104,7 @@ def test_ablation_bars_show_defaults_under_their_value_and_mark_the_relaxed_one(
     for i in range(3):
         p = f"p{i}"
         rows += [
-            _run(p, "asp/default", "asp"),  # default: connectivity=reach, looked up in the registry
+            _run(p, "asp/default", "asp"),  # default: connectivity=auto, looked up in the registry
             _run(p, "sat/default", "sat", resolved_options={"connectivity": "lazy"}),
             _run(p, "asp/default[connectivity=none]", "asp", options={"connectivity": "none"}, complete=False),
             _run(p, "sat/default[connectivity=rank]", "sat", options={"connectivity": "rank"}),
@@ -112,7 +112,7 @@ def test_ablation_bars_show_defaults_under_their_value_and_mark_the_relaxed_one(
     fig = plots.ablation_bars(pd.DataFrame(rows), "connectivity", metrics=("time_total",))
     ax = fig.axes[0]
     texts = _legend_texts(ax)
-    assert "reach" in texts and "lazy" in texts and "none (relaxed)" in texts and "rank" in texts
+    assert "auto" in texts and "lazy" in texts and "none (relaxed)" in texts and "rank" in texts
     hatched = {t for t, bars in zip(texts, ax.containers) if any(b.get_hatch() for b in bars)}
     assert hatched == {"none (relaxed)"}
     assert "kuromasu" in ax.get_title()

@@ -14,25 +14,37 @@ conflict clauses over single cells, while unary partial sums (up + down, left + 
 totalizer merges them; Bailleux and Boufkhad, CP 2003) give the learner the intermediate counts
 (100x100, ``count=2``: 287,296 -> 61,183 conflicts on the first board, 0.32x the CPU time
 over the three).
+
+On those boards the connectivity rule's cost is per propagation, not in conflicts: grounded
+reachability keeps clasp's unfounded-set check running over 10,000 cells, while SAT states only
+the walled-in-cell cuts up front and adds the rest lazily (3 to 11 rounds per 100x100 board).
+``connectivity=lazy`` does the same inside clingo: a propagator that only checks total
+assignments and adds the SAT encoding's cuts, with ``cut=cell`` stated in the program.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import EncodingError
-from ...model import Family, Kuromasu, Puzzle
+from ...model import Cell, Family, Kuromasu, Puzzle
 from ..base import EncodingSpec, Option
+from ..sat.kuromasu import lazy_connectivity
 from .program import AspProgram, cell_of_1based
 from .propagator import ConnectivityPropagator
 
+if TYPE_CHECKING:
+    import clingo
+
 CONNECTIVITY = Option(
     "connectivity",
-    "reach",
-    ("reach", "acyclic", "propagator", "closure", "none"),
+    "auto",
+    ("auto", "reach", "acyclic", "propagator", "lazy", "closure", "none"),
     "how 'all white cells are connected' is enforced: flood fill from a root clue (reach); a "
     "parent tree under clingo's #edge acyclicity (acyclic); a Python connectivity propagator "
-    "(propagator); seed 000's all-pairs closure (closure); or not at all (none, relaxing)",
+    "(propagator); cuts added only when an answer candidate's white cells fall apart, by a "
+    "check on total assignments (lazy); seed 000's all-pairs closure (closure); not at all "
+    "(none, relaxing); or auto: lazy on boards of 2,000 cells or more, else reach",
     relaxing=("none",),
 )
 VISIBILITY = Option(
@@ -45,23 +57,36 @@ VISIBILITY = Option(
 )
 #: ``sum=auto`` picks ``adder`` on boards of this many cells or more, else ``count``: on the janko
 #: corpus (at most 1,395 cells, solved by propagation) the adder's larger program cost 1.34x the
-#: CPU time; on the generated 100x100 boards its sums cut clasp's conflicts 3-5x.
+#: CPU time; on the generated 100x100 boards its sums cut clasp's conflicts 3-5x. Likewise
+#: ``connectivity=auto`` picks ``lazy`` (with ``cut=auto``: ``cell``) from this size on, else
+#: ``reach``: on the janko corpus the lazy rule cost 1.08x the CPU time, on the generated 70x70
+#: and 100x100 boards 0.43x and 0.60x.
 ADDER_CELLS = 2000
 SUM = Option(
     "sum",
     "auto",
-    ("auto", "adder", "count"),
+    ("auto", "adder", "paired", "count"),
     "how the cells a number sees are summed: the four rays as unary numbers, added up along the "
     "column and along the row and the two compared with the number, as a totalizer would (adder); "
+    "the same with the longest ray paired with the shortest, as SAT's adder pairs them (paired); "
     "one #count aggregate (count); or auto: adder on boards of 2,000 cells or more, else count",
+)
+LINKS = Option(
+    "links",
+    "none",
+    ("none", "rays"),
+    "ties two numbers that can see each other (the pairs computed in Python, as link facts): "
+    "each sees the other exactly when the other sees it, and their rays beyond each other are "
+    "the same cells (rays; SAT's shared stretches); or not (none)",
 )
 CUT = Option(
     "cut",
-    "none",
-    ("none", "cell"),
+    "auto",
+    ("auto", "none", "cell"),
     "with a connectivity rule, also state its smallest cuts up front: no white cell walled in by "
-    "black neighbours (cell; on the 50x50 generated boards clingo took 1.2x longer with it), or "
-    "not (none)",
+    "black neighbours (cell; with reach on the 50x50 generated boards clingo took 1.2x longer "
+    "with it, since reach's unfounded sets find these cells anyway), or not (none); auto: cell "
+    "with the lazy rule (which otherwise sees a walled-in cell only on a total assignment), else none",
 )
 
 #: connectivity value -> program files (after the root file where one is needed)
@@ -73,6 +98,45 @@ CONNECTIVITY_FILES: dict[str, tuple[str, ...]] = {
     "propagator": (),
     "none": (),
 }
+
+
+class LazyConnectivity:
+    """Kuromasu's "all white cells form one region" as lazy cuts: a clingo propagator that only
+    checks total assignments (every black(R,C) atom decided) and, when their white cells fall
+    apart, adds the SAT encoding's cuts (:func:`puzzlebench.encodings.sat.kuromasu.lazy_connectivity`:
+    some black cell around a white region other than the largest turns white).
+
+    Nothing is watched and nothing runs during propagation, so its cost is one region check per
+    candidate; the search sees the rule only through the cuts and the constraints stated up front
+    (``cut=cell``)."""
+
+    def __init__(self, rows: int, cols: int, markable: frozenset[Cell]):
+        self.rule = lazy_connectivity(rows, cols, dict.fromkeys(markable, 0))
+        self.literals: list[tuple[Cell, int]] = []
+        self.rounds = 0
+        self.cuts = 0
+
+    def init(self, init: "clingo.PropagateInit") -> None:
+        for atom in init.symbolic_atoms.by_signature("black", 2):
+            r, c = atom.symbol.arguments
+            self.literals.append(((r.number, c.number), init.solver_literal(atom.literal)))
+
+    def check(self, control: "clingo.PropagateControl") -> None:
+        value = control.assignment.is_true
+        marked = frozenset(cell for cell, lit in self.literals if value(lit))
+        cuts = self.rule(marked)
+        if not cuts:
+            return
+        self.rounds += 1
+        self.cuts += len(cuts)
+        literal = dict(self.literals)
+        for cut in cuts:
+            if not control.add_clause([literal[cell] if black else -literal[cell] for cell, black in cut]):
+                return
+        control.propagate()
+
+    def stats(self) -> dict[str, int]:
+        return {"lazy_rounds": self.rounds, "lazy_cuts": self.cuts}
 
 
 def _kuromasu(puzzle: Puzzle) -> Kuromasu:
@@ -90,9 +154,43 @@ def _root_facts(p: Kuromasu) -> str:
     return "".join(f"root({r},{c})." for r, c in pair)
 
 
+def _link_facts(p: Kuromasu) -> list[str]:
+    """link(R,C,DR,DC,D,R2,C2): the nearest numbered cell from (R,C) in direction (DR,DC) is
+    (R2,C2), D cells away, and both numbers are large enough to see that far (D < both)."""
+    numbers = p.numbers
+    out = []
+    for (r, c), n in numbers.items():
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            for d in range(1, n):
+                r2, c2 = r + dr * d, c + dc * d
+                if not (0 <= r2 < p.rows and 0 <= c2 < p.cols):
+                    break
+                n2 = numbers.get((r2, c2))
+                if n2 is not None:
+                    if d < n2:
+                        out.append(f"link({r},{c},{dr},{dc},{d},{r2},{c2}).")
+                    break
+    return out
+
+
+def _part_facts(p: Kuromasu) -> list[str]:
+    """part(R,C,P,DR,DC): ray (DR,DC) of the number at (R,C) is merged in part P (1 or 2), the
+    longest ray (capped at the number) with the shortest, the other two together."""
+    out = []
+    for (r, c), n in p.numbers.items():
+        reach = {(-1, 0): r, (1, 0): p.rows - 1 - r, (0, -1): c, (0, 1): p.cols - 1 - c}
+        rays = sorted(reach, key=lambda d: min(reach[d], n))
+        for part, pair in ((1, (rays[0], rays[3])), (2, (rays[1], rays[2]))):
+            out += [f"part({r},{c},{part},{dr},{dc})." for dr, dc in pair]
+    return out
+
+
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     p = _kuromasu(puzzle)
+    big = p.rows * p.cols >= ADDER_CELLS
     connectivity = options["connectivity"]
+    if connectivity == "auto":
+        connectivity = "lazy" if big else "reach"
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in p.clue_cells]
@@ -101,12 +199,24 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     propagator = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, p.clue_cells)
+    elif connectivity == "lazy":
+        propagator = LazyConnectivity(p.rows, p.cols, frozenset(
+            (r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.clue_cells))
     total = options["sum"]
     if total == "auto":
-        total = "adder" if p.rows * p.cols >= ADDER_CELLS else "count"
+        total = "adder" if big else "count"
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp", f"kuromasu_sum_{total}.lp",
-             *CONNECTIVITY_FILES[connectivity]]
-    if connectivity != "none" and options["cut"] == "cell":
+             *CONNECTIVITY_FILES.get(connectivity, ())]  # lazy: its propagator alone
+    if total == "paired":
+        parts += _part_facts(p)
+    links = options["links"]
+    if links != "none":
+        parts += _link_facts(p)
+        files.append("kuromasu_links.lp")
+    cut = options["cut"]
+    if cut == "auto":
+        cut = "cell" if connectivity == "lazy" else "none"
+    if connectivity != "none" and cut == "cell":
         files.append("kuromasu_cut_cell.lp")
     if options["visibility"] == "connect_cell" and "grid_adj.lp" not in files:
         files.insert(1, "grid_adj.lp")
@@ -115,6 +225,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         facts="".join(parts),
         predicate="black",
         propagator=propagator,
+        notes={"connectivity": connectivity, "sum": total, "cut": cut},
     )
 
 
@@ -149,7 +260,7 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of black non-clue cells, no two adjacent; numbers by visibility chains, "
         "summed by an aggregate or as unary numbers (sum option); one white region (connectivity option)",
-        options=(CONNECTIVITY, VISIBILITY, SUM, CUT),
+        options=(CONNECTIVITY, VISIBILITY, SUM, LINKS, CUT),
     ),
     EncodingSpec(
         family=Family.KUROMASU,
