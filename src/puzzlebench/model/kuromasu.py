@@ -111,33 +111,21 @@ def kuromasu_accepts(p: Kuromasu, black: frozenset[Cell]) -> bool:
                 y, x = y + dr, x + dc
         if seen != n:
             return False
-    # All white cells form one orthogonally connected region: a fill from the first white cell
-    # reaches every one (cell (r, c) is r * cols + c; 1 = black or reached).
-    size = rows * cols
-    done = bytearray(size)
+    # All white cells form one orthogonally connected region: grown from the lowest white cell a
+    # layer at a time over bit sets of the board (bit r * (cols + 1) + c: each row is followed by
+    # a bit that is never white, so a step along a row stops at its end), it reaches every one.
+    width = cols + 1
+    black_bits = 0
     for r, c in black:
-        done[r * cols + c] = 1
-    start = done.find(0)
-    if start < 0:
-        return True
-    done[start] = 1
-    todo = [start]
-    while todo:
-        i = todo.pop()
-        c = i % cols
-        if c and not done[i - 1]:  # left
-            done[i - 1] = 1
-            todo.append(i - 1)
-        if c + 1 < cols and not done[i + 1]:  # right
-            done[i + 1] = 1
-            todo.append(i + 1)
-        if i >= cols and not done[i - cols]:  # up
-            done[i - cols] = 1
-            todo.append(i - cols)
-        if i + cols < size and not done[i + cols]:  # down
-            done[i + cols] = 1
-            todo.append(i + cols)
-    return done.find(0) < 0
+        black_bits |= 1 << r * width + c
+    white = ((1 << cols) - 1) * (((1 << rows * width) - 1) // ((1 << width) - 1)) & ~black_bits
+    reach = white & -white
+    while True:
+        grown = (reach | reach << 1 | reach >> 1 | reach << width | reach >> width) & white
+        if grown == reach:
+            return reach == white
+        reach = grown
+
 
 def _view(p: Kuromasu, cell: Cell, black: frozenset[Cell], _: Any) -> CellView:
     if cell in black:

@@ -104,30 +104,46 @@ def verify_lightup(p: LightUp, bulbs: frozenset[Cell]) -> list[Violation]:
 
 def lightup_accepts(p: LightUp, bulbs: frozenset[Cell]) -> bool:
     """Whether ``bulbs`` (in-bounds cells) breaks none of Light Up's rules: the yes-or-no of
-    :func:`verify_lightup`, by the same walk without recording what is wrong."""
+    :func:`verify_lightup`, with the light spread over bit sets of the board (bit
+    ``r * (cols + 1) + c``: each row is followed by a dark bit, so light moved along a row stops
+    at its end) a step per shift rather than a cell at a time."""
     walls = p.walls
     # A bulb stands on an open cell.
     if not bulbs.isdisjoint(walls):
         return False
     rows, cols = p.rows, p.cols
-    lit = set(bulbs)
+    width = cols + 1
+    dark = 0
+    for r, c in walls:
+        dark |= 1 << r * width + c
+    # every cell of the board, row by row: `cols` ones, then the dark bit
+    board = ((1 << cols) - 1) * (((1 << rows * width) - 1) // ((1 << width) - 1))
+    open_ = board & ~dark
+    on = 0
     for r, c in bulbs:
-        for dr, dc in STEPS:
-            y, x = r + dr, c + dc
-            while 0 <= y < rows and 0 <= x < cols and (y, x) not in walls:
-                # No bulb is lit by another bulb.
-                if (y, x) in bulbs:
-                    return False
-                lit.add((y, x))
-                y, x = y + dr, x + dc
-    # Every open cell is lit: the lit cells are open, so there must be as many as open cells.
-    if len(lit) != rows * cols - len(walls):
+        on |= 1 << r * width + c
+    lit = on
+    for step in (1, width):  # along rows, along columns
+        ray = on
+        while ray:  # towards the higher bits: right, down
+            ray = ray << step & open_
+            # No bulb is lit by another bulb (a pair is met from the bulb before the other).
+            if ray & on:
+                return False
+            lit |= ray
+        ray = on
+        while ray:  # left, up
+            ray = ray >> step & open_
+            lit |= ray
+    # Every open cell is lit.
+    if lit != open_:
         return False
     # A numbered wall has exactly that many bulbs on its four neighbours.
     return all(
         ((r - 1, c) in bulbs) + ((r + 1, c) in bulbs) + ((r, c - 1) in bulbs) + ((r, c + 1) in bulbs) == n
         for (r, c), n in p.numbers.items()
     )
+
 
 def lit_cells(puzzle: LightUp, bulbs: frozenset[Cell]) -> frozenset[Cell]:
     """Open cells lit by ``bulbs`` (each bulb's own cell and its rays up to a wall)."""

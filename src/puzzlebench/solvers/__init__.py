@@ -80,7 +80,7 @@ def answers(backend: Backend, artifact: Artifact, limit: int, deadline: float | 
             backend.exhausted = True
             return
         # Block this answer on the decision cells only: some cell must differ.
-        backend.add_clause([(cell, cell not in cells) for cell in decision])
+        backend.block(cells, decision)
         tally["blocking_clauses"] = tally.get("blocking_clauses", 0) + 1
 
 

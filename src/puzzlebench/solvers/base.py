@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Iterator, Mapping
+from typing import Any, ClassVar, Iterator, Mapping, Sequence
 
 from ..encodings.base import CellClause, Option
 from ..model import Cell
@@ -90,6 +90,11 @@ class Backend(ABC):
         """Add "at least one of these cell literals holds": ``(cell, True)`` = the cell is
         marked, ``(cell, False)`` = it is not. Blocking clauses and lazy cuts both come here."""
         raise NotImplementedError(f"{type(self).__name__} enumerates natively only")
+
+    def block(self, cells: frozenset[Cell], decision: Sequence[Cell]) -> None:
+        """Block the answer ``cells`` (after ``check()`` returned it): some cell of ``decision``
+        differs. By default the clause of :meth:`add_clause`; a backend may state it faster."""
+        self.add_clause([(cell, cell not in cells) for cell in decision])
 
     def native_enumeration(self) -> bool:
         """Whether the harness should call :meth:`enumerate` instead of its check/block loop."""

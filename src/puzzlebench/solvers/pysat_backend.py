@@ -12,8 +12,8 @@ attach an IPASIR-UP propagator (CaDiCaL 1.9.5 only).
 from __future__ import annotations
 
 import threading
-from itertools import repeat
-from typing import Any, ClassVar, Mapping
+from itertools import compress, repeat
+from typing import Any, ClassVar, Mapping, Sequence
 
 from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
@@ -54,6 +54,10 @@ def _append(solver: Any, clauses: list[list[int]]) -> None:
         inner.status = False  # an empty clause, as pysat's own add_clause records it
 
 
+#: Whether a model's literal is true.
+_POSITIVE = (0).__lt__
+
+
 class PysatBackend(Backend):
     paradigm: ClassVar[str] = "sat"
     name: ClassVar[str] = "pysat"
@@ -65,6 +69,7 @@ class PysatBackend(Backend):
         self._artifact = None
         self._engine = None
         self._model: list[int] = []
+        self._first_n: int | None = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -144,9 +149,31 @@ class PysatBackend(Backend):
             self._model = self._solver.get_model() or []
         return outcome
 
+    def _ordered(self) -> int:
+        """n when the decision variables are 1..n in the order of the decision cells (every
+        default encoding numbers them so): the model's first n values are then theirs. 0 if not."""
+        if self._first_n is None:
+            decision = self._artifact.decision
+            n = len(decision)
+            self._first_n = n if list(decision.values()) == list(range(1, n + 1)) else 0
+        return self._first_n
+
     def marked(self) -> frozenset[Cell]:
         model, size = self._model, len(self._model)
+        n = self._ordered()
+        if n and n <= size:
+            return frozenset(compress(self._artifact.decision, map(_POSITIVE, model[:n])))
         return frozenset(cell for cell, v in self._artifact.decision.items() if v <= size and model[v - 1] > 0)
+
+    def block(self, cells: frozenset[Cell], decision: Sequence[Cell]) -> None:
+        """Some decision cell differs from the answer just read (``marked``): the model's
+        literals on the decision variables, negated."""
+        model, size = self._model, len(self._model)
+        n = self._ordered()
+        if n and n <= size and len(decision) == n:
+            self._solver.add_clause([-x for x in model[:n]])
+        else:
+            super().block(cells, decision)
 
     def add_clause(self, clause: CellClause) -> None:
         var = self._artifact.decision

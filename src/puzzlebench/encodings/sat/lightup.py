@@ -84,6 +84,25 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
                 n += length
             prev = w
     cnf.pool.top = n
+    # A numbered wall has exactly that many bulbs among its orthogonal neighbours. (First: the
+    # solver then drops the later clauses a 0 or a full number already satisfies as it loads them.)
+    card = options["card"]
+    for (r, c), k in puzzle.numbers.items():
+        i = r * cols + c
+        around = tuple(
+            x
+            for x in (
+                var[i - cols] if r > 0 else 0,
+                var[i + cols] if r + 1 < rows else 0,
+                var[i - 1] if c > 0 else 0,
+                var[i + 1] if c + 1 < cols else 0,
+            )
+            if x
+        )
+        if card in ("auto", "binomial"):
+            clauses.extend(exactly_binomial(around, k))
+        else:
+            cnf.equals(around, k, card)
     for seg in row_segments:
         if len(seg) > 1:
             at_most_one(seg)
@@ -121,24 +140,6 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
         others.reverse()
         clauses.extend([row + other for row, other in zip(crossing, others) if id(row) not in covered])
 
-    # A numbered wall has exactly that many bulbs among its orthogonal neighbours.
-    card = options["card"]
-    for (r, c), k in puzzle.numbers.items():
-        i = r * cols + c
-        around = tuple(
-            x
-            for x in (
-                var[i - cols] if r > 0 else 0,
-                var[i + cols] if r + 1 < rows else 0,
-                var[i - 1] if c > 0 else 0,
-                var[i + 1] if c + 1 < cols else 0,
-            )
-            if x
-        )
-        if card in ("auto", "binomial"):
-            clauses.extend(exactly_binomial(around, k))
-        else:
-            cnf.equals(around, k, card)
     cnf.notes["segments"] = len(row_segments) + column_segments
     cnf.preferred_solver = small_board_solver(size)
     return cnf
