@@ -8,19 +8,29 @@ Rules and the blocks that enforce them:
   ``rays`` chains Booleans "the first k cells this way are white" (w_k <-> w_{k-1} /\\ white_k);
   ``distance`` gives each direction an integer "cells seen" equal to the minimum, over the ray's
   cells, of "k if the k-th cell is black" (``AddMinEquality``). Rays are cut after n cells:
-  seeing n cells one way already exceeds the number;
+  seeing n cells one way already exceeds the number. ``adder`` and ``shared`` state the count
+  (and the edge clauses) as the SAT encoding's clauses, one ``AddBoolOr`` each: the four rays'
+  chains are unary numbers merged pairwise into unary partial sums ("sees at least k"), and
+  ``shared`` names each stretch of a line once for the numbers at both ends;
 * all white cells form one region (``connectivity`` option), rooted at the clue nearest the
   centre (a chosen cell when the board has no clue):
   ``rank`` — every white non-root cell has a white neighbour of smaller level (levels bounded
   below by the Manhattan distance to the root); ``flow`` — single-commodity flow: the root sends
   one unit to every other white cell over white-white arcs; ``lazy`` — up front only the
-  one-cell cuts (no white cell is walled in alone); a candidate whose white cells are split is
+  one-cell cuts (no white cell is walled in alone; ``cut=plus`` also no diamond of radius 1,
+  clipped at the border, ``diamond`` radius 2 too: the shapes a fence of pairwise apart black
+  cells closes first); a candidate whose white cells are split is
   rejected and, per white region C with black border B but the largest, the cut "a cell of B is
   white" (``regions.connectivity_cuts``) is added before searching again; ``none`` drops the
   rule (a relaxation: it may accept split answers, never loses a true one);
 * CP-SAT's search (``linearization``, ``inprocessing``): no LP relaxation and no clause
   inprocessing by default. With CP-SAT's LP the 100x100 boards made about 50 conflicts a CPU
-  second (the LP and its cuts took the time) and none was solved in 60 s.
+  second (the LP and its cuts took the time) and none was solved in 60 s. ``cp_presolve=off``
+  skips CP-SAT's presolve and symmetry detection: on the clausal statement of those boards they
+  took about 95% of each search.
+
+``auto`` (the default of ``visibility``, ``cut`` and ``cp_presolve``) picks ``shared``, ``plus``
+and ``off`` from ``AUTO_CELLS`` cells on, else ``distance``, ``cell`` and CP-SAT's presolve.
 """
 
 from __future__ import annotations
@@ -116,18 +126,25 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
 
 
 def add_clauses(model: cp_model.CpModel, black: Black, cnf: CnfModel) -> None:
-    """Every clause of ``cnf`` as an ``AddBoolOr``: its decision variables are ``black``'s
-    Booleans (same cells), each auxiliary variable gets a fresh Boolean."""
-    lits: list = [None] * (cnf.pool.top + 1)
+    """Every clause of ``cnf`` as a ``bool_or`` constraint: its decision variables are
+    ``black``'s Booleans (same cells), each auxiliary variable gets a fresh Boolean.
+
+    Written into the model's proto directly (CP-SAT literals: a variable's index, or -index-1
+    for its negation): a 100x100 board has about 320,000 clauses, and ``AddBoolOr`` per clause
+    took twice as long."""
+    proto = model.proto
+    index = [-1] * (cnf.pool.top + 1)  # SAT variable -> CP-SAT variable index
     for cell, v in cnf.decision.items():
-        lits[v] = black[cell]
-    for v in range(1, len(lits)):
-        if lits[v] is None:
-            lits[v] = model.new_bool_var("")
-    negs = [None] + [~x for x in lits[1:]]
-    add = model.add_bool_or
+        index[v] = black[cell].index
+    variables = proto.variables
+    for v in range(1, len(index)):
+        if index[v] < 0:
+            index[v] = len(variables)
+            variables.add().domain.extend((0, 1))
+    neg = [-i - 1 for i in index]
+    constraints = proto.constraints
     for clause in cnf.clauses:
-        add([lits[v] if v > 0 else negs[-v] for v in clause])
+        constraints.add().bool_or.literals.extend([index[v] if v > 0 else neg[-v] for v in clause])
 
 
 def walled_in_diamonds(model: cp_model.CpModel, grid: Any, black: Black, radius: int) -> None:
