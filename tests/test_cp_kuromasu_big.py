@@ -70,7 +70,25 @@ def test_generated_boards_are_proven_unique_with_the_planted_answer(side):
     assert items
     for item in items:
         result = pb.solve(item.puzzle, "cp", count=2, timeout=120)
-        assert result.resolved_options["visibility"] == "auto"
         assert result.unique and result.exhausted
         assert result.solutions[0] == item.solution
         assert item.puzzle.verify(KuromasuSolution(result.solutions[0])) == []
+
+
+def test_auto_states_large_boards_by_clauses_and_small_ones_as_before():
+    from puzzlebench import registry
+    from puzzlebench.encodings.cp.kuromasu import AUTO_CELLS
+
+    spec = registry.get("kuromasu", "cp")
+    small = Kuromasu(10, 10, numbers={(0, 0): 4, (5, 5): 7})
+    large = Kuromasu(50, 50, numbers={(0, 0): 4, (25, 25): 7})
+    assert small.rows * small.cols < AUTO_CELLS <= large.rows * large.cols
+    as_before = spec.build(small, spec.resolve({"visibility": "distance", "cut": "cell", "cp_presolve": "on"}))
+    for puzzle, clausal in ((small, False), (large, True)):
+        artifact = spec.build(puzzle, spec.resolve({}))
+        assert artifact.parameters.get("cp_model_presolve", True) is not clausal
+        # the clausal statement has Booleans only; distance has an integer per ray
+        booleans = all(list(v.domain) == [0, 1] for v in artifact.model.proto.variables)
+        assert booleans is clausal
+    # below the bound the model is the one the janko corpus was measured with
+    assert str(spec.build(small, spec.resolve({})).model.proto) == str(as_before.model.proto)

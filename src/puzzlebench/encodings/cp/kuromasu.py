@@ -39,7 +39,7 @@ from typing import Any, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
-from ...model import Cell, Direction, Family, Kuromasu
+from ...model import Cell, Direction, Family, Grid, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
 from .common import (CpModelArtifact, apply_inprocessing, apply_linearization, inprocessing_option,
@@ -100,17 +100,17 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
         for a, b in puzzle.grid.edges():
             if a in black and b in black:
                 model.add_bool_or([~black[a], ~black[b]])
-    # A number equals the white cells it sees in its row and column, itself included.
-    seen_in = _rays if visibility == "rays" else _distance
-    for clue, n in (() if visibility in CLAUSAL else puzzle.numbers.items()):
-        terms: list = []
-        fixed = 1  # the numbered cell itself
-        for direction in Direction:
-            ray = puzzle.grid.ray(clue, direction)[:n]
-            more, always = seen_in(model, black, ray)
-            terms.extend(more)
-            fixed += always
-        model.add(cp_model.LinearExpr.sum(terms) == n - fixed)
+        # A number equals the white cells it sees in its row and column, itself included.
+        seen_in = _rays if visibility == "rays" else _distance
+        for clue, n in puzzle.numbers.items():
+            terms: list = []
+            fixed = 1  # the numbered cell itself
+            for direction in Direction:
+                ray = puzzle.grid.ray(clue, direction)[:n]
+                more, always = seen_in(model, black, ray)
+                terms.extend(more)
+                fixed += always
+            model.add(cp_model.LinearExpr.sum(terms) == n - fixed)
 
     # All white cells form one orthogonally connected region.
     if connectivity == "rank":
@@ -147,7 +147,7 @@ def add_clauses(model: cp_model.CpModel, black: Black, cnf: CnfModel) -> None:
         constraints.add().bool_or.literals.extend([index[v] if v > 0 else neg[-v] for v in clause])
 
 
-def walled_in_diamonds(model: cp_model.CpModel, grid: Any, black: Black, radius: int) -> None:
+def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius: int) -> None:
     """Connectivity's cuts for every diamond of ``radius`` (the cells within that Manhattan
     distance of a centre, clipped at the border): its fence (the cells just outside it) is not
     all black. Only fences black cells can fill (no two fence cells side by side, none a clue)
