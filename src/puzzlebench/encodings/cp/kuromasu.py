@@ -9,7 +9,7 @@ Rules and the blocks that enforce them:
   ``distance`` gives each direction an integer "cells seen" equal to the minimum, over the ray's
   cells, of "k if the k-th cell is black" (``AddMinEquality``). Rays are cut after n cells:
   seeing n cells one way already exceeds the number. ``adder`` and ``shared`` state the count
-  (and the edge clauses) as the SAT encoding's clauses, one ``AddBoolOr`` each: the four rays'
+  (and the edge clauses) as the SAT encoding's clauses, one ``bool_or`` constraint each: the four rays'
   chains are unary numbers merged pairwise into unary partial sums ("sees at least k"), and
   ``shared`` names each stretch of a line once for the numbers at both ends;
 * all white cells form one region (``connectivity`` option), rooted at the clue nearest the
@@ -42,10 +42,10 @@ from ortools.sat.python import cp_model
 from ...model import Cell, Direction, Family, Grid, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
-from .common import (CpModelArtifact, apply_inprocessing, apply_linearization, inprocessing_option,
-                     linearization_option, new_bools)
 from ..sat import kuromasu as sat_kuromasu
 from ..sat.common import CnfModel
+from .common import (CpModelArtifact, apply_inprocessing, apply_linearization, inprocessing_option,
+                     linearization_option, new_bools)
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
