@@ -48,6 +48,8 @@ AUTO_CELLS = 2000
 #: boards too, where with ``shared`` and ``cell`` it takes about half of CaDiCaL 1.9.5's CPU time
 #: to the uniqueness proof (50x50 to 100x100, count=2: more conflicts, each far cheaper).
 SOLVER = SMALL_BOARD_SOLVER
+#: With ``card=native``: Minicard 1.2, MiniSat 2.2 with native "at most k" constraints.
+NATIVE_SOLVER = "minicard"
 
 
 def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
@@ -104,6 +106,8 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             fixed += always
         if card == "adder":
             unary_sum_equals(cnf.pool, clauses, rays, number - fixed)
+        elif card == "native":
+            cnf.native_equals([x for ray in rays for x in ray], number - fixed)
         else:
             cnf.equals([x for ray in rays for x in ray], number - fixed, card)
     if stretches is not None:
@@ -131,7 +135,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
     if cnf.propagator is None:
-        cnf.preferred_solver = SOLVER
+        cnf.preferred_solver = NATIVE_SOLVER if cnf.native else SOLVER
     cnf.notes.update(connectivity=mode, visibility=visibility, cut=cut)
     return cnf
 
@@ -307,7 +311,7 @@ SPECS: list[EncodingSpec] = [
                    "with connectivity on, also state its smallest cuts up front (no white cell walled in "
                    "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none"),
             Option(
-                "card", "adder", ("adder",) + CARD_CHOICES,
+                "card", "adder", ("adder", "native") + CARD_CHOICES,
                 "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
                 "chains pairwise (a totalizer on sorted inputs); the others count every literal",
             ),
