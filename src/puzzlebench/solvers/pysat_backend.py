@@ -96,7 +96,7 @@ class PysatBackend(Backend):
         self._engine = None
         self._model: list[int] = []
         self._first_n: int | None = None
-        self._fallback = 0  # clauses loaded in place of native constraints
+        self._fallback = (0, 0)  # clauses and literals loaded in place of native constraints
         self._lock = threading.Lock()
 
     @classmethod
@@ -158,7 +158,7 @@ class PysatBackend(Backend):
                     "or a clausal cardinality encoding"
                 )
             fallback, native = artifact.native_fallback(), []  # the same constraints as clauses
-            self._fallback = len(fallback)
+            self._fallback = (len(fallback), sum(map(len, fallback)))
         _append(self._solver, artifact.clauses)
         if native:
             _append_atmost(self._solver, native)
@@ -233,11 +233,11 @@ class PysatBackend(Backend):
             return {}
         out = {
             "variables": art.pool.top,
-            "clauses": len(art.clauses) + self._fallback,
-            "literals": sum(map(len, art.clauses)),
+            "clauses": len(art.clauses) + self._fallback[0],
+            "literals": sum(map(len, art.clauses)) + self._fallback[1],
         }
         native = getattr(art, "native", None)
-        if native and not self._fallback:
+        if native and not self._fallback[0]:
             out["cardinality"] = len(native)  # native "at most k" constraints loaded
         return out
 
