@@ -146,3 +146,32 @@ def test_random_boards_of_every_shape_agree_between_native_and_adder():
         adder = pb.solve(puzzle, "sat", count=3, card="adder", strict=False)
         assert native.status is adder.status and len(native.solutions) == len(adder.solutions), puzzle
         assert all(not v for v in native.violations), puzzle
+
+
+def test_the_default_as_clauses_alone_has_the_brute_force_answers():
+    """What a backend that reads only ``clauses`` gets (:meth:`CnfModel.clausal`): the default's
+    artefact with its native constraints restated as the adder's clauses, enumerated on a plain
+    solver over the decision variables, has exactly the answers brute force finds."""
+    from pysat.solvers import Solver
+
+    from puzzlebench.registry import get
+
+    spec = get("kuromasu", "sat")
+    options = {o.name: o.default for o in spec.options} | {"connectivity": "rank"}
+    for puzzle in _boards(seed=41, n=25):
+        cnf = spec.build(puzzle, options)
+        cnf.clausal("a test")
+        assert not cnf.native
+        found = set()
+        with Solver(name="glucose4", bootstrap_with=[list(c) for c in cnf.clauses] or [[1, -1]]) as solver:
+            while solver.solve():
+                model = set(solver.get_model())
+                found.add(frozenset(cell for cell, v in cnf.decision.items() if v in model))
+                block = [-v if v in model else v for v in cnf.decision.values()]
+                if not block:
+                    break
+                solver.add_clause(block)
+        assert found == all_solutions(puzzle), puzzle
+    explicit = spec.build(Kuromasu(3, 3, numbers={(1, 1): 3}), options | {"card": "native"})
+    with pytest.raises(EncodingError, match="native cardinality constraints, which a test cannot take"):
+        explicit.clausal("a test")

@@ -144,6 +144,8 @@ def solve(
             preferred = _preferred(paradigm, artifact.preferred_solver, backend_cls)
             if preferred is not None:  # the encoding asks for another of the paradigm's solvers
                 solver_spec, backend = preferred, backend_cls(back_opts, preferred.settings)
+        if getattr(artifact, "native", None) and not getattr(backend, "native_cardinality", False):
+            artifact.clausal(f"backend {backend_cls.name!r}")  # native constraints as clauses, or refused
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:

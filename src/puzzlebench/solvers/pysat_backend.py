@@ -87,6 +87,9 @@ _POSITIVE = (0).__lt__
 class PysatBackend(Backend):
     paradigm: ClassVar[str] = "sat"
     name: ClassVar[str] = "pysat"
+    #: Takes a CnfModel's native cardinality constraints (on the solvers that support them; the
+    #: others get their clauses, see :meth:`CnfModel.clausal`).
+    native_cardinality: ClassVar[bool] = True
 
     def __init__(self, options, settings=None):
         super().__init__(options, settings)
@@ -96,7 +99,6 @@ class PysatBackend(Backend):
         self._engine = None
         self._model: list[int] = []
         self._first_n: int | None = None
-        self._fallback = (0, 0)  # clauses and literals loaded in place of native constraints
         self._lock = threading.Lock()
 
     @classmethod
@@ -148,22 +150,13 @@ class PysatBackend(Backend):
             )
         self._artifact = artifact
         self._solver = Solver(name=self.solver_name)
-        native = getattr(artifact, "native", None) or []
-        fallback: list = []
+        native = getattr(artifact, "native", None)
         if native and not self._solver.supports_atmost():
-            if artifact.native_fallback is None:
-                raise EncodingError(
-                    f"this encoding states native cardinality constraints, which python-sat takes only on "
-                    f"minicard, gluecard3 and gluecard4 (got solver={self.solver_name!r}); choose one of them "
-                    "or a clausal cardinality encoding"
-                )
-            fallback, native = artifact.native_fallback(), []  # the same constraints as clauses
-            self._fallback = (len(fallback), sum(map(len, fallback)))
+            artifact.clausal(f"solver={self.solver_name!r}")  # their clauses instead, or refused
+            native = None
         _append(self._solver, artifact.clauses)
         if native:
             _append_atmost(self._solver, native)
-        if fallback:
-            _append(self._solver, fallback)
         if not artifact.clauses:  # MapleSAT's binding crashes solving a formula with no variable
             self._solver.add_clause([artifact.pool.top + 1, -(artifact.pool.top + 1)])
         if artifact.propagator is not None:
@@ -233,11 +226,11 @@ class PysatBackend(Backend):
             return {}
         out = {
             "variables": art.pool.top,
-            "clauses": len(art.clauses) + self._fallback[0],
-            "literals": sum(map(len, art.clauses)) + self._fallback[1],
+            "clauses": len(art.clauses),
+            "literals": sum(map(len, art.clauses)),
         }
         native = getattr(art, "native", None)
-        if native and not self._fallback[0]:
+        if native:
             out["cardinality"] = len(native)  # native "at most k" constraints loaded
         return out
 

@@ -108,6 +108,20 @@ class CnfModel(Artifact):
         else:
             self.native += ((lits, k), ([-x for x in lits], n - k))
 
+    def clausal(self, reader: str) -> None:
+        """State :attr:`native` as clauses (:attr:`native_fallback`) for ``reader``, which takes
+        no native constraint; an :class:`EncodingError` naming it when there is no fallback."""
+        if not self.native:
+            return
+        if self.native_fallback is None:
+            raise EncodingError(
+                f"this encoding states native cardinality constraints, which {reader} cannot take: "
+                "python-sat takes them on minicard, gluecard3 and gluecard4; or choose a clausal "
+                "cardinality encoding"
+            )
+        self.clauses.extend(self.native_fallback())
+        self.native, self.native_fallback = [], None
+
     def count_if(self, guard: list[int], lits: Sequence[int], k: int, relation: str, enc: str) -> None:
         """``all(guard) -> sum(lits) <relation> k``: each clause of the encoding is weakened by the
         negated guard, so the auxiliary variables are free when the guard fails."""
