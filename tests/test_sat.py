@@ -272,14 +272,15 @@ def test_small_boards_default_to_minisat_and_name_it():
 
     assert SMALL_BOARD_SOLVER == "minisat22" and registry.solver("sat", SMALL_BOARD_SOLVER).supported()
     assert small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22" and small_board_solver(SMALL_BOARD_CELLS) is None
-    for puzzle in (LIGHTUP_10x10, Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3})):
-        res = puzzlebench.solve(puzzle, "sat", count=0)
+    # Kuromasu's default states its numbers natively on Minicard (tests/test_sat_native_card.py)
+    for puzzle, opts in ((LIGHTUP_10x10, {}), (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"})):
+        res = puzzlebench.solve(puzzle, "sat", count=0, **opts)
         record = res.to_record()
         assert res.status is Status.SAT and res.exhausted and res.verified, puzzle
         assert (res.solver, record["solver"], res.extra["solver"]) == ("minisat22",) * 3
         assert res.solver_version.startswith("minisat22") and record["solver_version"] == res.solver_version
         # naming a solver still runs that one, and it finds the same answers
-        named = puzzlebench.solve(puzzle, "sat", count=0, solver="cadical195")
+        named = puzzlebench.solve(puzzle, "sat", count=0, solver="cadical195", **opts)
         assert named.solver == "cadical195" and set(named.solutions) == set(res.solutions)
     assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2).unique
 

@@ -142,6 +142,9 @@ _PYSAT_SOLVERS = (
     ("mergesat3", "MergeSat 3"),
     ("minisat22", "MiniSat 2.2"),
     ("minisatgh", "MiniSat (GitHub version)"),
+    ("minicard", "Minicard 1.2 (MiniSat 2.2 with native cardinality constraints)"),
+    ("gluecard3", "Gluecard 3.0 (native cardinality constraints)"),
+    ("gluecard4", "Gluecard 4.1 (native cardinality constraints)"),
 )
 for _name, _description in _PYSAT_SOLVERS:
     register_solver(_name, "sat", "puzzlebench.solvers.pysat_backend:PysatBackend", _description,

@@ -102,7 +102,8 @@ def solve(
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
     paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
     them: the SAT Light Up default asks for ``minisat22`` on boards of fewer than 2,000 cells,
-    the SAT Kuromasu default on every board; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
+    the SAT Kuromasu default on every board, or ``minicard`` for its native cardinality
+    constraints below 2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
@@ -144,6 +145,8 @@ def solve(
             preferred = _preferred(paradigm, artifact.preferred_solver, backend_cls)
             if preferred is not None:  # the encoding asks for another of the paradigm's solvers
                 solver_spec, backend = preferred, backend_cls(back_opts, preferred.settings)
+        if getattr(artifact, "native", None) and not getattr(backend, "native_cardinality", False):
+            artifact.clausal(f"backend {backend_cls.name!r}")  # native constraints as clauses, or refused
         backend.build(artifact, deadline)
         t_build = time.perf_counter()
         if not backend.timed_out:

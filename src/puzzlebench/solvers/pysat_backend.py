@@ -31,6 +31,15 @@ _NOT_INTERRUPTIBLE = frozenset({"lingeling", "lgl", "kissat404", "kissat"})
 _DIRECT_ADD: dict[str, tuple[str, str]] = {
     "Cadical195": ("cadical", "cadical195_add_cl"),
     "Minisat22": ("minisat", "minisat22_add_cl"),
+    "Minicard": ("minicard", "minicard_add_cl"),
+    "Gluecard3": ("gluecard", "gluecard3_add_cl"),
+    "Gluecard4": ("gluecard", "gluecard41_add_cl"),
+}
+#: The same for native "at most k" constraints (the solvers that take them).
+_DIRECT_ATMOST: dict[str, tuple[str, str]] = {
+    "Minicard": ("minicard", "minicard_add_am"),
+    "Gluecard3": ("gluecard", "gluecard3_add_am"),
+    "Gluecard4": ("gluecard", "gluecard41_add_am"),
 }
 
 
@@ -54,6 +63,23 @@ def _append(solver: Any, clauses: list[list[int]]) -> None:
         inner.status = False  # an empty clause, as pysat's own add_clause records it
 
 
+def _append_atmost(solver: Any, constraints: list[tuple[Sequence[int], int]]) -> None:
+    """Load native "at most k of lits" constraints (the solver takes them: ``supports_atmost``),
+    through the C entry point where :data:`_DIRECT_ATMOST` names one, else ``add_atmost``."""
+    inner = getattr(solver, "solver", None)
+    direct = _DIRECT_ATMOST.get(type(inner).__name__)
+    handle = getattr(inner, direct[0], None) if direct else None
+    if handle is None:
+        for lits, k in constraints:
+            solver.add_atmost(list(lits), k)
+        return
+    from pysat.solvers import pysolvers
+
+    add = getattr(pysolvers, direct[1])
+    if False in [add(handle, lits, k) for lits, k in constraints]:
+        inner.status = False  # unsatisfiable on loading, as pysat's own add_atmost records it
+
+
 #: Whether a model's literal is true.
 _POSITIVE = (0).__lt__
 
@@ -61,6 +87,9 @@ _POSITIVE = (0).__lt__
 class PysatBackend(Backend):
     paradigm: ClassVar[str] = "sat"
     name: ClassVar[str] = "pysat"
+    #: Takes a CnfModel's native cardinality constraints (on the solvers that support them; the
+    #: others get their clauses, see :meth:`CnfModel.clausal`).
+    native_cardinality: ClassVar[bool] = True
 
     def __init__(self, options, settings=None):
         super().__init__(options, settings)
@@ -121,7 +150,13 @@ class PysatBackend(Backend):
             )
         self._artifact = artifact
         self._solver = Solver(name=self.solver_name)
+        native = getattr(artifact, "native", None)
+        if native and not self._solver.supports_atmost():
+            artifact.clausal(f"solver={self.solver_name!r}")  # their clauses instead, or refused
+            native = None
         _append(self._solver, artifact.clauses)
+        if native:
+            _append_atmost(self._solver, native)
         if not artifact.clauses:  # MapleSAT's binding crashes solving a formula with no variable
             self._solver.add_clause([artifact.pool.top + 1, -(artifact.pool.top + 1)])
         if artifact.propagator is not None:
@@ -189,11 +224,15 @@ class PysatBackend(Backend):
         art = self._artifact
         if art is None:
             return {}
-        return {
+        out = {
             "variables": art.pool.top,
             "clauses": len(art.clauses),
             "literals": sum(map(len, art.clauses)),
         }
+        native = getattr(art, "native", None)
+        if native:
+            out["cardinality"] = len(native)  # native "at most k" constraints loaded
+        return out
 
     def search(self) -> dict[str, float]:
         if self._solver is None:

@@ -62,6 +62,13 @@ class CnfModel(Artifact):
     #: The registered solver to run this formula on when the caller names none (see
     #: :func:`small_board_solver`); None: the paradigm's default solver.
     preferred_solver: str | None = None
+    #: Native cardinality constraints, each ``(lits, k)`` for "at most k of lits" (python-sat's
+    #: CNF+ items), for the solvers that take them (Minicard, Gluecard 3 and 4: the backend
+    #: refuses the others); empty for every encoding that does not ask (:meth:`native_equals`).
+    native: list[tuple[Sequence[int], int]] = field(default_factory=list)
+    #: When set, the clauses that state ``native`` for a solver that takes no native
+    #: constraint (the backend loads them instead); None: such a solver is refused.
+    native_fallback: Callable[[], list[Clause]] | None = None
 
     def var(self, *key: Any) -> int:
         """The variable named by ``key`` (created on first use)."""
@@ -88,6 +95,32 @@ class CnfModel(Artifact):
     def equals(self, lits: Sequence[int], k: int, enc: str) -> None:
         """sum(lits) == k."""
         self.extend(cardinality(self.pool, lits, k, "equals", enc))
+
+    def native_equals(self, lits: Sequence[int], k: int) -> None:
+        """sum(lits) == k as two native constraints, at most k of ``lits`` and at most
+        len(lits) - k of their negations; bounds that fix every literal (or none can meet) become
+        unit (or empty) clauses, and a bound that cannot bind is left out."""
+        n = len(lits)
+        if k < 0 or k > n:
+            self.clauses.append(())
+        elif k == 0 or k == n:
+            self.clauses.extend([(x,) if k else (-x,) for x in lits])
+        else:
+            self.native += ((lits, k), ([-x for x in lits], n - k))
+
+    def clausal(self, reader: str) -> None:
+        """State :attr:`native` as clauses (:attr:`native_fallback`) for ``reader``, which takes
+        no native constraint; an :class:`EncodingError` naming it when there is no fallback."""
+        if not self.native:
+            return
+        if self.native_fallback is None:
+            raise EncodingError(
+                f"this encoding states native cardinality constraints, which {reader} cannot take: "
+                "python-sat takes them on minicard, gluecard3 and gluecard4; or choose a clausal "
+                "cardinality encoding"
+            )
+        self.clauses.extend(self.native_fallback())
+        self.native, self.native_fallback = [], None
 
     def count_if(self, guard: list[int], lits: Sequence[int], k: int, relation: str, enc: str) -> None:
         """``all(guard) -> sum(lits) <relation> k``: each clause of the encoding is weakened by the
