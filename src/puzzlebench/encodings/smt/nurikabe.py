@@ -24,14 +24,21 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import z3
+from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
-from .common import SmtModel, card_option
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_count_option,
+                       wall_count_pays, wall_option, wall_region, wall_size)
+from ..sat.common import CnfModel
+from ..sat.nurikabe import _islands_by_distance as sat_islands
+from ..sat.nurikabe import hybrid_smallest
+from .common import SmtModel, add_clauses, card_option
 from .connectivity import connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "hybrid", "levels")
+#: islands=hybrid: the SAT encoding's cardinality encoding of an island's size
+SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
 WALL = wall_option("rank", default="rank")
 
@@ -58,37 +65,70 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
 
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
+        islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
         model.logic = "QF_LIA"  # depths are compared as integers
-    else:
+    if islands in ("lazy", "hybrid"):
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
+    # Clauses in the SAT paradigm's form over the wall Booleans (variables 1..n), handed to z3 as
+    # one SMT-LIB text.
+    ids = {cell: i for i, cell in enumerate(wall, start=1)}
+    cnf = CnfModel(pool=IDPool(start_from=len(ids) + 1), decision=ids)
+    if islands in ("hybrid", "levels"):
+        # Owners, levels and sizes of the islands as the SAT encoding states them (its
+        # islands=hybrid: levels within a budget; levels: its islands=distance, every clue):
+        # z3's SAT core learns over the same literals as the SAT paradigm.
+        sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
+    # The islands hold sum(numbers) cells between them, so the wall holds all the others; a '?'
+    # island holds one cell to its bound.
+    count = options["wall_count"]
+    if count == "card" or count == "auto" and wall_count_pays(puzzle, plan):
+        fewest, most = (n - len(plan.wall) for n in wall_size(puzzle, plan))  # known wall: asserted above
+        lits = [ids[cell] for cell in plan.open]
+        if most < 0 or fewest > len(lits):
+            cnf.add(())  # the clues leave the wall no possible size: no answer
+        elif fewest == most:
+            cnf.equals(lits, most, SAT_CARD)
+        else:
+            if most < len(lits):
+                cnf.atmost(lits, most, SAT_CARD)
+            if fewest > 0:
+                cnf.atleast(lits, fewest, SAT_CARD)
+    add_clauses(model, cnf.clauses, {i: wall[cell] for cell, i in ids.items()})
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
     # the region" the unshaded cells); lazy islands are checked with the lazy rule.
-    connectivity = wall_rule(puzzle, options["connectivity"])
+    connectivity = wall_rule(puzzle, options["connectivity"], islands)
     if connectivity == "rank":
         region, root = wall_region(puzzle, plan)
         connect_by_rank(model, region, {cell: open_[cell] for cell in wall}, wall, root)
         model.logic = "QF_LIA"  # ranks are compared as integers
-    model.lazy = lazy_rules(puzzle, wall, {**options, "connectivity": connectivity},
+    cuts = options["cuts"]
+    if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+        cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
+    model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
                             anchor=min(plan.wall, default=None))
     model.notes.update(connectivity=connectivity, islands=islands)
     return model
 
 
-def wall_rule(puzzle: Nurikabe, connectivity: str) -> str:
-    """``connectivity=auto``: lazy cuts on a board with '?' clues, ranks on the others.
+def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") -> str:
+    """``connectivity=auto``: ranks with ``islands=distance`` on a board without '?' clues, else
+    lazy cuts.
 
     A '?' island's only bound is the cells the numbers leave over (99 and 145 cells on janko's
     ``827_13x20``), so its owners and depths reach most of the board; the ranks of the wall on top
     of them left z3 without the uniqueness proof after 30 s, where the lazy cuts take 20 rounds
-    and 0.6 s CPU. On boards without '?' ranks won (0.53x the CPU of lazy cuts over every 10th
-    janko puzzle)."""
+    and 0.6 s CPU. With the depths' integers on boards without '?' ranks won (0.53x the CPU of lazy
+    cuts over every 10th janko puzzle). The Boolean islands (``hybrid``, ``lazy``) keep z3 in its
+    SAT core (QF_FD) with the lazy cuts; integer ranks would move every clause to the arithmetic
+    core."""
     if connectivity != "auto":
         return connectivity
-    return "lazy" if puzzle.unknown else "rank"
+    return "rank" if islands == "distance" and not puzzle.unknown else "lazy"
 
 
 def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict,
@@ -151,7 +191,8 @@ SPECS: list[EncodingSpec] = [
             Option("islands", "distance", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
             card_option("cells of an island and owners of a cell"),
-            cuts_option("region"),
+            cuts_option("region", mixed=True),
+            wall_count_option("card", "none"),
         ),
     ),
 ]
