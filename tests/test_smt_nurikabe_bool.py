@@ -20,7 +20,8 @@ from bruteforce import all_solutions
 from puzzlebench.encodings.sat.common import CnfModel
 from puzzlebench.encodings.smt.common import SmtModel, add_clauses
 from puzzlebench.formats import iter_janko
-from puzzlebench.model import Family, family_spec
+from puzzlebench import registry
+from puzzlebench.model import Family, Nurikabe, family_spec
 from pysat.formula import IDPool
 
 
@@ -70,6 +71,32 @@ def test_an_empty_clause_makes_the_model_unsatisfiable() -> None:
     model = SmtModel()
     add_clauses(model, [(1,), ()], {1: model.bool("a")})
     assert _models(model, [model.bool("a")]) == set()
+
+
+def test_the_default_states_the_islands_booleanly_and_stays_in_the_sat_core() -> None:
+    spec = registry.get(Family.NURIKABE, "smt")
+    assert spec.option("islands").default == "auto"
+    for puzzle in (Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1}),
+                   Nurikabe(3, 4, numbers={(0, 0): 2}, unknown=frozenset({(2, 3)}))):
+        model = spec.build(puzzle, spec.resolve({}))
+        assert model.notes["islands"] == "levels" and model.notes["connectivity"] == "lazy"
+        assert model.logic is None and not model.ints  # no integer: z3's SAT core (QF_FD)
+        assert model.text_bools > 0 and model.lazy is not None
+
+
+def test_auto_is_hybrid_on_a_large_board() -> None:
+    puzzle = Nurikabe(12, 13, numbers={(0, 0): 30, (11, 12): 40, (6, 6): 1})
+    spec = registry.get(Family.NURIKABE, "smt")
+    model = spec.build(puzzle, spec.resolve({}))
+    assert model.notes["islands"] == "hybrid" and model.logic is None
+
+
+def test_hybrid_without_a_number_worth_levels_is_the_lazy_rule() -> None:
+    # a 10x10 board of small numbers: none reaches the SAT encoding's smallest levelled number
+    puzzle = Nurikabe(10, 10, numbers={(0, 0): 2, (9, 9): 3, (5, 5): 1})
+    spec = registry.get(Family.NURIKABE, "smt")
+    model = spec.build(puzzle, spec.resolve({"islands": "hybrid"}))
+    assert model.notes["islands"] == "lazy" and model.text_bools == 0
 
 
 BOARDS = [family_spec(Family.NURIKABE).random_board(random.Random(71), *shape)

@@ -11,12 +11,20 @@ Rules and the blocks that enforce them:
   clue's bound (the number; ``IslandPlan.bound`` for a '?') that a neighbour of the same island
   undercuts (distance-bounded reachability), and counts each clue's cells (``card``: exactly n
   for a number, at most the bound for a '?'); ``lazy`` states only that a non-clue unshaded cell
-  has an unshaded neighbour and
-  leaves whole islands to cuts (``regions.island_cuts``);
-* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``rank``
-  (levels, shared with Kuromasu and Hitori over the cells that may be wall), ``none`` (a
-  relaxation), or ``auto`` (the default: lazy on boards with '?' clues, else rank; see
-  :func:`wall_rule`).
+  has an unshaded neighbour and leaves whole islands to cuts (``regions.island_cuts``);
+  ``levels`` and ``hybrid`` state the rule Booleanly by the SAT encoding's own clause generator
+  (``sat/nurikabe.py``: owners, reachability levels ("near", clue, cell, t) bounded by the
+  number, sizes by a sequential counter), handed to z3 as one SMT-LIB text so that z3's SAT core
+  (QF_FD) learns over the same literals as the SAT paradigm; ``levels`` levels every clue (the
+  SAT encoding's ``distance``), ``hybrid`` only the numbers within its budget
+  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``auto`` (the default)
+  is levels on small boards, hybrid on the others (``AUTO_LEVELS_CELLS``);
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
+  region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
+  Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
+  rank with ``islands=distance`` on boards without '?' clues, else lazy; see :func:`wall_rule`);
+* ``wall_count``: the wall holds the cells the islands leave over (a redundant count, as the SAT
+  encoding states it): ``card`` always, ``auto`` when its counter is small (``wall_count_pays``).
 """
 
 from __future__ import annotations
@@ -36,7 +44,11 @@ from ..sat.nurikabe import hybrid_smallest
 from .common import SmtModel, add_clauses, card_option
 from .connectivity import connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "hybrid", "levels")
+ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
+#: ``islands=auto``: levels on boards of fewer cells, hybrid from here on. Over every 20th janko
+#: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
+#: (build and search grow with levels for every number on big boards)
+AUTO_LEVELS_CELLS = 150
 #: islands=hybrid: the SAT encoding's cardinality encoding of an island's size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
@@ -65,6 +77,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
 
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
+    if islands == "auto":
+        islands = "levels" if grid.size < AUTO_LEVELS_CELLS else "hybrid"
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands == "distance":
@@ -175,7 +189,8 @@ SPECS: list[EncodingSpec] = [
         paradigm="smt",
         name="default",
         build=build_default,
-        description="wall Booleans, 2x2 clauses; islands by owners and bounded depths, or lazy cuts; "
+        description="wall Booleans, 2x2 clauses; islands by the SAT encoding's owners and Boolean levels "
+        "(SMT-LIB text), owners and integer depths, or lazy cuts; "
         "wall connectivity by lazy region cuts or levels",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
@@ -184,15 +199,20 @@ SPECS: list[EncodingSpec] = [
             # rank 9.5 s, lazy 18.3 s)
             Option(
                 "connectivity", "auto", ("auto", *WALL.choices), WALL.description
-                + "; auto = lazy on boards with '?' clues, rank on the others",
+                + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
             ),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s
-            Option("islands", "distance", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
-            card_option("cells of an island and owners of a cell"),
-            cuts_option("region", mixed=True),
-            wall_count_option("card", "none"),
+            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s.
+            # On every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, cuts=auto,
+            # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
+            Option("islands", "auto", ISLANDS,
+                   "how islands get one number and its size: distance (owners and bounded integer depths), "
+                   "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
+                   "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
+                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else hybrid)"),
+            card_option("cells of an island and owners of a cell (islands=distance)"),
+            cuts_option("auto", mixed=True),
+            wall_count_option("card", "auto"),
         ),
     ),
 ]
