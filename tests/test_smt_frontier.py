@@ -128,6 +128,6 @@ def test_kuromasu_auto_visibility_shares_stretches_on_large_boards_only() -> Non
     spec = registry.get(Family.KUROMASU, "smt")
     for side, expected in ((10, "rays"), (50, "shared")):
         puzzle = next(item.puzzle for item in load_suite("gen-kuromasu") if item.puzzle.shape == (side, side))
-        model = spec.build(puzzle, spec.resolve({"islands": "distance"}))
+        model = spec.build(puzzle, spec.resolve({}))
         assert model.notes["visibility"] == expected
         assert any(key[0] == "stretch" for key in model.bools) == (expected == "shared")

@@ -49,7 +49,7 @@ ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
 #: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
 #: (build and search grow with levels for every number on big boards)
 AUTO_LEVELS_CELLS = 150
-#: islands=hybrid: the SAT encoding's cardinality encoding of an island's size
+#: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
 WALL = wall_option("rank", default="rank")
@@ -137,7 +137,7 @@ def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") ->
     ``827_13x20``), so its owners and depths reach most of the board; the ranks of the wall on top
     of them left z3 without the uniqueness proof after 30 s, where the lazy cuts take 20 rounds
     and 0.6 s CPU. With the depths' integers on boards without '?' ranks won (0.53x the CPU of lazy
-    cuts over every 10th janko puzzle). The Boolean islands (``hybrid``, ``lazy``) keep z3 in its
+    cuts over every 10th janko puzzle). The Boolean islands (``levels``, ``hybrid``, ``lazy``) keep z3 in its
     SAT core (QF_FD) with the lazy cuts; integer ranks would move every clause to the arithmetic
     core."""
     if connectivity != "auto":
