@@ -205,6 +205,8 @@ SPECS: list[EncodingSpec] = [
             # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s.
             # On every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, cuts=auto,
             # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
+            # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
+            # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
             Option("islands", "auto", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded integer depths), "
                    "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
