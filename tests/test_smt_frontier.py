@@ -99,7 +99,7 @@ def test_nurikabe_auto_picks_lazy_cuts_only_with_question_clues() -> None:
     assert spec.option("connectivity").default == "auto"
     plain = Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1})
     for puzzle, rule in ((QUESTION, "lazy"), (plain, "rank")):
-        model = spec.build(puzzle, spec.resolve({}))
+        model = spec.build(puzzle, spec.resolve({"islands": "distance"}))
         assert model.notes["connectivity"] == rule
         assert (model.lazy is not None) == (rule == "lazy")
         assert model.logic == "QF_LIA"  # islands=distance compares depths either way

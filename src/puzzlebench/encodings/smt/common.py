@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 import z3
 from z3.z3types import Ast
@@ -269,6 +269,40 @@ class UnarySums:
         (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
         model.add(conjunction)
         self.clauses, self.fresh = [], []
+
+
+def add_clauses(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mapping[int, z3.BoolRef]) -> None:
+    """Clauses over integer literals (the SAT paradigm's form, e.g. a
+    :class:`~puzzlebench.encodings.sat.common.CnfModel`'s) added to ``model`` as one conjunction
+    parsed from SMT-LIB text: variable ``v`` is ``named[v]`` (a Boolean constant of the model)
+    when named, else a fresh Boolean ``|aux k|`` declared in the text. As with
+    :class:`UnarySums`, one parse costs a fraction of making the clauses term by term."""
+    if not clauses:
+        return
+    text: dict[int, str] = {}
+    declared: list[str] = []
+    start = model.text_bools
+    for v, term in named.items():
+        got = term.sexpr()
+        if "(" in got:
+            raise EncodingError(f"a clause's named variable must be a Boolean constant, not {got}")
+        text[v] = got
+        declared.append(got)
+
+    def lit(x: int) -> str:
+        name = text.get(abs(x))
+        if name is None:
+            name = text[abs(x)] = f"|aux {start + len(text) - len(named)}|"
+            declared.append(name)
+        return name if x > 0 else f"(not {name})"
+
+    body = [f"(or {' '.join(map(lit, clause))})" if len(clause) > 1 else lit(clause[0]) if clause else "false"
+            for clause in clauses]
+    model.text_bools += len(text) - len(named)
+    parts = [f"(declare-fun {name} () Bool)" for name in declared]
+    parts += ["(assert (and", *body, "true))"]
+    (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
+    model.add(conjunction)
 
 
 class _Pool:

@@ -11,12 +11,20 @@ Rules and the blocks that enforce them:
   clue's bound (the number; ``IslandPlan.bound`` for a '?') that a neighbour of the same island
   undercuts (distance-bounded reachability), and counts each clue's cells (``card``: exactly n
   for a number, at most the bound for a '?'); ``lazy`` states only that a non-clue unshaded cell
-  has an unshaded neighbour and
-  leaves whole islands to cuts (``regions.island_cuts``);
-* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates, ``rank``
-  (levels, shared with Kuromasu and Hitori over the cells that may be wall), ``none`` (a
-  relaxation), or ``auto`` (the default: lazy on boards with '?' clues, else rank; see
-  :func:`wall_rule`).
+  has an unshaded neighbour and leaves whole islands to cuts (``regions.island_cuts``);
+  ``levels`` and ``hybrid`` state the rule Booleanly by the SAT encoding's own clause generator
+  (``sat/nurikabe.py``: owners, reachability levels ("near", clue, cell, t) bounded by the
+  number, sizes by a sequential counter), handed to z3 as one SMT-LIB text so that z3's SAT core
+  (QF_FD) learns over the same literals as the SAT paradigm; ``levels`` levels every clue (the
+  SAT encoding's ``distance``), ``hybrid`` only the numbers within its budget
+  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``auto`` (the default)
+  is levels on small boards, hybrid on the others (``AUTO_LEVELS_CELLS``);
+* the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
+  region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
+  Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
+  rank with ``islands=distance`` on boards without '?' clues, else lazy; see :func:`wall_rule`);
+* ``wall_count``: the wall holds the cells the islands leave over (a redundant count, as the SAT
+  encoding states it): ``card`` always, ``auto`` when its counter is small (``wall_count_pays``).
 """
 
 from __future__ import annotations
@@ -24,14 +32,25 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import z3
+from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_region
-from .common import SmtModel, card_option
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_count_option,
+                       wall_count_pays, wall_option, wall_region, wall_size)
+from ..sat.common import CnfModel
+from ..sat.nurikabe import _islands_by_distance as sat_islands
+from ..sat.nurikabe import hybrid_smallest
+from .common import SmtModel, add_clauses, card_option
 from .connectivity import connect_by_rank
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy")
+ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
+#: ``islands=auto``: levels on boards of fewer cells, hybrid from here on. Over every 20th janko
+#: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
+#: (build and search grow with levels for every number on big boards)
+AUTO_LEVELS_CELLS = 150
+#: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
+SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
 WALL = wall_option("rank", default="rank")
 
@@ -58,37 +77,72 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
 
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
+    if islands == "auto":
+        islands = "levels" if grid.size < AUTO_LEVELS_CELLS else "hybrid"
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
+        islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
         model.logic = "QF_LIA"  # depths are compared as integers
-    else:
+    if islands in ("lazy", "hybrid"):
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
+    # Clauses in the SAT paradigm's form over the wall Booleans (variables 1..n), handed to z3 as
+    # one SMT-LIB text.
+    ids = {cell: i for i, cell in enumerate(wall, start=1)}
+    cnf = CnfModel(pool=IDPool(start_from=len(ids) + 1), decision=ids)
+    if islands in ("hybrid", "levels"):
+        # Owners, levels and sizes of the islands as the SAT encoding states them (its
+        # islands=hybrid: levels within a budget; levels: its islands=distance, every clue):
+        # z3's SAT core learns over the same literals as the SAT paradigm.
+        sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
+    # The islands hold sum(numbers) cells between them, so the wall holds all the others; a '?'
+    # island holds one cell to its bound.
+    count = options["wall_count"]
+    if count == "card" or count == "auto" and wall_count_pays(puzzle, plan):
+        fewest, most = (n - len(plan.wall) for n in wall_size(puzzle, plan))  # known wall: asserted above
+        lits = [ids[cell] for cell in plan.open]
+        if most < 0 or fewest > len(lits):
+            cnf.add(())  # the clues leave the wall no possible size: no answer
+        elif fewest == most:
+            cnf.equals(lits, most, SAT_CARD)
+        else:
+            if most < len(lits):
+                cnf.atmost(lits, most, SAT_CARD)
+            if fewest > 0:
+                cnf.atleast(lits, fewest, SAT_CARD)
+    add_clauses(model, cnf.clauses, {i: wall[cell] for cell, i in ids.items()})
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
     # the region" the unshaded cells); lazy islands are checked with the lazy rule.
-    connectivity = wall_rule(puzzle, options["connectivity"])
+    connectivity = wall_rule(puzzle, options["connectivity"], islands)
     if connectivity == "rank":
         region, root = wall_region(puzzle, plan)
         connect_by_rank(model, region, {cell: open_[cell] for cell in wall}, wall, root)
         model.logic = "QF_LIA"  # ranks are compared as integers
-    model.lazy = lazy_rules(puzzle, wall, {**options, "connectivity": connectivity},
+    cuts = options["cuts"]
+    if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+        cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
+    model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
                             anchor=min(plan.wall, default=None))
     model.notes.update(connectivity=connectivity, islands=islands)
     return model
 
 
-def wall_rule(puzzle: Nurikabe, connectivity: str) -> str:
-    """``connectivity=auto``: lazy cuts on a board with '?' clues, ranks on the others.
+def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") -> str:
+    """``connectivity=auto``: ranks with ``islands=distance`` on a board without '?' clues, else
+    lazy cuts.
 
     A '?' island's only bound is the cells the numbers leave over (99 and 145 cells on janko's
     ``827_13x20``), so its owners and depths reach most of the board; the ranks of the wall on top
     of them left z3 without the uniqueness proof after 30 s, where the lazy cuts take 20 rounds
-    and 0.6 s CPU. On boards without '?' ranks won (0.53x the CPU of lazy cuts over every 10th
-    janko puzzle)."""
+    and 0.6 s CPU. With the depths' integers on boards without '?' ranks won (0.53x the CPU of lazy
+    cuts over every 10th janko puzzle). The Boolean islands (``levels``, ``hybrid``, ``lazy``) keep z3 in its
+    SAT core (QF_FD) with the lazy cuts; integer ranks would move every clause to the arithmetic
+    core."""
     if connectivity != "auto":
         return connectivity
-    return "lazy" if puzzle.unknown else "rank"
+    return "rank" if islands == "distance" and not puzzle.unknown else "lazy"
 
 
 def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict,
@@ -135,7 +189,8 @@ SPECS: list[EncodingSpec] = [
         paradigm="smt",
         name="default",
         build=build_default,
-        description="wall Booleans, 2x2 clauses; islands by owners and bounded depths, or lazy cuts; "
+        description="wall Booleans, 2x2 clauses; islands by the SAT encoding's owners and Boolean levels "
+        "(SMT-LIB text), owners and integer depths, or lazy cuts; "
         "wall connectivity by lazy region cuts or levels",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
@@ -144,14 +199,22 @@ SPECS: list[EncodingSpec] = [
             # rank 9.5 s, lazy 18.3 s)
             Option(
                 "connectivity", "auto", ("auto", *WALL.choices), WALL.description
-                + "; auto = lazy on boards with '?' clues, rank on the others",
+                + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
             ),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s
-            Option("islands", "distance", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded depths) or lazy (cuts)"),
-            card_option("cells of an island and owners of a cell"),
-            cuts_option("region"),
+            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s.
+            # On every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, cuts=auto,
+            # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
+            # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
+            # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
+            Option("islands", "auto", ISLANDS,
+                   "how islands get one number and its size: distance (owners and bounded integer depths), "
+                   "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
+                   "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
+                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else hybrid)"),
+            card_option("cells of an island and owners of a cell (islands=distance)"),
+            cuts_option("auto", mixed=True),
+            wall_count_option("card", "auto"),
         ),
     ),
 ]
