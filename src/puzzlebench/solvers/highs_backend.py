@@ -280,9 +280,15 @@ class HighsBackend(Backend):
         """The row sum_{pos} x + sum_{neg} (1 - x) >= 1, i.e. >= 1 - (number of negative literals).
 
         A cell without a decision binary is never marked: its positive literal is dropped, its
-        negative literal satisfies the clause."""
+        negative literal satisfies the clause. A lazy rule's :class:`Cut` is added as its row."""
         import highspy
         import numpy as np
+
+        from ..encodings.mip.common import Cut
+
+        if isinstance(clause, Cut):
+            self._add_cut(clause)
+            return
 
         coef: dict[int, float] = {}
         lower = 1.0
@@ -303,6 +309,21 @@ class HighsBackend(Backend):
         index = np.array([col for col, _ in entries], dtype=np.int32)
         value = np.array([v for _, v in entries], dtype=np.float64)
         self._highs.addRow(lower, highspy.kHighsInf, len(entries), index, value)
+        self._count("rows_added")
+
+    def _add_cut(self, cut: Any) -> None:
+        """The row ``lower <= expr <= upper`` (the expression's constant moved to the bounds)."""
+        import numpy as np
+
+        entries = [(col, coef) for col, coef in cut.expr.terms.items() if coef]
+        lower, upper = cut.lower - cut.expr.constant, cut.upper - cut.expr.constant
+        if not entries:  # a constant row: true, or no answer
+            if not lower <= 0.0 <= upper and self._contradiction is None:
+                self._contradiction = "a constant cut does not hold"
+            return
+        index = np.array([col for col, _ in entries], dtype=np.int32)
+        value = np.array([coef for _, coef in entries], dtype=np.float64)
+        self._highs.addRow(lower, upper, len(entries), index, value)
         self._count("rows_added")
 
     # -- enumeration by splitting ---------------------------------------------------------------
