@@ -123,3 +123,13 @@ def test_janko_records_get_their_published_answer_proven_unique(janko_dir, recor
     result = solve(entry.puzzle, "mip", count=2, timeout=120, cuts="separator")
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution
+
+
+def test_the_feasibility_jump_probe_finds_exactly_the_brute_force_answers():
+    hits = 0
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, probe="jump")
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        hits += result.extra.get("probe_hits", 0)
+    assert hits > 0  # the probe answered some of the runs itself

@@ -93,6 +93,15 @@ class HighsBackend(Backend):
             "same (the presolve option, with that confirmation)",
         ),
         Option(
+            "probe",
+            "off",
+            ("off", "jump"),
+            "before each presolved run of the search for a first answer: off, or jump (a run without presolve "
+            "stopped before any simplex iteration, so that only HiGHS's feasibility jump looks for a point; "
+            "presolve then runs only when it finds none: with many lazy rounds, presolving the rows that "
+            "pile up costs more than the jump)",
+        ),
+        Option(
             "enumeration",
             "auto",
             _ENUMERATION,
@@ -232,6 +241,8 @@ class HighsBackend(Backend):
         presolve = str(self.options.get("presolve", "choose"))
         if self._proving and self.options.get("proof_presolve", "off") == "off":
             presolve = "off"
+        if presolve != "off" and not self._proving and self.options.get("probe", "off") == "jump" and self._jump(left):
+            return True
         highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
         status = highs.run()
@@ -265,6 +276,25 @@ class HighsBackend(Backend):
         if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
             return None
         raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+
+    def _jump(self, left: float | None) -> bool:
+        """The ``probe=jump`` run: no presolve, no simplex iteration; True when it found a point."""
+        import highspy
+
+        highs = self._highs
+        limit = highs.getOptionValue("simplex_iteration_limit")
+        limit = limit[1] if isinstance(limit, tuple) else limit  # the plain binding answers (status, value)
+        highs.setOptionValue("presolve", "off")
+        highs.setOptionValue("simplex_iteration_limit", 0)
+        highs.setOptionValue("time_limit", math.inf if left is None else left)
+        try:
+            highs.run()
+        finally:
+            highs.setOptionValue("simplex_iteration_limit", limit)
+        self._record(highs)
+        found = highs.getModelStatus() == highspy.HighsModelStatus.kOptimal
+        self._count("probe_hits" if found else "probe_misses")
+        return found
 
     def marked(self) -> frozenset[Cell]:
         """The decision cells whose binary is 1 in the current solution (value > 0.5)."""
