@@ -241,8 +241,13 @@ class HighsBackend(Backend):
         presolve = str(self.options.get("presolve", "choose"))
         if self._proving and self.options.get("proof_presolve", "off") == "off":
             presolve = "off"
-        if presolve != "off" and not self._proving and self.options.get("probe", "off") == "jump" and self._jump(left):
-            return True
+        if presolve != "off" and not self._proving and self.options.get("probe", "off") == "jump":
+            if self._jump(left):
+                return True
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                self.timed_out = True
+                return None
         highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
         status = highs.run()
