@@ -92,6 +92,8 @@ class HighsBackend(Backend):
             "under presolve is confirmed by a run without it anyway, so the presolved run is spent twice) or "
             "same (the presolve option, with that confirmation)",
         ),
+        # measured on 12 janko Nurikabe puzzles (count=2, 10 s cap, one interleaved run, load ~1.5):
+        # off 22.0 s of CPU on the 11 both prove, jump 27.0 s (941_10x10 1.5 -> 0.6 s, 818_14x24 3.3 -> 5.3 s)
         Option(
             "probe",
             "off",
