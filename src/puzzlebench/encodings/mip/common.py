@@ -94,6 +94,17 @@ def total(items: Iterable[Term]) -> Linear:
     return out
 
 
+@dataclass(frozen=True)
+class Cut:
+    """A lazy cut that is a linear row, ``lower <= expr <= upper``, where a clause over cells is
+    too weak: a MIP encoding's lazy rule may return these among its clauses (the HiGHS backend
+    adds them as rows), e.g. a cut over auxiliary columns that name no cell."""
+
+    expr: Linear
+    lower: float = -INF
+    upper: float = INF
+
+
 @dataclass
 class MipModel(Artifact):
     """A mixed-integer feasibility model: bounded columns and ranged rows, no objective.

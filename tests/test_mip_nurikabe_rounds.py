@@ -1,0 +1,135 @@
+"""MIP Nurikabe's lazy rounds: the separator cuts (``cuts=separator``) against brute force, each
+cut checked against every true answer, and the janko records with '?' clues."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
+from puzzlebench.encodings.mip.common import Cut
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Family, Nurikabe, Rule, family_spec
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions
+
+pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
+
+
+def _boards() -> list[Nurikabe]:
+    rng = random.Random(2026)
+    make = family_spec("nurikabe").random_board
+    boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 4), (2, 5)] * 3]
+    # a number whose island must bend around another; a '?' beside numbers; two '?' islands
+    return boards + [Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 1}),
+                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+
+
+def _options(islands: str, connectivity: str) -> dict:
+    spec = registry.get("nurikabe", "mip")
+    full = {o.name: o.default for o in spec.options}
+    full.update(islands=islands, connectivity=connectivity, cuts="separator")
+    return full
+
+
+@pytest.mark.parametrize("islands", ["owners", "hybrid"])
+@pytest.mark.parametrize("connectivity", ["lazy", "flow"])
+def test_separator_cuts_find_exactly_the_brute_force_answers(islands, connectivity):
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, islands=islands, connectivity=connectivity,
+                       cuts="separator", levels=4)
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+
+
+def _feasible_with(model, wall_cells: frozenset, cut: Cut) -> bool:
+    """Whether the model, its decision cells fixed to an answer, still has a point with ``cut`` added."""
+    import highspy
+
+    from puzzlebench.solvers.highs_backend import _new_highs
+
+    h = _new_highs()
+    lower, upper = np.array(model.col_lower), np.array(model.col_upper)
+    for cell, col in model.decision.items():
+        lower[col] = upper[col] = 1.0 if cell in wall_cells else 0.0
+    h.addVars(model.num_cols, lower, upper)
+    ints = np.flatnonzero(np.array(model.integer)).astype(np.int32)
+    h.changeColsIntegrality(len(ints), ints, np.ones(len(ints), dtype=np.uint8))
+    h.addRows(model.num_rows, np.array(model.row_lower), np.array(model.row_upper), model.num_nonzeros,
+              np.array(model.starts[:-1], dtype=np.int32), np.array(model.index, dtype=np.int32),
+              np.array(model.value))
+    entries = [(col, coef) for col, coef in cut.expr.terms.items() if coef]
+    h.addRow(cut.lower - cut.expr.constant, cut.upper - cut.expr.constant, len(entries),
+             np.array([c for c, _ in entries], dtype=np.int32), np.array([v for _, v in entries]))
+    h.setOptionValue("presolve", "off")
+    h.run()
+    return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def _holds(clause, wall_cells: frozenset) -> bool:
+    return any((cell in wall_cells) == positive for cell, positive in clause)
+
+
+def test_every_separator_cut_keeps_every_true_answer():
+    rng = random.Random(5)
+    checked_rows = checked_clauses = 0
+    for p in _boards():
+        answers = all_solutions(p)
+        if not answers:
+            continue
+        model = mip_nurikabe.build_default(p, _options("owners", "lazy"))
+        free = sorted(model.decision)
+        for _ in range(12):  # random candidates: most break a rule somewhere
+            marked = frozenset(cell for cell in free if rng.random() < 0.5)
+            for cut in model.lazy(marked):
+                for answer in answers:
+                    if isinstance(cut, Cut):
+                        assert _feasible_with(model, answer, cut), (p.to_text(), sorted(marked), cut)
+                        checked_rows += 1
+                    else:
+                        assert _holds(cut, answer), (p.to_text(), sorted(marked), cut)
+                        checked_clauses += 1
+    assert checked_rows > 50 and checked_clauses > 50
+
+
+def test_a_candidate_is_cut_exactly_when_the_verifier_rejects_it():
+    rng = random.Random(9)
+    cut_off = 0
+    for p in _boards():
+        model = mip_nurikabe.build_default(p, _options("owners", "lazy"))
+        free = sorted(model.decision)
+        for _ in range(20):
+            marked = frozenset(cell for cell in free if rng.random() < 0.4)
+            # the 2x2 rule and the counts are rows, not cuts: judge only the rules left to the cuts
+            faults = {v.rule for v in p.verify(marked)} - {Rule.WALL_2X2, Rule.ISLAND_SIZE_WRONG}
+            cuts = model.lazy(marked)
+            if faults:
+                assert cuts, (p.to_text(), sorted(marked), faults)
+                cut_off += 1
+            if not p.verify(marked):
+                assert not cuts
+    assert cut_off > 50
+
+
+# two records with '?' clues, and two that need rounds of island and wall cuts
+@pytest.mark.parametrize("record", ["726_10x10", "758_11x11", "241_10x10", "481_7x7"])
+def test_janko_records_get_their_published_answer_proven_unique(janko_dir, record):
+    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
+    result = solve(entry.puzzle, "mip", count=2, timeout=120, cuts="separator")
+    assert result.exhausted and len(result.solutions) == 1
+    assert result.solutions[0] == entry.solution
+
+
+def test_the_feasibility_jump_probe_finds_exactly_the_brute_force_answers():
+    hits = 0
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, probe="jump")
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        hits += result.extra.get("probe_hits", 0)
+    assert hits > 0  # the probe answered some of the runs itself
