@@ -202,7 +202,11 @@ ENCODINGS: list[EncodingSpec] = [
                    "how islands get one number and its size: distance (owners and bounded depths), owners "
                    "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
                    "sizes for all, depths for the big numbers within a budget) or lazy (cuts)"),
-            Option("escalate", 0, description="islands=lazy: after this many searches, switch to the "
+            # one interleaved run each (count=2, 10 s cap, load 7-9 on 2 cores): on every 20th janko
+            # puzzle (56) never 53 proven, 16.7 CPU s in all; after 60 searches 54, 14.2 s; after
+            # 100, 54, 13.9 s; on the 48 misses of a whole-corpus run after 60 searches 18 proven,
+            # 82 s; after 120, 19, 88 s (never: 0 of 48 in that run)
+            Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
             Option("escalate_to", "hybrid", ("hybrid", "distance", "owners"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
