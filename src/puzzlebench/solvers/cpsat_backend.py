@@ -12,7 +12,10 @@ Enumeration blocks on the decision Booleans only, in one of two ways (backend op
 
 ``auto`` picks ``callback`` for functional encodings without lazy rules, else ``resolve``.
 In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts come back here as
-cell literals); ``callback`` is this backend's native enumeration.
+cell literals); ``callback`` is this backend's native enumeration. An artefact with an
+``escalation`` is swapped for its larger model after that many searches of the loop, with the
+clauses added so far (a lazy encoding that needs hundreds of cheap rounds then gets the model
+that needs a few).
 
 CP-SAT runs single-threaded unless ``num_workers`` says otherwise (comparable measurements);
 the harness's deadline becomes ``max_time_in_seconds`` of each search.
@@ -68,6 +71,7 @@ class CpSatBackend(Backend):
         self._extra: dict[str, Any] = {"wall_time": 0.0, "solves": 0}
         self._stop = threading.Event()
         self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
+        self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -95,8 +99,7 @@ class CpSatBackend(Backend):
             raise EncodingError(f"the cp backend needs a CpModelArtifact, got {type(artifact).__name__}")
         self._artifact = artifact
         self._cells = list(artifact.decision)
-        self._vars = [artifact.decision[cell] for cell in self._cells]
-        self._indices = [var.index for var in self._vars]
+        self._take(artifact)
         proto = artifact.model.proto
         self._size = {"variables": len(proto.variables), "constraints": len(proto.constraints)}
 
@@ -150,6 +153,12 @@ class CpSatBackend(Backend):
         left = self.remaining(deadline)
         if left == 0.0 or self._stop.is_set():
             return None
+        escalation = self._artifact.escalation
+        if escalation is not None and self._extra["solves"] >= escalation[0]:
+            self._escalate(escalation[1])
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                return None
         solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
         model = self._artifact.model
         if self._last is not None and self.options.get("hints", True):
@@ -175,8 +184,29 @@ class CpSatBackend(Backend):
         return frozenset(cell for cell, i in zip(self._cells, self._indices) if values[i])
 
     def add_clause(self, clause: CellClause) -> None:
+        if self._artifact.escalation is not None:
+            self._clauses.append(clause)
         var = self._artifact.decision
         self._artifact.model.add_bool_or([var[cell] if positive else ~var[cell] for cell, positive in clause])
+
+    def _take(self, artifact: Any) -> None:
+        """Search ``artifact``'s model: its decision Booleans in the order of ``_cells``."""
+        self._artifact = artifact
+        self._vars = [artifact.decision[cell] for cell in self._cells]
+        self._indices = [var.index for var in self._vars]
+
+    def _escalate(self, build: Any) -> None:
+        """Switch to the escalation's model, with every clause added to the current one."""
+        artifact = build()
+        if set(artifact.decision) != set(self._cells) or artifact.escalation is not None:
+            raise EncodingError("an escalation must have the same decision cells and no escalation of its own")
+        for key, value in artifact.parameters.items():
+            setattr(self._solver.parameters, key, value)
+        self._extra["escalated_at"] = self._extra["solves"]
+        clauses, self._clauses = self._clauses, []
+        self._take(artifact)
+        for clause in clauses:
+            self.add_clause(clause)
 
     # -- callback: one search enumerating every solution (functional encodings only) -----------
     def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:

@@ -30,11 +30,16 @@ class CpModelArtifact(Artifact):
     solution callback's answers are exactly the distinct decision assignments.
     ``lazy`` (optional, see :class:`~puzzlebench.encodings.base.Artifact`): rules too large to
     state up front (e.g. connectivity cuts), checked on candidates by the harness.
+    ``escalation`` (optional): ``(searches, build)``, a larger model of the same rules over the same
+    decision cells that the resolve loop switches to after that many searches, keeping every
+    clause (cut or blocking clause) added so far; it must accept exactly the answers this model
+    and the lazy rule accept.
     """
 
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     parameters: dict[str, Any] = field(default_factory=dict)
     functional: bool = False
+    escalation: tuple[int, Callable[[], "CpModelArtifact"]] | None = None
 
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:

@@ -15,7 +15,9 @@ Rules and the blocks that enforce them:
   that a non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``); ``hybrid`` is ``distance`` with depths only for the clues of bound
   at least :func:`hybrid_smallest` within ``IslandPlan.levelled``'s budget, the other islands
-  left to the lazy cuts;
+  left to the lazy cuts; with ``escalate`` (a number of searches), ``lazy`` turns into the
+  ``escalate_to`` variant after that many searches, keeping the cuts found (the lazy rounds are
+  cheap, the larger model's few rounds dearer: a board that needs many lazy rounds gets it);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -95,6 +97,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         connect(model, region, {cell: ~w for cell, w in wall.items()}, root)
     art.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
     art.notes.update(connectivity=connectivity, islands=islands)
+    if islands == "lazy" and options["escalate"] > 0:
+        # The same rules with the islands stated up front: the resolve loop switches to it.
+        stronger = {**options, "islands": options["escalate_to"], "escalate": 0}
+        art.escalation = (options["escalate"], lambda: build_default(puzzle, stronger))
     return art
 
 
@@ -196,6 +202,17 @@ ENCODINGS: list[EncodingSpec] = [
                    "how islands get one number and its size: distance (owners and bounded depths), owners "
                    "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
                    "sizes for all, depths for the big numbers within a budget) or lazy (cuts)"),
+            # one interleaved run each (count=2, 10 s cap, load 7-9 on 2 cores): on every 20th janko
+            # puzzle (56) never 53 proven, 16.7 CPU s in all; after 60 searches 54, 14.2 s; after
+            # 100, 54, 13.9 s; on the 48 misses of a whole-corpus run after 60 searches 18 proven,
+            # 82 s; after 120, 19, 88 s (never: 0 of 48 in that run); whole corpus after 100 (load
+            # ~9): 1,062 proven as before, 21 misses gained, the escalated boards proven both times
+            # 0.71x the CPU; its cost is a tail where hybrid searches long (20 s cap, interleaved:
+            # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3)
+            Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
+                   "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
+            Option("escalate_to", "hybrid", ("hybrid", "distance", "owners"),
+                   "the islands variant islands=lazy escalates to (see escalate)"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),

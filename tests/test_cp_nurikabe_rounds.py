@@ -1,0 +1,88 @@
+"""CP-SAT Nurikabe's lazy rounds: the escalation from islands=lazy to a larger islands model in the
+middle of the resolve loop keeps every cut and blocking clause, so counts and answers stay those of
+brute force and of the published solutions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.encodings.cp.common import CpModelArtifact
+from puzzlebench.errors import EncodingError
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Nurikabe, family_spec
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions
+
+pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
+
+
+def _boards() -> list[Nurikabe]:
+    # boards with answers (one to fifty), so that an escalation lands after blocking clauses too
+    rng = random.Random(13)
+    make = family_spec("nurikabe").random_board
+    boards = []
+    while len(boards) < 10:
+        p = make(rng, *rng.choice([(3, 3), (3, 4), (4, 4), (3, 5)]))
+        if 1 <= len(all_solutions(p)) <= 50:
+            boards.append(p)
+    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+
+
+@pytest.mark.parametrize("target", ["hybrid", "distance", "owners"])
+def test_escalating_at_any_search_counts_equal_brute_force(target):
+    # escalating after 1 to 8 searches lands before, between and after answers and cuts
+    escalated = 0
+    for p in _boards():
+        expected = all_solutions(p)
+        for after in (1, 2, 3, 5, 8):
+            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_to=target)
+            assert result.exhausted
+            found = [s.cells for s in result.solutions]
+            assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), after)
+            escalated += "escalated_at" in result.extra
+    assert escalated >= len(_boards())
+
+
+def test_without_escalation_the_loop_stays_lazy():
+    p = _boards()[0]
+    result = solve(p, "cp", count=0, timeout=60)
+    assert "escalated_at" not in result.extra
+    assert {s.cells for s in result.solutions} == all_solutions(p)
+
+
+@pytest.fixture(scope="module")
+def many_rounds(janko_dir):
+    # corpus puzzles whose lazy default needed hundreds of rounds
+    wanted = {"141_9x9", "513_8x9"}
+    return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id in wanted]
+
+
+def test_escalated_corpus_puzzles_have_the_published_answer_only(many_rounds):
+    assert len(many_rounds) == 2
+    for entry in many_rounds:
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10)
+        assert result.exhausted and result.extra["escalated_at"] == 10
+        assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
+        assert not entry.puzzle.verify(result.solutions[0].cells)
+
+
+def test_an_escalation_over_other_cells_is_refused():
+    p = Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 2})
+    spec = registry.get("nurikabe", "cp", "default")
+    options = spec.resolve({})
+    art = spec.build(p, options)
+    other = CpModelArtifact()
+    other.decision = {(0, 1): other.model.new_bool_var("x")}
+    art.escalation = (1, lambda: other)
+    from puzzlebench.solvers.cpsat_backend import CpSatBackend
+
+    backend = CpSatBackend({"num_workers": 1, "seed": 0, "presolve": True, "hints": True, "enumeration": "resolve"})
+    backend.build(art, None)
+    assert backend.check(None) is True
+    with pytest.raises(EncodingError):
+        backend.check(None)
