@@ -262,18 +262,10 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
     cuts: list[CellClause] = []
     clue_cells = numbers.keys() | unknown
     if wall:
-        parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
-                                                    if (r, c) not in marked))
-        if len(parts) > 1:
-            largest = max(range(len(parts)), key=lambda k: len(parts[k]))
-            for k, part in enumerate(parts):
-                if k == largest:
-                    continue
-                inside = set(part)
-                fence = sorted({nb for cell in part for nb in _around(rows, cols, cell) if nb not in inside})
-                x = anchor if anchor is not None and anchor not in inside else parts[largest][0]
-                base = [(f, True) for f in fence if f not in clue_cells]  # a clue never turns wall
-                cuts += [base + [(w, False), (x, False)] for w in part]
+        for part, inside, fence, largest in cut_off_wall_parts(rows, cols, marked):
+            x = anchor if anchor is not None and anchor not in inside else largest[0]
+            base = [(f, True) for f in fence if f not in clue_cells]  # a clue never turns wall
+            cuts += [base + [(w, False), (x, False)] for w in part]
     if islands:
         plain = []
         for region in white_regions(rows, cols, marked):
@@ -290,6 +282,24 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
             everything = frozenset((r, c) for r in range(rows) for c in range(cols))
             cuts += island_cuts(rows, cols, numbers, everything - keep, unknown)
     return cuts
+
+
+def cut_off_wall_parts(rows: int, cols: int, marked: frozenset[Cell]):
+    """The wall parts of a candidate (its cells not in ``marked``) other than the largest, each as
+    ``(part, its cells as a set, its fence in sorted order, the largest part)``: the parts a
+    connected wall rules out."""
+    parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
+                                                if (r, c) not in marked))
+    if len(parts) < 2:
+        return []
+    largest = max(range(len(parts)), key=lambda k: len(parts[k]))
+    found = []
+    for k, part in enumerate(parts):
+        if k != largest:
+            inside = set(part)
+            fence = sorted({nb for cell in part for nb in _around(rows, cols, cell) if nb not in inside})
+            found.append((part, inside, fence, parts[largest]))
+    return found
 
 
 #: cuts=separator: the separator of a cut-off wall part is looked for among the cells at most this

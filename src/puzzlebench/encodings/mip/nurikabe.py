@@ -37,8 +37,8 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (IslandPlan, cell_cuts, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
-                       wall_region, wall_rules_option, wall_size)
+from ..islands import (IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules, lonely_cells, wall_blocks,
+                       wall_option, wall_partners, wall_region, wall_rules_option, wall_size)
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, total
 from .connectivity import connect_by_flow
@@ -137,20 +137,12 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     def rule(marked: frozenset[Cell]) -> list:
         cuts: list = []
         if connect:
-            parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
-                                                        if (r, c) not in marked))
-            if len(parts) > 1:
-                largest = max(range(len(parts)), key=lambda k: len(parts[k]))
-                for k, part in enumerate(parts):
-                    if k == largest:
-                        continue
-                    inside = set(part)
-                    fence = sorted({nb for cell in part for nb in grid.neighbours4(cell) if nb not in inside})
-                    x = anchor if anchor is not None and anchor not in inside else parts[largest][0]
-                    # a wall path never crosses a clue
-                    sep = touching(x, wall, inside | set(fence), [f for f in fence if f not in clues])
-                    base = [(f, True) for f in sep]
-                    cuts += [base + [(w, False), (x, False)] for w in part]
+            for part, inside, fence, largest in cut_off_wall_parts(rows, cols, marked):
+                x = anchor if anchor is not None and anchor not in inside else largest[0]
+                # a wall path never crosses a clue
+                sep = touching(x, wall, inside | set(fence), [f for f in fence if f not in clues])
+                base = [(f, True) for f in sep]
+                cuts += [base + [(w, False), (x, False)] for w in part]
         for region in white_regions(rows, cols, marked):
             inside = set(region)
             here = [cell for cell in region if cell in clues]
