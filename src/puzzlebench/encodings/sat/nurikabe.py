@@ -84,21 +84,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
-    # The islands hold sum(numbers) cells between them, so the wall holds all the others; a '?'
-    # island holds one cell to its bound.
-    count = options["wall_count"]
-    if count == "card" or count == "auto" and wall_count_pays(puzzle, plan):
-        fewest, most = (n - len(plan.wall) for n in wall_size(puzzle, plan))  # known wall: unit clauses
-        lits = [wall[cell] for cell in plan.open]
-        if most < 0 or fewest > len(lits):
-            cnf.add(())  # the clues leave the wall no possible size: no answer
-        elif fewest == most:
-            cnf.equals(lits, most, options["card"])
-        else:
-            if most < len(lits):
-                cnf.atmost(lits, most, options["card"])
-            if fewest > 0:
-                cnf.atleast(lits, fewest, options["card"])
+    wall_count(cnf, puzzle, plan, [wall[cell] for cell in plan.open], options["wall_count"], options["card"])
 
     # All wall cells form one orthogonally connected region: a wall part of a few cells, when the
     # wall has more, has a wall cell beside it (stated up front for the parts the option names).
@@ -272,3 +258,21 @@ SPECS: list[EncodingSpec] = [
         ),
     ),
 ]
+
+
+def wall_count(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, lits: list[int], which: str, card: str) -> None:
+    """The islands hold sum(numbers) cells between them, so the wall holds all the others (a '?'
+    island holds one cell to its bound): the count of the open cells' wall literals ``lits``, when
+    ``which`` (the ``wall_count`` option) asks for it; the known wall cells are stated apart."""
+    if not (which == "card" or which == "auto" and wall_count_pays(puzzle, plan)):
+        return
+    fewest, most = (n - len(plan.wall) for n in wall_size(puzzle, plan))
+    if most < 0 or fewest > len(lits):
+        cnf.add(())  # the clues leave the wall no possible size: no answer
+    elif fewest == most:
+        cnf.equals(lits, most, card)
+    else:
+        if most < len(lits):
+            cnf.atmost(lits, most, card)
+        if fewest > 0:
+            cnf.atleast(lits, fewest, card)

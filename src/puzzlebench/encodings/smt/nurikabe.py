@@ -37,10 +37,11 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_count_option,
-                       wall_count_pays, wall_option, wall_region, wall_size)
+                       wall_count_pays, wall_option, wall_region)
 from ..sat.common import CnfModel
 from ..sat.nurikabe import _islands_by_distance as sat_islands
 from ..sat.nurikabe import hybrid_smallest
+from ..sat.nurikabe import wall_count as sat_wall_count
 from .common import SmtModel, add_clauses, card_option
 from .connectivity import connect_by_rank
 
@@ -96,21 +97,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # islands=hybrid: levels within a budget; levels: its islands=distance, every clue):
         # z3's SAT core learns over the same literals as the SAT paradigm.
         sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
-    # The islands hold sum(numbers) cells between them, so the wall holds all the others; a '?'
-    # island holds one cell to its bound.
-    count = options["wall_count"]
-    if count == "card" or count == "auto" and wall_count_pays(puzzle, plan):
-        fewest, most = (n - len(plan.wall) for n in wall_size(puzzle, plan))  # known wall: asserted above
-        lits = [ids[cell] for cell in plan.open]
-        if most < 0 or fewest > len(lits):
-            cnf.add(())  # the clues leave the wall no possible size: no answer
-        elif fewest == most:
-            cnf.equals(lits, most, SAT_CARD)
-        else:
-            if most < len(lits):
-                cnf.atmost(lits, most, SAT_CARD)
-            if fewest > 0:
-                cnf.atleast(lits, fewest, SAT_CARD)
+    sat_wall_count(cnf, puzzle, plan, [ids[cell] for cell in plan.open], options["wall_count"], SAT_CARD)
     add_clauses(model, cnf.clauses, {i: wall[cell] for cell, i in ids.items()})
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
