@@ -14,8 +14,11 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec
-from .common import (AUTO_BINOMIAL, Clause, CnfModel, amo_option, card_option, exactly_binomial,
-                     seqcounter_amo, small_board_solver)
+from ..base import Option
+from .common import (AUTO_BINOMIAL, CARD_CHOICES, Clause, CnfModel, amo_option, card_option, exactly_binomial,
+                     SMALL_BOARD_CELLS, seqcounter_amo, small_board_solver)
+
+NATIVE_SOLVER = "minicard"
 
 
 def _bulbs(puzzle: LightUp) -> CnfModel:
@@ -56,11 +59,17 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     # formula of thousands of clauses does not trigger full collections of the whole process.
     clauses = cnf.clauses
     amo = options["amo"]
-    pairwise = AUTO_BINOMIAL if amo == "auto" else size if amo == "binomial" else 1
+    native = amo == "native" or (amo == "sized" and size < SMALL_BOARD_CELLS)
+    if amo == "sized" and not native:
+        amo = "auto"
+    pairwise = AUTO_BINOMIAL if amo in ("auto", "native") else size if amo == "binomial" else 1
+    natives = cnf.native
 
     def at_most_one(seg: tuple[int, ...]) -> None:
         # No bulb lights another: at most one bulb per segment.
-        if len(seg) <= pairwise:
+        if native:
+            natives.append((seg, 1))
+        elif len(seg) <= pairwise:
             clauses.extend(combinations([-x for x in seg], 2))
         elif amo in ("auto", "seqcounter"):
             clauses.extend(seqcounter_amo(cnf.pool, seg))
@@ -87,6 +96,9 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours. (First: the
     # solver then drops the later clauses a 0 or a full number already satisfies as it loads them.)
     card = options["card"]
+    card_native = card == "native" or (card == "sized" and size < SMALL_BOARD_CELLS)
+    if card == "sized" and not card_native:
+        card = "auto"
     for (r, c), k in puzzle.numbers.items():
         i = r * cols + c
         around = tuple(
@@ -99,7 +111,9 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
             )
             if x
         )
-        if card in ("auto", "binomial"):
+        if card_native:
+            cnf.native_equals(around, k)
+        elif card in ("auto", "binomial"):
             clauses.extend(exactly_binomial(around, k))
         else:
             cnf.equals(around, k, card)
@@ -141,7 +155,14 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
         clauses.extend([row + other for row, other in zip(crossing, others) if id(row) not in covered])
 
     cnf.notes["segments"] = len(row_segments) + column_segments
-    cnf.preferred_solver = small_board_solver(size)
+    if natives:
+        pool = cnf.pool
+        cnf.native_fallback = lambda: [cl for lits, k in natives for cl in (
+            seqcounter_amo(pool, lits) if k == 1 and len(lits) > AUTO_BINOMIAL
+            else combinations([-x for x in lits], k + 1))]
+        cnf.preferred_solver = NATIVE_SOLVER
+    else:
+        cnf.preferred_solver = small_board_solver(size)
     return cnf
 
 
@@ -191,8 +212,8 @@ SPECS: list[EncodingSpec] = [
         build=build_default,
         description="segment-based: at most one bulb per segment, each open cell's row or column segment holds a bulb, clue cardinalities",
         options=(
-            amo_option("auto", "the bulbs of a segment"),
-            card_option("auto", "bulbs around a numbered wall"),
+            Option("amo", "sized", ("sized", "native") + CARD_CHOICES, "at most one bulb per segment"),
+            Option("card", "sized", ("sized", "native") + CARD_CHOICES, "bulbs around a numbered wall"),
         ),
     ),
     EncodingSpec(
