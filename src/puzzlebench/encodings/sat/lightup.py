@@ -85,16 +85,18 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     pairwise = AUTO_BINOMIAL if amo in ("auto", "native") else size if amo == "binomial" else 1
     natives = cnf.native
 
-    def at_most_one(seg: tuple[int, ...]) -> None:
+    def at_most_one(segments: list[tuple[int, ...]]) -> None:
         # No bulb lights another: at most one bulb per segment.
         if native:
-            natives.append((seg, 1))
-        elif len(seg) <= pairwise:
-            clauses.extend(combinations([-x for x in seg], 2))
-        elif amo in ("auto", "seqcounter"):
-            clauses.extend(seqcounter_amo(cnf.pool, seg))
-        else:
-            cnf.atmost(seg, 1, amo)
+            natives.extend(zip(segments, repeat(1)))
+            return
+        for seg in segments:
+            if len(seg) <= pairwise:
+                clauses.extend(combinations([-x for x in seg], 2))
+            elif amo in ("auto", "seqcounter"):
+                clauses.extend(seqcounter_amo(cnf.pool, seg))
+            else:
+                cnf.atmost(seg, 1, amo)
 
     # Row segments: the runs of open cells between walls, numbered consecutively.
     row_of: list[tuple[int, ...]] = [()] * len(var)  # padded index -> its row segment
@@ -127,9 +129,7 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
             clauses.extend(exactly_binomial(around, k))
         else:
             cnf.equals(around, k, card)
-    for seg in row_segments:
-        if len(seg) > 1:
-            at_most_one(seg)
+    at_most_one([seg for seg in row_segments if len(seg) > 1])
 
     # Column segments, then every open cell is lit: a bulb in its row segment or its column
     # segment (itself once). A cell alone in its column segment needs only its row segment's
@@ -154,9 +154,8 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
                 covered.add(id(row))
                 clauses.append(row)
         else:
-            seg = tuple(down[start:stop])
-            at_most_one(seg)
-            columns.append((seg, down_row[start:stop]))
+            columns.append((tuple(down[start:stop]), down_row[start:stop]))
+    at_most_one([seg for seg, _ in columns])
     for seg, crossing in columns:
         if 1 in map(len, crossing):  # a cell alone in its row segment: this segment's clause
             clauses.append(seg)
