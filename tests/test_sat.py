@@ -265,8 +265,8 @@ def test_size_and_search_figures_are_reported():
 
 
 # -- the small-board solver ---------------------------------------------------------------------
-#: Light Up's clausal options (its default states segments and numbers natively on Minicard on
-#: small boards: tests/test_sat_akari_fast.py).
+#: Light Up's clausal options (its default states segments and numbers natively on Minicard:
+#: tests/test_sat_akari_fast.py).
 CLAUSAL_LIGHTUP = {"amo": "auto", "card": "auto"}
 
 
@@ -295,7 +295,7 @@ def test_large_boards_and_propagators_keep_the_default_solver():
 
     side = int(SMALL_BOARD_CELLS ** 0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
-    res = puzzlebench.solve(big, "sat", count=1)
+    res = puzzlebench.solve(big, "sat", count=1, **CLAUSAL_LIGHTUP)
     assert side * side >= SMALL_BOARD_CELLS and res.solver == "cadical195" and res.status is Status.SAT
     # the IPASIR-UP propagator runs on CaDiCaL 1.9.5 only
     res = puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", count=2, connectivity="propagator")

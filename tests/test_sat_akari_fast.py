@@ -1,5 +1,5 @@
-"""Light Up's SAT default on small boards (``amo=sized``, ``card=sized``): segments' at-most-one
-and numbers' exactly-k as native cardinality constraints on Minicard, built from flat arrays.
+"""Light Up's SAT default (``amo=native``, ``card=native``): segments' at-most-one and numbers'
+exactly-k as native cardinality constraints on Minicard, built from flat arrays.
 
 Checked against brute force on random boards, against a plain walk of the board for the
 constraints themselves, against the clausal options and other solvers for the same answers, and
@@ -22,7 +22,7 @@ from bruteforce import all_solutions, random_lightup
 
 pytest.importorskip("pysat")
 
-DEFAULT = {"amo": "sized", "card": "sized"}
+DEFAULT = {"amo": "native", "card": "native"}
 CLAUSAL = {"amo": "auto", "card": "auto"}
 
 
@@ -59,24 +59,38 @@ def _segments(puzzle: LightUp) -> list[tuple]:
     return out
 
 
-def test_the_default_is_native_on_minicard_below_the_size_bound():
+def test_the_default_is_native_on_minicard_on_every_board():
     from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
     from puzzlebench.encodings.sat.lightup import build_default
 
     spec = registry.get("lightup", "sat")
-    assert spec.option("amo").default == "sized" and spec.option("card").default == "sized"
-    assert {"sized", "native"} <= set(spec.option("amo").choices) & set(spec.option("card").choices)
+    assert spec.option("amo").default == "native" and spec.option("card").default == "native"
     puzzle = LightUp(3, 4, walls=frozenset({(1, 1)}), numbers={(1, 1): 2})
     cnf = build_default(puzzle, DEFAULT)
     assert cnf.native and cnf.native_fallback is not None and cnf.preferred_solver == "minicard"
     res = pb.solve(puzzle, "sat", count=2)
     assert res.solver == "minicard" and res.size["cardinality"] == len(cnf.native) and res.verified
-    # from SMALL_BOARD_CELLS cells on, the clauses as before (CaDiCaL's search wins there)
+    # large boards too (their search is as short: the generated 100x100 boards prove unique)
     side = int(SMALL_BOARD_CELLS ** 0.5) + 1
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
     cnf = build_default(big, DEFAULT)
-    assert not cnf.native and cnf.preferred_solver is None
-    assert pb.solve(big, "sat", count=1).solver == "cadical195"
+    assert cnf.native and cnf.preferred_solver == "minicard"
+    res = pb.solve(big, "sat", count=2)
+    assert res.solver == "minicard" and res.status is Status.SAT and res.verified
+    # the clausal options keep the small-board solver (MiniSat 2.2, CaDiCaL from SMALL_BOARD_CELLS on)
+    assert pb.solve(puzzle, "sat", count=2, **CLAUSAL).solver == "minisat22"
+    assert pb.solve(big, "sat", count=1, **CLAUSAL).solver == "cadical195"
+
+
+def test_generated_large_boards_prove_their_planted_answers():
+    from puzzlebench.suites import load_suite
+
+    items = [it for it in load_suite("gen-lightup") if it.puzzle.rows * it.puzzle.cols >= 2500][::3]
+    assert items
+    for item in items:
+        res = pb.solve(item.puzzle, "sat", count=2)
+        assert res.solver == "minicard" and res.unique and res.verified, item.puzzle.name
+        assert res.solutions[0] == item.solution
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -118,9 +132,8 @@ def test_default_answers_match_brute_force_and_the_clausal_options(seed):
         assert got == truth, puzzle
         assert res.solver == "minicard" or not res.size.get("cardinality")
         assert _answers(puzzle, **CLAUSAL)[0] == truth
-        # each option native alone, and native on its own (any board size)
-        for options in ({"amo": "native", "card": "auto"}, {"amo": "auto", "card": "native"},
-                        {"amo": "native", "card": "native"}):
+        # each option native alone
+        for options in ({"amo": "native", "card": "auto"}, {"amo": "auto", "card": "native"}):
             assert _answers(puzzle, **options)[0] == truth, options
 
 
@@ -170,7 +183,7 @@ def test_degenerate_boards():
 
 def test_janko_sample_default_matches_the_published_answers(janko_dir):
     """Every 20th janko Akari puzzle, read from its text: the default's one answer is the
-    published one, proved unique, on Minicard below the size bound."""
+    published one, proved unique, on Minicard."""
     from puzzlebench.formats import janko
     from puzzlebench.model import Family
 
@@ -181,4 +194,4 @@ def test_janko_sample_default_matches_the_published_answers(janko_dir):
         res = pb.solve(puzzle, "sat", count=2)
         assert res.status is Status.SAT and res.unique and res.verified, entry.id
         assert res.solutions == (entry.solution,), entry.id
-        assert res.solver == ("minicard" if puzzle.rows * puzzle.cols < 2000 else "cadical195"), entry.id
+        assert res.solver == "minicard", entry.id

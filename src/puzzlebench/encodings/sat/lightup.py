@@ -3,6 +3,13 @@
 The default encoding works on segments (maximal runs of open cells): a bulb lights exactly its
 row segment and column segment, so "no bulb lights another" is at-most-one per segment and
 "every open cell is lit" is one clause over the union of the cell's two segments.
+
+By default (``amo=native``, ``card=native``) the segments' at-most-one and the numbers' counts
+are native cardinality constraints (python-sat's CNF+ "at most k"), run on Minicard 1.2 (MiniSat
+2.2 with native cardinality constraints): on the janko corpus a third of the constraints of the
+clausal form to build and load (1,043 -> 384 per puzzle), and on every board size tried, up to
+the 100x100 generated boards, faster than the clauses on MiniSat or CaDiCaL. A solver that takes
+no native constraint gets the ``auto`` clauses for them instead (``CnfModel.native_fallback``).
 """
 
 from __future__ import annotations
@@ -16,9 +23,11 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec, Option
-from .common import (AUTO_BINOMIAL, CARD_CHOICES, SMALL_BOARD_CELLS, Clause, CnfModel, exactly_binomial,
+from .common import (AUTO_BINOMIAL, CARD_CHOICES, Clause, CnfModel, exactly_binomial,
                      seqcounter_amo, small_board_solver)
 
+#: The solver the default's native constraints ask for (``Result.solver`` names it; a named
+#: solver always runs instead).
 NATIVE_SOLVER = "minicard"
 
 
@@ -79,10 +88,8 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     # formula of thousands of clauses does not trigger full collections of the whole process.
     clauses = cnf.clauses
     amo = options["amo"]
-    native = amo == "native" or (amo == "sized" and size < SMALL_BOARD_CELLS)
-    if amo == "sized" and not native:
-        amo = "auto"
-    pairwise = AUTO_BINOMIAL if amo in ("auto", "native") else size if amo == "binomial" else 1
+    native = amo == "native"
+    pairwise = AUTO_BINOMIAL if amo == "auto" else size if amo == "binomial" else 1
     natives = cnf.native
 
     def at_most_one(segments: list[tuple[int, ...]]) -> None:
@@ -108,9 +115,7 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     # A numbered wall has exactly that many bulbs among its orthogonal neighbours. (First: the
     # solver then drops the later clauses a 0 or a full number already satisfies as it loads them.)
     card = options["card"]
-    card_native = card == "native" or (card == "sized" and size < SMALL_BOARD_CELLS)
-    if card == "sized" and not card_native:
-        card = "auto"
+    card_native = card == "native"
     for (r, c), k in puzzle.numbers.items():
         i = r * width + c
         around = tuple(filter(None, (var[i - width], var[i + width], var[i - 1], var[i + 1])))
@@ -168,6 +173,7 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
 
     cnf.notes["segments"] = len(row_segments) + column_segments
     if natives:
+        # for a solver without native constraints: the same constraints as the auto clauses
         pool = cnf.pool
         cnf.native_fallback = lambda: [cl for lits, k in natives for cl in (
             seqcounter_amo(pool, lits) if k == 1 and len(lits) > AUTO_BINOMIAL
@@ -224,8 +230,14 @@ SPECS: list[EncodingSpec] = [
         build=build_default,
         description="segment-based: at most one bulb per segment, each open cell's row or column segment holds a bulb, clue cardinalities",
         options=(
-            Option("amo", "sized", ("sized", "native") + CARD_CHOICES, "at most one bulb per segment"),
-            Option("card", "sized", ("sized", "native") + CARD_CHOICES, "bulbs around a numbered wall"),
+            Option("amo", "native", ("native",) + CARD_CHOICES,
+                   "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
+                   "constraint per segment for a solver that takes them (Minicard by default; another "
+                   "solver gets the auto clauses)"),
+            Option("card", "native", ("native",) + CARD_CHOICES,
+                   "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
+                   "bulbs and at most m - k dark cells among its m open neighbours as two native "
+                   "constraints (a 0 or a full number as unit clauses)"),
         ),
     ),
     EncodingSpec(
