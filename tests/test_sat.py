@@ -257,7 +257,7 @@ def test_deadline_stops_enumeration_and_reports_timeout():
 
 
 def test_size_and_search_figures_are_reported():
-    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2)
+    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP)
     assert {"variables", "clauses", "literals"} <= res.size.keys()
     assert res.size["clauses"] > 0 and res.size["literals"] >= res.size["clauses"]
     assert {"choices", "conflicts", "propagations", "restarts"} <= res.search.keys()
@@ -265,6 +265,11 @@ def test_size_and_search_figures_are_reported():
 
 
 # -- the small-board solver ---------------------------------------------------------------------
+#: Light Up's clausal options (its default states segments and numbers natively on Minicard:
+#: tests/test_sat_akari_fast.py).
+CLAUSAL_LIGHTUP = {"amo": "auto", "card": "auto"}
+
+
 def test_small_boards_default_to_minisat_and_name_it():
     """Light Up and Kuromasu boards below SMALL_BOARD_CELLS run on MiniSat 2.2 when no solver is
     named; the result and its record name the solver that ran, and the answer is proved unique."""
@@ -273,7 +278,7 @@ def test_small_boards_default_to_minisat_and_name_it():
     assert SMALL_BOARD_SOLVER == "minisat22" and registry.solver("sat", SMALL_BOARD_SOLVER).supported()
     assert small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22" and small_board_solver(SMALL_BOARD_CELLS) is None
     # Kuromasu's default states its numbers natively on Minicard (tests/test_sat_native_card.py)
-    for puzzle, opts in ((LIGHTUP_10x10, {}), (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"})):
+    for puzzle, opts in ((LIGHTUP_10x10, CLAUSAL_LIGHTUP), (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"})):
         res = puzzlebench.solve(puzzle, "sat", count=0, **opts)
         record = res.to_record()
         assert res.status is Status.SAT and res.exhausted and res.verified, puzzle
@@ -282,7 +287,7 @@ def test_small_boards_default_to_minisat_and_name_it():
         # naming a solver still runs that one, and it finds the same answers
         named = puzzlebench.solve(puzzle, "sat", count=0, solver="cadical195", **opts)
         assert named.solver == "cadical195" and set(named.solutions) == set(res.solutions)
-    assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2).unique
+    assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP).unique
 
 
 def test_large_boards_and_propagators_keep_the_default_solver():
@@ -290,7 +295,7 @@ def test_large_boards_and_propagators_keep_the_default_solver():
 
     side = int(SMALL_BOARD_CELLS ** 0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
-    res = puzzlebench.solve(big, "sat", count=1)
+    res = puzzlebench.solve(big, "sat", count=1, **CLAUSAL_LIGHTUP)
     assert side * side >= SMALL_BOARD_CELLS and res.solver == "cadical195" and res.status is Status.SAT
     # the IPASIR-UP propagator runs on CaDiCaL 1.9.5 only
     res = puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", count=2, connectivity="propagator")
@@ -301,7 +306,7 @@ def test_a_preferred_solver_that_is_not_registered_leaves_the_default(monkeypatc
     from puzzlebench.encodings.sat import lightup
 
     monkeypatch.setattr(lightup, "small_board_solver", lambda cells: "no-such-solver")
-    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2)
+    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP)
     assert res.solver == registry.paradigm("sat").default_solver == "cadical195" and res.unique
 
 

@@ -101,9 +101,10 @@ def solve(
     ``encoding`` is a registered name or the path of an encoding file (``.lp``, ``.mzn``).
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
     paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
-    them: the SAT Light Up default asks for ``minisat22`` on boards of fewer than 2,000 cells,
-    the SAT Kuromasu default on every board, or ``minicard`` for its native cardinality
-    constraints below 2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
+    them: the SAT Light Up default asks for ``minicard`` for its native cardinality constraints
+    (``minisat22`` below 2,000 cells with its clausal options), the SAT Kuromasu default for
+    ``minisat22`` on every board, or ``minicard`` for its native cardinality constraints below
+    2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
