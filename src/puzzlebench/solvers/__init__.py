@@ -102,7 +102,7 @@ def solve(
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
     paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
     them: the SAT Light Up default asks for ``minisat22`` on boards of fewer than 2,000 cells,
-    the SAT Kuromasu default on every board, or ``minicard`` for its native cardinality
+    the SAT Kuromasu default below 2,000 cells (``glucose42`` from there on), or ``minicard`` for its native cardinality
     constraints below 2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 

@@ -54,14 +54,15 @@ CUT: tuple[str, ...] = ("auto", "cell", "none")
 #: build time cost 5% in total; on the generated 50x50 and larger boards the search they save
 #: dominates (100x100: 2.2x less time, 3.4x fewer conflicts).
 AUTO_CELLS = 2000
-#: The solver this encoding asks for on every board when no propagator is attached: MiniSat 2.2,
-#: as for every small board (:func:`.common.small_board_solver`), and on the large generated
-#: boards too, where with ``shared`` and ``cell`` it takes about half of CaDiCaL 1.9.5's CPU time
-#: to the uniqueness proof (50x50 to 100x100, count=2: more conflicts, each far cheaper).
+#: The solver this encoding asks for below ``AUTO_CELLS`` cells when no propagator is attached
+#: and no native constraint is stated: MiniSat 2.2, as for every small board
+#: (:func:`.common.small_board_solver`); on the large generated boards it took about half of
+#: CaDiCaL 1.9.5's CPU time to the uniqueness proof with the adder (50x50 to 100x100, count=2:
+#: more conflicts, each far cheaper), and ``BIG_SOLVER`` does better still with ``lines``.
 SOLVER = SMALL_BOARD_SOLVER
 #: The solver asked for on boards of ``AUTO_CELLS`` cells or more (no propagator attached):
 #: Glucose 4.2.1, which with ``card=lines`` (the ``sized`` default there) reached the uniqueness
-#: proof of the 50x50 to 100x100 boards in about 0.9x MiniSat's CPU time, with fewer conflicts.
+#: proof of the 50x50 to 100x100 boards in 0.90-0.94x MiniSat's CPU time, with fewer conflicts.
 BIG_SOLVER = "glucose42"
 #: With native constraints (``card=native``, or ``sized`` below ``AUTO_CELLS`` cells): Minicard 1.2,
 #: MiniSat 2.2 with native "at most k" constraints (on the janko corpus as fast as Gluecard 3 and
@@ -254,10 +255,11 @@ class _Lines:
     """``card=lines``: a number's count as its vertical and its horizontal unary sums (the
     up and down rays merged, the left and right rays merged), compared to the number, plus the
     rule that ties two numbers of one line: two numbers that see each other see the same cells
-    along that line, so the difference of their counts across it is the difference of the
-    numbers. Stated for each number and the next number along its row (or column) within
-    reach: "A sees B" (A's literal for the cells between them) and A's cross count >= k imply
-    B's cross count >= k - (a - b), and the other way round. Unit propagation then carries a
+    along that line, so their counts along it are equal and the difference of their counts
+    across it is the difference of the numbers. Stated for each number and the next number
+    along its row (or column) within reach: "A sees B" (A's literal for the cells between them)
+    and A's count across >= k imply B's count across >= k - (a - b), A's count along >= k
+    implies B's >= k, and the other way round. Unit propagation then carries a
     bound on one number's count straight to the numbers in line with it, which the adder's
     separate sums learn only through conflicts.
     """
@@ -280,8 +282,8 @@ class _Lines:
         self.cross[cell] = ((seen[0] + seen[1], vertical), (seen[2] + seen[3], horizontal))
 
     def link(self, clauses: list[Clause], numbers: Mapping[Cell, int]) -> None:
-        """Two numbers in line that see each other: their counts across the line differ by the
-        difference of the numbers."""
+        """Two numbers in line that see each other: their counts along the line are equal, and
+        their counts across it differ by the difference of the numbers."""
         by_row: dict[int, list[int]] = {}
         by_col: dict[int, list[int]] = {}
         for r, c in sorted(numbers):
