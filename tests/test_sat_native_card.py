@@ -86,7 +86,7 @@ def test_the_default_agrees_with_brute_force_on_its_own_and_on_named_clausal_sol
             assert _answers(puzzle, connectivity=connectivity, solver=solver) == truth, (puzzle, solver)
 
 
-def test_the_default_runs_minicard_on_small_boards_and_the_adder_on_minisat_from_2000_cells():
+def test_the_default_runs_minicard_on_small_boards_and_clauses_on_glucose_from_2000_cells():
     from puzzlebench.encodings.sat import kuromasu
     from puzzlebench.registry import get
 
@@ -99,7 +99,7 @@ def test_the_default_runs_minicard_on_small_boards_and_the_adder_on_minisat_from
     side = int(kuromasu.AUTO_CELLS ** 0.5) + 1
     big = Kuromasu(side, side, numbers={(0, 0): 3, (side // 2, side // 2): 5})
     cnf = spec.build(big, options)
-    assert not cnf.native and cnf.native_fallback is None and cnf.preferred_solver == "minisat22"
+    assert not cnf.native and cnf.native_fallback is None and cnf.preferred_solver == kuromasu.BIG_SOLVER
     res = pb.solve(small, "sat", count=2)
     assert res.solver == "minicard" and res.size["cardinality"] > 0 and res.verified
 

@@ -105,14 +105,15 @@ def test_janko_readers_keep_their_errors_and_spellings():
 
 
 # -- Kuromasu's solver on large boards -------------------------------------------------------------
-def test_large_kuromasu_runs_on_minisat_and_proves_the_planted_answer():
+def test_large_kuromasu_runs_on_its_big_board_solver_and_proves_the_planted_answer():
     from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
+    from puzzlebench.encodings.sat.kuromasu import BIG_SOLVER
     from puzzlebench.suites import load_suite
 
     item = next(it for it in load_suite("gen-kuromasu") if it.puzzle.rows * it.puzzle.cols >= SMALL_BOARD_CELLS)
     res = puzzlebench.solve(item.puzzle, "sat", count=2)
-    assert res.solver == "minisat22" and res.status is Status.SAT and res.unique and res.verified
+    assert res.solver == BIG_SOLVER and res.status is Status.SAT and res.unique and res.verified
     assert res.solutions[0] == item.solution
-    # naming the former default still runs it, to the same answer
+    # naming another solver still runs it, to the same answer
     named = puzzlebench.solve(item.puzzle, "sat", count=2, solver="cadical195")
     assert named.solver == "cadical195" and named.solutions == res.solutions and named.unique

@@ -103,8 +103,8 @@ def solve(
     paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
     them: the SAT Light Up default asks for ``minicard`` for its native cardinality constraints
     (``minisat22`` below 2,000 cells with its clausal options), the SAT Kuromasu default for
-    ``minisat22`` on every board, or ``minicard`` for its native cardinality constraints below
-    2,000 cells; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
+    ``minicard`` for its native cardinality constraints below 2,000 cells and ``glucose42`` from
+    there on; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
     (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises

@@ -31,6 +31,8 @@ _NOT_INTERRUPTIBLE = frozenset({"lingeling", "lgl", "kissat404", "kissat"})
 _DIRECT_ADD: dict[str, tuple[str, str]] = {
     "Cadical195": ("cadical", "cadical195_add_cl"),
     "Minisat22": ("minisat", "minisat22_add_cl"),
+    "Glucose4": ("glucose", "glucose41_add_cl"),
+    "Glucose42": ("glucose", "glucose421_add_cl"),
     "Minicard": ("minicard", "minicard_add_cl"),
     "Gluecard3": ("gluecard", "gluecard3_add_cl"),
     "Gluecard4": ("gluecard", "gluecard41_add_cl"),

@@ -160,7 +160,7 @@ def small_board_solver(cells: int) -> str | None:
     """The solver a default encoding asks for on a board of ``cells`` cells without an external
     propagator (which only CaDiCaL 1.9.5 runs): :data:`SMALL_BOARD_SOLVER` below
     :data:`SMALL_BOARD_CELLS`, else None (the paradigm's default, CaDiCaL; Kuromasu asks for
-    MiniSat on every board, see ``kuromasu.SOLVER``)."""
+    MiniSat below 2,000 cells and Glucose 4.2.1 from there on, see ``kuromasu.BIG_SOLVER``)."""
     return SMALL_BOARD_SOLVER if cells < SMALL_BOARD_CELLS else None
 
 

@@ -15,10 +15,14 @@ Rules and the blocks that enforce them:
   constraints, over the literals and over their negations, for Minicard (Liffiton and Maglalang,
   SAT 2012), which propagates them as completely as the adder's clauses, but learns with no
   partial sums (on the janko corpus ~60x the adder's conflicts, still milliseconds a board,
-  while building and loading take a third); ``sized``, the default, is ``native`` on boards
-  below ``AUTO_CELLS`` cells (the adder's clauses instead for a solver or backend without
-  native constraints) and ``adder`` from there on, where search dominates; the others are the generic
-  encodings over all literals, e.g. ``seqcounter``, Sinz 2005);
+  while building and loading take a third); ``lines`` merges each number's vertical rays and
+  its horizontal rays into two unary counts, and ties two numbers of one line that see each
+  other: they see the same cells along it, so their counts across it differ by the difference
+  of the numbers (on the 100x100 boards about 0.55x the adder's conflicts); ``sized``, the
+  default, is ``native`` on boards below ``AUTO_CELLS`` cells (the adder's clauses instead for
+  a solver or backend without native constraints) and ``lines`` from there on, where search
+  dominates; the others are the generic encodings over all literals, e.g. ``seqcounter``,
+  Sinz 2005);
 * white cells form one region (``connectivity`` option): ``rank`` (reachability levels),
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
   CaDiCaL 1.9.5), or ``none`` (the rule dropped: a relaxation); with any of the first three,
@@ -30,15 +34,16 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Iterable, Mapping, Sequence
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
 from ...model.grid import bit_region
-from ..base import EncodingSpec, LazyRule, Option
+from ..base import CellClause, EncodingSpec, LazyRule, Option
 from ..regions import connectivity_rule
-from .common import CARD_CHOICES, SMALL_BOARD_SOLVER, Clause, CnfModel, unary_sum_equals
+from .common import CARD_CHOICES, SMALL_BOARD_SOLVER, Clause, CnfModel, unary_add, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
@@ -49,11 +54,16 @@ CUT: tuple[str, ...] = ("auto", "cell", "none")
 #: build time cost 5% in total; on the generated 50x50 and larger boards the search they save
 #: dominates (100x100: 2.2x less time, 3.4x fewer conflicts).
 AUTO_CELLS = 2000
-#: The solver this encoding asks for on every board when no propagator is attached: MiniSat 2.2,
-#: as for every small board (:func:`.common.small_board_solver`), and on the large generated
-#: boards too, where with ``shared`` and ``cell`` it takes about half of CaDiCaL 1.9.5's CPU time
-#: to the uniqueness proof (50x50 to 100x100, count=2: more conflicts, each far cheaper).
+#: The solver this encoding asks for below ``AUTO_CELLS`` cells when no propagator is attached
+#: and no native constraint is stated: MiniSat 2.2, as for every small board
+#: (:func:`.common.small_board_solver`); on the large generated boards it took about half of
+#: CaDiCaL 1.9.5's CPU time to the uniqueness proof with the adder (50x50 to 100x100, count=2:
+#: more conflicts, each far cheaper), and ``BIG_SOLVER`` does better still with ``lines``.
 SOLVER = SMALL_BOARD_SOLVER
+#: The solver asked for on boards of ``AUTO_CELLS`` cells or more (no propagator attached):
+#: Glucose 4.2.1, which with ``card=lines`` (the ``sized`` default there) reached the uniqueness
+#: proof of the 50x50 to 100x100 boards in 0.90-0.94x MiniSat's CPU time, with fewer conflicts.
+BIG_SOLVER = "glucose42"
 #: With native constraints (``card=native``, or ``sized`` below ``AUTO_CELLS`` cells): Minicard 1.2,
 #: MiniSat 2.2 with native "at most k" constraints (on the janko corpus as fast as Gluecard 3 and
 #: 4.1, and build+load+count=2 take 0.69x the adder's CPU time on MiniSat).
@@ -100,14 +110,15 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     stretches = _Stretches(var, cols) if visibility == "shared" else None
     card = options["card"]
     if card == "sized":
-        card = "adder" if big else "native"
+        card = "lines" if big else "native"
         sums: list[tuple[list[list[int]], int]] | None = []  # the adder's input, for other solvers
     else:
         sums = None
+    lines = _Lines() if card == "lines" else None
     for (r, c), number in puzzle.numbers.items():
         origin = r * cols + c
         rays: list[list[int]] = []
-        fixed = 1  # the numbered cell itself
+        seen: list[int] = []  # per direction, the cells always seen (clue cells next to the number)
         for step, length in ((-cols, r), (cols, rows - 1 - r), (-1, c), (1, cols - 1 - c)):
             stop = origin + step * (min(length, number) + 1)  # one past the last cell looked at
             if stretches is not None:
@@ -116,8 +127,11 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
                 line = var[origin + step : stop if stop >= 0 else None : step] if length else []
                 lits, always = (_chain if visibility == "rays" else _pairs)(cnf, line, number)
             rays.append(lits)
-            fixed += always
-        if card == "adder":
+            seen.append(always)
+        fixed = 1 + sum(seen)  # the numbered cell itself, and the clue cells it always sees
+        if lines is not None:
+            lines.count(cnf.pool, clauses, (r, c), number, rays, seen)
+        elif card == "adder":
             unary_sum_equals(cnf.pool, clauses, rays, number - fixed)
         elif card == "native":
             cnf.native_equals([x for ray in rays for x in ray], number - fixed)
@@ -125,6 +139,8 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
                 sums.append((rays, number - fixed))
         else:
             cnf.equals([x for ray in rays for x in ray], number - fixed, card)
+    if lines is not None:
+        lines.link(clauses, puzzle.numbers)
     if sums:
         pool = cnf.pool  # not the model itself: no reference cycle through it
         cnf.native_fallback = lambda: _adder_clauses(pool, sums)
@@ -153,7 +169,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
     if cnf.propagator is None:
-        cnf.preferred_solver = NATIVE_SOLVER if cnf.native else SOLVER
+        cnf.preferred_solver = NATIVE_SOLVER if cnf.native else BIG_SOLVER if big else SOLVER
     cnf.notes.update(connectivity=mode, visibility=visibility, cut=cut)
     return cnf
 
@@ -179,9 +195,132 @@ def lazy_connectivity(rows: int, cols: int, decision: Mapping[Cell, int]) -> Laz
     """The lazy rule of :func:`puzzlebench.encodings.regions.connectivity_rule`, asked first
     whether the candidate's white cells are connected at all (the answer's always are; on the
     janko corpus about half of all candidates), which :func:`white_connected` tells without the
-    flood fill that works out the cuts of a split candidate."""
+    flood fill that works out the cuts of a split candidate; a split candidate's cuts from
+    :func:`fence_cuts` when its black cells are isolated (always, under the adjacency clauses)."""
     cuts = connectivity_rule(rows, cols, decision)
-    return lambda marked: [] if white_connected(rows, cols, marked) else cuts(marked)
+
+    def rule(marked: frozenset[Cell]) -> list[CellClause]:
+        black = 0
+        for r, c in marked:
+            black |= 1 << (r * cols + c)
+        white = ((1 << rows * cols) - 1) & ~black
+        if bit_region(rows, cols, white & -white, white) == white:
+            return []
+        out = fence_cuts(rows, cols, black)
+        return cuts(marked) if out is None else out
+
+    return rule
+
+
+def fence_cuts(rows: int, cols: int, black: int) -> list[CellClause] | None:
+    """:func:`puzzlebench.encodings.regions.connectivity_cuts` for isolated black cells, on bit
+    sets (bit ``r * cols + c`` set for a black cell): per white region but the largest (the
+    first of the largest, in the order of their lowest cells), "some black cell around it turns
+    white", the fence's cells in row-major order. None when two black cells share a side."""
+    every = sum(1 << (r * cols) for r in range(rows))  # bit 0 of each row
+    off_first, off_last = every * (((1 << cols) - 1) ^ 1), every * (((1 << cols) - 1) >> 1)
+
+    def grown(bits: int) -> int:  # the cells next to ``bits`` (on the board), and ``bits``
+        return bits | (bits << 1 & off_first) | (bits >> 1 & off_last) | bits << cols | bits >> cols
+
+    white = ((1 << rows * cols) - 1) & ~black
+    if black & ((black << 1 & off_first) | (black >> 1 & off_last) | black << cols | black >> cols):
+        return None  # two black cells share a side
+    regions: list[int] = []
+    rest = white
+    while rest:  # each region grown from its lowest cell, in the order of those cells
+        region = bit_region(rows, cols, rest & -rest, rest)
+        regions.append(region)
+        rest &= ~region
+    if len(regions) <= 1:
+        return []
+    sizes = [region.bit_count() for region in regions]
+    largest = sizes.index(max(sizes))
+    cuts: list[CellClause] = []
+    for k, region in enumerate(regions):
+        if k == largest:
+            continue
+        fence = grown(region) & black
+        clause: CellClause = []
+        while fence:
+            low = fence & -fence
+            i = low.bit_length() - 1
+            clause.append(((i // cols, i % cols), False))  # a fence cell turns white
+            fence ^= low
+        cuts.append(clause)
+    return cuts
+
+
+class _Lines:
+    """``card=lines``: a number's count as its vertical and its horizontal unary sums (the
+    up and down rays merged, the left and right rays merged), compared to the number, plus the
+    rule that ties two numbers of one line: two numbers that see each other see the same cells
+    along that line, so their counts along it are equal and the difference of their counts
+    across it is the difference of the numbers. Stated for each number and the next number
+    along its row (or column) within reach: "A sees B" (A's literal for the cells between them)
+    and A's count across >= k imply B's count across >= k - (a - b), A's count along >= k
+    implies B's >= k, and the other way round. Unit propagation then carries a
+    bound on one number's count straight to the numbers in line with it, which the adder's
+    separate sums learn only through conflicts.
+    """
+
+    def __init__(self) -> None:
+        # per number: its four rays' literals and the clue cells each always sees, and its
+        # vertical and horizontal counts as (cells always seen, unary literals)
+        self.rays: dict[Cell, tuple[list[list[int]], list[int]]] = {}
+        self.cross: dict[Cell, tuple[tuple[int, list[int]], tuple[int, list[int]]]] = {}
+
+    def count(self, pool: IDPool, clauses: list[Clause], cell: Cell, number: int,
+              rays: list[list[int]], seen: list[int]) -> None:
+        """The number's rule: its vertical and horizontal counts sum to ``number`` - 1."""
+        total = number - 1 - sum(seen)
+        up, down, left, right = (ray[: total + 1] for ray in rays)
+        vertical = unary_add(pool, clauses, up, down, total + 1) if total >= 0 else []
+        horizontal = unary_add(pool, clauses, left, right, total + 1) if total >= 0 else []
+        unary_sum_equals(pool, clauses, [vertical, horizontal], total)
+        self.rays[cell] = (rays, seen)
+        self.cross[cell] = ((seen[0] + seen[1], vertical), (seen[2] + seen[3], horizontal))
+
+    def link(self, clauses: list[Clause], numbers: Mapping[Cell, int]) -> None:
+        """Two numbers in line that see each other: their counts along the line are equal, and
+        their counts across it differ by the difference of the numbers."""
+        by_row: dict[int, list[int]] = {}
+        by_col: dict[int, list[int]] = {}
+        for r, c in sorted(numbers):
+            by_row.setdefault(r, []).append(c)
+            by_col.setdefault(c, []).append(r)
+        for r, cs in by_row.items():  # left number A, right number B: A's right ray, vertical counts
+            for a, b in zip(cs, cs[1:]):
+                self._tie(clauses, (r, a), (r, b), b - a, 3, 0, numbers)
+        for c, rs in by_col.items():  # upper number A, lower number B: A's down ray, horizontal counts
+            for a, b in zip(rs, rs[1:]):
+                self._tie(clauses, (a, c), (b, c), b - a, 1, 1, numbers)
+
+    def _tie(self, clauses: list[Clause], a: Cell, b: Cell, gap: int, ray: int, across: int,
+             numbers: Mapping[Cell, int]) -> None:
+        na, nb = numbers[a], numbers[b]
+        if gap >= na or gap >= nb:  # they cannot see each other
+            return
+        lits, always = self.rays[a][0][ray], self.rays[a][1][ray]
+        between = gap - 1  # the cells strictly between them
+        # "A does not see B" (nothing when only clue cells lie between them: it always does)
+        sees = () if between <= always else (-lits[between - always - 1],)
+        shift = na - nb
+        (fa, xa), (fb, xb) = self.cross[a][across], self.cross[b][across]
+        (ga, ya), (gb, yb) = self.cross[a][1 - across], self.cross[b][1 - across]
+        for (f1, x1), (f2, x2), d in (((fa, xa), (fb, xb), shift), ((fb, xb), (fa, xa), -shift),
+                                      ((ga, ya), (gb, yb), 0), ((gb, yb), (ga, ya), 0)):
+            # A sees B and count(1) >= f1 + j + 1 (literal x1[j])  ->  count(2) >= that - d, which is
+            # literal x2[j + off - 1] (none needed while j + off <= 0); past x2's end count(2)
+            # cannot reach it, so count(1) stays below (stated for every such j, not only the
+            # first: the direct clauses cut the unary chain short, and in one interleaved run
+            # over six 100x100 boards and three clause orders they took 0.95x the conflicts)
+            off = 1 + f1 - d - f2
+            low, high = max(0, 1 - off), min(len(x1), len(x2) - off + 1)
+            if low < high:
+                clauses += zip(*(repeat(x, high - low) for x in sees), [-x for x in x1[low:high]],
+                               x2[low + off - 1 : high + off - 1])
+            clauses += [(*sees, -x) for x in x1[max(low, high):]]
 
 
 def _chain(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
@@ -337,12 +476,14 @@ SPECS: list[EncodingSpec] = [
                    "with connectivity on, also state its smallest cuts up front (no white cell walled in "
                    "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none"),
             Option(
-                "card", "sized", ("sized", "adder", "native") + CARD_CHOICES,
+                "card", "sized", ("sized", "adder", "lines", "native") + CARD_CHOICES,
                 "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
                 "chains pairwise (a totalizer on sorted inputs); native states the count as two "
-                "at-most-k constraints for a solver that takes them (Minicard by default); sized: "
-                "native on boards below 2,000 cells (the adder on other solvers), else adder; the "
-                "others count every literal",
+                "at-most-k constraints for a solver that takes them (Minicard by default); lines "
+                "merges the vertical and the horizontal rays and ties numbers in line that see each "
+                "other (equal counts along the line, counts across it apart by the numbers' "
+                "difference); sized: native on boards below 2,000 cells (the adder on other "
+                "solvers), else lines; the others count every literal",
             ),
         ),
     ),
