@@ -64,7 +64,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
         if a in black and b in black:
             model.add_le(black[a] + black[b], 1)
 
-    # Deductions from the numbers' views (settled cells keep their columns, with fixed bounds).
+    # Deductions from the numbers' views (settled cells keep their columns, fixed by a row).
     views = _Views(puzzle) if options["deduce"] == "views" or options["views"] != "sum" else None
     known: dict[Cell, bool] = {}
     if views is not None and views.contradiction is not None:
@@ -72,8 +72,8 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
         return model
     if views is not None and options["deduce"] == "views":
         known = {cell: value for cell, value in views.colour.items() if cell in black}
-        for cell, value in known.items():
-            model.col_lower[black[cell].index] = model.col_upper[black[cell].index] = float(value)
+        for cell, value in known.items():  # as rows: the backend's enumeration resets decision bounds
+            model.add_eq(black[cell], float(value))
 
     # A number equals the white cells it sees in its row and column, itself included.
     stretches = _Stretches(model, black) if options["visibility"] == "shared" else None
@@ -399,7 +399,7 @@ ENCODINGS: list[EncodingSpec] = [
                 DEDUCE,
                 "cells settled before solving: off, or views (each number's feasible ray lengths against the "
                 "board, black cells' neighbours white, a white cell walled in but for one neighbour; settled "
-                "cells get fixed bounds and rays stop after the longest view)",
+                "cells are fixed by rows and rays stop after the longest view)",
             ),
         ),
     ),
