@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...model import Cell, Direction, Family, Kuromasu
+from ...model.grid import bit_region
 from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
@@ -44,7 +45,7 @@ from .connectivity import connect_by_flow, no_isolated_white
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
 VIEWS: tuple[str, ...] = ("sum", "hull", "tuples")
 DEFAULT_VIEWS = "sum"
-DEDUCE: tuple[str, ...] = ("off", "views")
+DEDUCE: tuple[str, ...] = ("off", "views", "probe")
 DEFAULT_DEDUCE = "off"
 DEFAULT_CONNECTIVITY = "lazy"
 VISIBILITY: tuple[str, ...] = ("rays", "shared")
@@ -65,12 +66,13 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
             model.add_le(black[a] + black[b], 1)
 
     # Deductions from the numbers' views (settled cells keep their columns, fixed by a row).
-    views = _Views(puzzle) if options["deduce"] == "views" or options["views"] != "sum" else None
+    deduce = options["deduce"]
+    views = _Views(puzzle, probe=deduce == "probe") if deduce != "off" or options["views"] != "sum" else None
     known: dict[Cell, bool] = {}
     if views is not None and views.contradiction is not None:
         model.contradiction = views.contradiction  # no answer: the backend says so without HiGHS
         return model
-    if views is not None and options["deduce"] == "views":
+    if views is not None and deduce != "off":
         known = {cell: value for cell, value in views.colour.items() if cell in black}
         for cell, value in known.items():  # as rows: the backend's enumeration resets decision bounds
             model.add_eq(black[cell], float(value))
@@ -204,10 +206,14 @@ class _Views:
     the board has no answer.
     """
 
-    def __init__(self, puzzle: Kuromasu):
+    def __init__(self, puzzle: Kuromasu, probe: bool = False):
         self.puzzle = puzzle
+        self.trail: list[tuple] | None = None  # while probing: what to undo (cells, old lengths)
         grid = puzzle.grid
         self.colour: dict[Cell, bool] = {cell: False for cell in puzzle.clue_cells}  # True = black
+        self.bits = [0, 0]  # the white and the black cells as bit sets (bit r * cols + c)
+        for r, c in puzzle.clue_cells:
+            self.bits[0] |= 1 << (r * puzzle.cols + c)
         self.rays: dict[Cell, list[list[Cell]]] = {}
         self.lengths: dict[Cell, list[list[int]]] = {}
         self.contradiction: str | None = None
@@ -215,45 +221,58 @@ class _Views:
             rays = [grid.ray(clue, d)[:n] for d in Direction]  # a view needs at most n - 1 of them, plus its end
             self.rays[clue] = rays
             self.lengths[clue] = [list(range(min(len(ray), n - 1) + 1)) for ray in rays]
+        self.around: dict[Cell, list[Cell]] = {cell: grid.neighbours4(cell) for cell in grid.all_cells}
         self.watchers: dict[Cell, list[Cell]] = {}  # cell -> the numbers whose rays hold it
         for clue, rays in self.rays.items():
             for ray in rays:
                 for cell in ray:
                     self.watchers.setdefault(cell, []).append(clue)
-        self._propagate()
+        queue: list[Cell] = list(self.colour)
+        for clue in self.rays:
+            self._revise(clue, queue)
+        self._propagate(queue)
+        if probe:
+            self._probe()
 
     def _settle(self, cell: Cell, black: bool, queue: list[Cell]) -> None:
         known = self.colour.get(cell)
         if known is None:
             self.colour[cell] = black
+            self.bits[black] |= 1 << (cell[0] * self.puzzle.cols + cell[1])
             queue.append(cell)
+            if self.trail is not None:
+                self.trail.append((cell,))
         elif known != black and self.contradiction is None:
             self.contradiction = f"the numbers' views make {cell} both black and white"
-
-    def _fits(self, ray: list[Cell], k: int) -> bool:
-        """Can this ray show exactly k cells under the colours known so far?"""
-        colour = self.colour
-        if any(colour.get(cell) is True for cell in ray[:k]):
-            return False
-        return k == len(ray) or colour.get(ray[k]) is not False
 
     def _revise(self, clue: Cell, queue: list[Cell]) -> None:
         """Prune one number's lengths (cells, then the sum), settle the cells they agree on."""
         n = self.puzzle.numbers[clue]
         rays, lengths = self.rays[clue], self.lengths[clue]
+        colour = self.colour
+        before = [list(ks) for ks in lengths] if self.trail is not None else None
         for i, ray in enumerate(rays):
-            lengths[i] = [k for k in lengths[i] if self._fits(ray, k)]
+            # k cells seen: none of them black, the next one (if any) not white
+            reach = next((j for j, cell in enumerate(ray) if colour.get(cell) is True), len(ray))
+            lengths[i] = [k for k in lengths[i]
+                          if k <= reach and (k == len(ray) or colour.get(ray[k]) is not False)]
+        full = (1 << n) - 1
         changed = True
-        while changed:  # keep a length only if the other rays can complete the sum
+        while changed:  # keep a length only if the other rays can complete the sum (bit s: sum s)
             changed = False
             for i in range(4):
-                others = {0}
+                others = 1
                 for j in range(4):
                     if j != i:
-                        others = {a + k for a in others for k in lengths[j] if a + k <= n - 1}
-                kept = [k for k in lengths[i] if n - 1 - k in others]
+                        step = 0
+                        for k in lengths[j]:
+                            step |= others << k
+                        others = step & full
+                kept = [k for k in lengths[i] if others >> (n - 1 - k) & 1]
                 if len(kept) != len(lengths[i]):
                     lengths[i], changed = kept, True
+        if before is not None and before != lengths:
+            self.trail.append((clue, before))  # type: ignore[union-attr]
         if not all(lengths):
             if self.contradiction is None:
                 self.contradiction = f"the {n} at {clue} has no view left"
@@ -264,29 +283,74 @@ class _Views:
             if len(ks) == 1 and ks[0] < len(ray):
                 self._settle(ray[ks[0]], True, queue)
 
-    def _propagate(self) -> None:
-        grid = self.puzzle.grid
+    def _propagate(self, queue: list[Cell]) -> None:
+        """Apply the rules around each newly settled cell until nothing changes."""
+        around = self.around
         colour = self.colour
-        queue: list[Cell] = list(colour)
-        for clue in self.rays:
-            self._revise(clue, queue)
         whites_elsewhere = len(self.puzzle.clue_cells) >= 2
         while queue and self.contradiction is None:
             cell = queue.pop()
             touched = set(self.watchers.get(cell, ()))
-            around = [cell] + grid.neighbours4(cell)
             if colour[cell]:  # no two black cells share a side
-                for nb in grid.neighbours4(cell):
+                for nb in around[cell]:
                     self._settle(nb, False, queue)
-            for w in around:  # a white cell walled in on all sides but one (another white cell exists)
+            for w in [cell, *around[cell]]:  # a white cell walled in on all sides but one (another white cell exists)
                 if colour.get(w) is False and (whites_elsewhere or w not in self.puzzle.clue_cells):
-                    open_ = [nb for nb in grid.neighbours4(w) if colour.get(nb) is not True]
+                    open_ = [nb for nb in around[w] if colour.get(nb) is not True]
                     if len(open_) == 1:
                         self._settle(open_[0], False, queue)
                     elif not open_ and self.contradiction is None:
                         self.contradiction = f"the white cell {w} is walled in"
             for clue in touched:
                 self._revise(clue, queue)
+
+    def _probe(self) -> None:
+        """Failed-literal probing: a cell whose one colour leads (by the rules above, or by
+        known white cells cut apart by black ones) to a contradiction takes the other colour;
+        repeated over the open cells in the numbers' reach until nothing changes."""
+        candidates = sorted(self.watchers)
+        changed = True
+        while changed and self.contradiction is None:
+            changed = False
+            for cell in candidates:
+                check_deadline()
+                if cell in self.colour:
+                    continue
+                for black in (True, False):
+                    if not self._holds(cell, black):
+                        queue: list[Cell] = []
+                        self._settle(cell, not black, queue)
+                        self._propagate(queue)
+                        changed = True
+                        break
+                if self.contradiction is not None:
+                    return
+
+    def _holds(self, cell: Cell, black: bool) -> bool:
+        """Whether colouring ``cell`` so survives propagation (the state is restored)."""
+        self.trail = []
+        queue: list[Cell] = []
+        self._settle(cell, black, queue)
+        self._propagate(queue)
+        ok = self.contradiction is None and (not black or self._whites_connected())
+        for entry in reversed(self.trail):
+            if len(entry) == 1:
+                cell = entry[0]
+                self.bits[self.colour.pop(cell)] &= ~(1 << (cell[0] * self.puzzle.cols + cell[1]))
+            else:
+                self.lengths[entry[0]] = entry[1]
+        self.trail = None
+        self.contradiction = None
+        return ok
+
+    def _whites_connected(self) -> bool:
+        """Whether the cells not known black still join every known white cell."""
+        white, black = self.bits
+        rows, cols = self.puzzle.rows, self.puzzle.cols
+        if not white:
+            return True
+        reach = bit_region(rows, cols, white & -white, ((1 << rows * cols) - 1) & ~black, goal=white)
+        return white & ~reach == 0
 
     def views(self, clue: Cell) -> list[tuple[int, ...]]:
         """The number's kept views, as (up, down, left, right) lengths."""
@@ -397,9 +461,10 @@ ENCODINGS: list[EncodingSpec] = [
                 "deduce",
                 DEFAULT_DEDUCE,
                 DEDUCE,
-                "cells settled before solving: off, or views (each number's feasible ray lengths against the "
+                "cells settled before solving: off, views (each number's feasible ray lengths against the "
                 "board, black cells' neighbours white, a white cell walled in but for one neighbour; settled "
-                "cells are fixed by rows and rays stop after the longest view)",
+                "cells are fixed by rows and rays stop after the longest view), probe (views, plus failed-literal "
+                "probing: a colour whose propagation contradicts, or cuts known white cells apart, is ruled out)",
             ),
         ),
     ),
