@@ -229,7 +229,7 @@ class _Views:
                     self.watchers.setdefault(cell, []).append(clue)
         queue: list[Cell] = list(self.colour)
         for clue in self.rays:
-            self._revise(clue, queue)
+            self._revise(clue, queue, force=True)
         self._propagate(queue)
         if probe:
             self._probe()
@@ -245,17 +245,21 @@ class _Views:
         elif known != black and self.contradiction is None:
             self.contradiction = f"the numbers' views make {cell} both black and white"
 
-    def _revise(self, clue: Cell, queue: list[Cell]) -> None:
-        """Prune one number's lengths (cells, then the sum), settle the cells they agree on."""
+    def _revise(self, clue: Cell, queue: list[Cell], force: bool = False) -> None:
+        """Prune one number's lengths (cells, then the sum), settle the cells they agree on
+        (only when a length goes, unless ``force``)."""
         n = self.puzzle.numbers[clue]
         rays, lengths = self.rays[clue], self.lengths[clue]
         colour = self.colour
-        before = [list(ks) for ks in lengths] if self.trail is not None else None
+        before = list(lengths)  # the lists are replaced, never changed in place
         for i, ray in enumerate(rays):
             # k cells seen: none of them black, the next one (if any) not white
             reach = next((j for j, cell in enumerate(ray) if colour.get(cell) is True), len(ray))
-            lengths[i] = [k for k in lengths[i]
-                          if k <= reach and (k == len(ray) or colour.get(ray[k]) is not False)]
+            kept = [k for k in lengths[i] if k <= reach and (k == len(ray) or colour.get(ray[k]) is not False)]
+            if len(kept) != len(lengths[i]):
+                lengths[i] = kept
+        if not force and all(a is b for a, b in zip(before, lengths)):
+            return
         full = (1 << n) - 1
         changed = True
         while changed:  # keep a length only if the other rays can complete the sum (bit s: sum s)
@@ -271,8 +275,8 @@ class _Views:
                 kept = [k for k in lengths[i] if others >> (n - 1 - k) & 1]
                 if len(kept) != len(lengths[i]):
                     lengths[i], changed = kept, True
-        if before is not None and before != lengths:
-            self.trail.append((clue, before))  # type: ignore[union-attr]
+        if self.trail is not None and any(a is not b for a, b in zip(before, lengths)):
+            self.trail.append((clue, before))
         if not all(lengths):
             if self.contradiction is None:
                 self.contradiction = f"the {n} at {clue} has no view left"
@@ -305,9 +309,9 @@ class _Views:
                 self._revise(clue, queue)
 
     def _probe(self) -> None:
-        """Failed-literal probing: a cell whose one colour leads (by the rules above, or by
-        known white cells cut apart by black ones) to a contradiction takes the other colour;
-        repeated over the open cells in the numbers' reach until nothing changes."""
+        """Failed-literal probing: a cell colour, or a ray length of a number, whose propagation
+        (by the rules above, or known white cells cut apart by black ones) contradicts is ruled
+        out; repeated over the open cells and lengths until nothing changes."""
         candidates = sorted(self.watchers)
         changed = True
         while changed and self.contradiction is None:
@@ -317,7 +321,7 @@ class _Views:
                 if cell in self.colour:
                     continue
                 for black in (True, False):
-                    if not self._holds(cell, black):
+                    if not self._holds(lambda queue: self._settle(cell, black, queue)):
                         queue: list[Cell] = []
                         self._settle(cell, not black, queue)
                         self._propagate(queue)
@@ -325,20 +329,40 @@ class _Views:
                         break
                 if self.contradiction is not None:
                     return
+            for clue, lengths in self.lengths.items():
+                check_deadline()
+                for i in range(4):
+                    for k in list(lengths[i]):
+                        if len(lengths[i]) > 1 and k in lengths[i] and not self._holds(
+                                lambda queue: self._restrict(clue, i, [k], queue)):
+                            queue = []
+                            self._restrict(clue, i, [j for j in lengths[i] if j != k], queue)
+                            self._propagate(queue)
+                            changed = True
+                        if self.contradiction is not None:
+                            return
 
-    def _holds(self, cell: Cell, black: bool) -> bool:
-        """Whether colouring ``cell`` so survives propagation (the state is restored)."""
+    def _restrict(self, clue: Cell, i: int, kept: list[int], queue: list[Cell]) -> None:
+        """Keep only ``kept`` as ray i's lengths of the number, and revise the number."""
+        lengths = self.lengths[clue]
+        if self.trail is not None:
+            self.trail.append((clue, [list(ks) for ks in lengths]))
+        lengths[i] = kept
+        self._revise(clue, queue, force=True)
+
+    def _holds(self, assume: Any) -> bool:
+        """Whether ``assume(queue)`` (a colour, a length) survives propagation; the state is restored."""
         self.trail = []
         queue: list[Cell] = []
-        self._settle(cell, black, queue)
+        assume(queue)
         self._propagate(queue)
-        ok = self.contradiction is None and (not black or self._whites_connected())
+        ok = self.contradiction is None and self._whites_connected()
         for entry in reversed(self.trail):
             if len(entry) == 1:
                 cell = entry[0]
                 self.bits[self.colour.pop(cell)] &= ~(1 << (cell[0] * self.puzzle.cols + cell[1]))
             else:
-                self.lengths[entry[0]] = entry[1]
+                self.lengths[entry[0]][:] = entry[1]  # in place: callers hold the list
         self.trail = None
         self.contradiction = None
         return ok
