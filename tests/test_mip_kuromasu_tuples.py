@@ -82,11 +82,12 @@ def test_every_views_and_deduce_finds_exactly_the_brute_force_answers(views: str
     assert checked >= 30 and with_answers >= 5
 
 
-def test_settled_cells_have_their_colour_in_every_brute_force_answer() -> None:
+@pytest.mark.parametrize("probe", [False, True])
+def test_settled_cells_have_their_colour_in_every_brute_force_answer(probe: bool) -> None:
     settled = 0
     for puzzle in small_boards(5, 120):
         truth = all_solutions(puzzle)
-        views = _Views(puzzle)
+        views = _Views(puzzle, probe=probe)
         if views.contradiction is not None:  # a contradiction is claimed only where no answer exists
             assert not truth, (puzzle.name, views.contradiction)
             continue
@@ -133,10 +134,11 @@ def test_tuples_give_one_binary_per_kept_view() -> None:
     assert exhausted and found == all_solutions(puzzle)
 
 
+@pytest.mark.parametrize("probe", [False, True])
 @pytest.mark.parametrize("name", ["kuromasu-010x010-s1", "kuromasu-015x015-s1", "kuromasu-020x020-s3"])
-def test_deductions_on_generated_boards_agree_with_the_planted_answer(name: str) -> None:
+def test_deductions_on_generated_boards_agree_with_the_planted_answer(name: str, probe: bool) -> None:
     puzzle, planted = published(name)
-    views = _Views(puzzle)
+    views = _Views(puzzle, probe=probe)
     assert views.contradiction is None
     assert all((cell in planted) == black for cell, black in views.colour.items())
     assert len(views.colour) > len(puzzle.clue_cells)  # something beyond the clues is settled
@@ -148,3 +150,12 @@ def test_a_generated_board_has_its_planted_answer_and_no_other_with_the_hull(vie
     puzzle, planted = published(name)
     found, exhausted = answers(puzzle, count=2, views=views, deduce="views")
     assert exhausted and found == {planted}
+
+
+def test_probing_settles_a_generated_board_that_propagation_alone_leaves_open() -> None:
+    puzzle, planted = published("kuromasu-015x015-s1")
+    open_cells = puzzle.rows * puzzle.cols
+    assert open_cells - len(_Views(puzzle).colour) > 100
+    probed = _Views(puzzle, probe=True)
+    assert len(probed.colour) == open_cells  # every cell, each as planted (checked above)
+    assert {cell for cell, black in probed.colour.items() if black} == planted

@@ -17,6 +17,17 @@ Rules and the rows that enforce them:
   :class:`_Stretches`): about 5 % fewer columns, and a number's "a black cell somewhere in
   here" reaches every number looking through it (generated 15x15 boards: 0.95x the CPU time of
   ``rays``; the janko corpus: 1.05x, so ``rays`` stays the default);
+* the same rule as a whole view (``views`` option): a number's view is its four ray lengths
+  (up, down, left, right), adding up to n - 1. ``sum`` states only the row above, whose LP
+  relaxation mixes fractional lengths freely, so the LP cuts off almost nothing; ``hull`` adds
+  the convex hull of the number's feasible views, as a unit flow over partial sums (see
+  :func:`_view_hull`); ``tuples`` adds one binary per feasible view, exactly one chosen, each
+  ray's "exactly k cells" (s_k - s_{k+1}) equal to the views showing k there. Both tie the
+  view to the prefixes s_k, so the cells follow. The views are those left by :class:`_Views`
+  (every length checked against the board and the other rays);
+* cells settled before solving (``deduce`` option): ``views`` runs :class:`_Views`'
+  propagation and fixes the cells it settles by rows, rays stopping after their longest view;
+  ``probe`` adds failed-literal probing on cells and ray lengths;
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -44,9 +55,9 @@ from .connectivity import connect_by_flow, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
 VIEWS: tuple[str, ...] = ("sum", "hull", "tuples")
-DEFAULT_VIEWS = "sum"
+DEFAULT_VIEWS = "tuples"
 DEDUCE: tuple[str, ...] = ("off", "views", "probe")
-DEFAULT_DEDUCE = "off"
+DEFAULT_DEDUCE = "probe"
 DEFAULT_CONNECTIVITY = "lazy"
 VISIBILITY: tuple[str, ...] = ("rays", "shared")
 DEFAULT_VISIBILITY = "rays"
