@@ -111,6 +111,15 @@ def seen_lengths(puzzle: Kuromasu, black: frozenset, clue: tuple[int, int]) -> t
     return tuple(out)
 
 
+@pytest.mark.parametrize("deduce", DEDUCE)
+def test_without_connectivity_the_deductions_keep_every_answer_of_the_relaxed_rules(deduce: str) -> None:
+    # The 1 in the corner blackens both neighbours and walls (1, 1) in: only connectivity forbids it.
+    puzzle = Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner")
+    assert answers(puzzle, deduce=deduce) == (set(), True)
+    result = pb.solve(puzzle, "mip", count=0, timeout=60, connectivity="none", deduce=deduce)
+    assert {frozenset(s.cells) for s in result.solutions} == {frozenset({(0, 1), (1, 0)})} and result.exhausted
+
+
 def test_a_number_that_cannot_be_satisfied_is_a_contradiction_before_solving() -> None:
     # Two 1s side by side: each sees the other, so each sees 2.
     puzzle = Kuromasu(1, 2, numbers={(0, 0): 1, (0, 1): 1}, name="two-ones")

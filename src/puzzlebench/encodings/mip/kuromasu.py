@@ -78,7 +78,9 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
 
     # Deductions from the numbers' views (settled cells keep their columns, fixed by a row).
     deduce = options["deduce"]
-    views = _Views(puzzle, probe=deduce == "probe") if deduce != "off" or options["views"] != "sum" else None
+    connected = options["connectivity"] != "none"  # without the rule, its deductions must go too
+    views = (_Views(puzzle, probe=deduce == "probe", connected=connected)
+             if deduce != "off" or options["views"] != "sum" else None)
     known: dict[Cell, bool] = {}
     if views is not None and views.contradiction is not None:
         model.contradiction = views.contradiction  # no answer: the backend says so without HiGHS
@@ -211,14 +213,16 @@ class _Views:
       of a ray is black;
     * the neighbours of a black cell are white (no two black cells share a side);
     * a white cell whose neighbours are all black but one, the last is white (the white cells
-      are connected, and the board holds another white cell).
+      are connected, and the board holds another white cell; with ``connected=False``, for
+      ``connectivity=none``, this rule and the probes' connectivity check are left out).
 
     A number left with no length on some ray, or a cell forced both ways, is a contradiction:
     the board has no answer.
     """
 
-    def __init__(self, puzzle: Kuromasu, probe: bool = False):
+    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True):
         self.puzzle = puzzle
+        self.connected = connected  # whether the white cells' connectivity rule takes part
         self.trail: list[tuple] | None = None  # while probing: what to undo (cells, old lengths)
         grid = puzzle.grid
         self.colour: dict[Cell, bool] = {cell: False for cell in puzzle.clue_cells}  # True = black
@@ -303,6 +307,7 @@ class _Views:
         around = self.around
         colour = self.colour
         whites_elsewhere = len(self.puzzle.clue_cells) >= 2
+        connected = self.connected
         while queue and self.contradiction is None:
             cell = queue.pop()
             touched = set(self.watchers.get(cell, ()))
@@ -310,7 +315,7 @@ class _Views:
                 for nb in around[cell]:
                     self._settle(nb, False, queue)
             for w in [cell, *around[cell]]:  # a white cell walled in on all sides but one (another white cell exists)
-                if colour.get(w) is False and (whites_elsewhere or w not in self.puzzle.clue_cells):
+                if connected and colour.get(w) is False and (whites_elsewhere or w not in self.puzzle.clue_cells):
                     open_ = [nb for nb in around[w] if colour.get(nb) is not True]
                     if len(open_) == 1:
                         self._settle(open_[0], False, queue)
@@ -367,7 +372,7 @@ class _Views:
         queue: list[Cell] = []
         assume(queue)
         self._propagate(queue)
-        ok = self.contradiction is None and self._whites_connected()
+        ok = self.contradiction is None and (not self.connected or self._whites_connected())
         for entry in reversed(self.trail):
             if len(entry) == 1:
                 cell = entry[0]
