@@ -24,10 +24,15 @@ Rules and the rows that enforce them:
   :func:`_view_hull`); ``tuples`` adds one binary per feasible view, exactly one chosen, each
   ray's "exactly k cells" (s_k - s_{k+1}) equal to the views showing k there. Both tie the
   view to the prefixes s_k, so the cells follow. The views are those left by :class:`_Views`
-  (every length checked against the board and the other rays);
+  (every length checked against the board and the other rays). ``tuples`` is the default
+  (generated 15x15 boards: 1.2 s of CPU for answer and proof against 9.1 s with ``sum``; 20x20:
+  13.5 s against none proven);
 * cells settled before solving (``deduce`` option): ``views`` runs :class:`_Views`'
   propagation and fixes the cells it settles by rows, rays stopping after their longest view;
-  ``probe`` adds failed-literal probing on cells and ray lengths;
+  ``probe`` (the default) adds failed-literal probing on cells and ray lengths, which settles
+  some generated boards up to 30x30 completely (generated 20x20 with ``tuples``: 5.4 s of CPU
+  against 13.5 s with ``views``; the janko corpus, every 5th: 1.2 s against 2.3 s), but costs
+  seconds of Python from 30x30 on;
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -470,8 +475,9 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="mip",
         name="default",
         build=build_default,
-        description="black binaries, no-adjacent rows, visibility by ray prefix variables; connectivity by "
-        "lazy cuts or a single-commodity flow",
+        description="black binaries, no-adjacent rows, visibility by ray prefix variables tied to one binary per "
+        "feasible view of each number, cells settled by probing first; connectivity by lazy cuts or a "
+        "single-commodity flow",
         options=(
             Option(
                 "connectivity",
