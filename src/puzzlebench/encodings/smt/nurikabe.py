@@ -18,7 +18,8 @@ Rules and the blocks that enforce them:
   (QF_FD) learns over the same literals as the SAT paradigm; ``levels`` levels every clue (the
   SAT encoding's ``distance``), ``hybrid`` only the numbers within its budget
   (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``auto`` (the default)
-  is levels on small boards, hybrid on the others (``AUTO_LEVELS_CELLS``);
+  is levels on small boards and on larger ones where the hybrid levels most of what levels would,
+  hybrid on the others (:func:`auto_islands`);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
   region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
   Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
@@ -50,6 +51,13 @@ ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
 #: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
 #: (build and search grow with levels for every number on big boards)
 AUTO_LEVELS_CELLS = 150
+#: ... and on larger boards whose levels for every clue (bound x cells, summed) are at most this many,
+#: of which the hybrid's budget holds at least AUTO_LEVELS_SHARE. On the 44 janko puzzles of 150
+#: cells or more with at most 25,000 such levels and a share of 0.4 or more (one interleaved run,
+#: 20 s cap): levels took 0.95x hybrid's CPU; with a share of 0.45 and 20,000 levels (39 puzzles)
+#: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
+AUTO_LEVELS_MOST = 20_000
+AUTO_LEVELS_SHARE = 0.45
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
@@ -79,7 +87,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "auto":
-        islands = "levels" if grid.size < AUTO_LEVELS_CELLS else "hybrid"
+        islands = auto_islands(puzzle, plan)
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands == "distance":
@@ -114,6 +122,25 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
                             anchor=min(plan.wall, default=None))
     model.notes.update(connectivity=connectivity, islands=islands)
     return model
+
+
+def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
+    """``islands=auto``: ``levels`` on a board below ``AUTO_LEVELS_CELLS`` cells, and on a larger
+    board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``) and mostly levels the
+    hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of them); else ``hybrid``.
+
+    A clue's levels are its bound times the cells its island may hold (``IslandPlan.levelled``'s
+    measure). When the hybrid's budget already takes most of them, levelling the few small islands
+    left costs little, and it spares the lazy island cuts that the hybrid needs for them (50-120
+    rounds on ``667_14x24``, ``670_20x36``, ``688_20x20``, each taking z3 as long as a search)."""
+    if puzzle.grid.size < AUTO_LEVELS_CELLS:
+        return "levels"
+    cost = {clue: plan.bound[clue] * len(dist) for clue, dist in plan.reach.items()}
+    every = sum(cost.values())
+    hybrid = sum(cost[clue] for clue in plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)))
+    if 0 < hybrid and every <= AUTO_LEVELS_MOST and hybrid >= AUTO_LEVELS_SHARE * every:
+        return "levels"
+    return "hybrid"
 
 
 def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") -> str:
@@ -198,7 +225,8 @@ SPECS: list[EncodingSpec] = [
                    "how islands get one number and its size: distance (owners and bounded integer depths), "
                    "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
                    "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
-                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else hybrid)"),
+                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells and where the hybrid's budget holds "
+                   "most of the levels, else hybrid)"),
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
