@@ -9,22 +9,28 @@ check-and-cut.)
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...model import Family, Nurikabe, Puzzle
-from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, wall_count_option, wall_count_pays, wall_size
+from ...errors import EncodingError
+from ...model import Cell, Family, Nurikabe, Puzzle
+from ..base import EncodingSpec, LazyRule, Option
+from ..islands import CUTS, IslandPlan, lazy_rules, wall_count_option, wall_count_pays, wall_size
+from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
+
+if TYPE_CHECKING:
+    import clingo
 
 CONNECTIVITY = Option(
     "connectivity",
     "reach",
-    ("reach", "acyclic", "closure", "propagator", "none"),
+    ("reach", "acyclic", "closure", "propagator", "lazy", "none"),
     "how 'the wall is connected' is enforced, by the programs shared with Kuromasu and Hitori: "
     "flood fill from a root wall cell (reach); a parent tree under clingo's #edge acyclicity "
     "(acyclic); seed 000's all-pairs closure (closure); the connectivity propagator, on the "
-    "unshaded atoms (propagator); or not at all (none, relaxing)",
+    "unshaded atoms (propagator); cuts added when an answer candidate's wall falls apart, by a "
+    "check on total assignments (lazy, the SAT encoding's cuts); or not at all (none, relaxing)",
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
@@ -33,10 +39,12 @@ CONNECTIVITY = Option(
 ISLANDS = Option(
     "islands",
     "hybrid",
-    ("reach", "distance", "hybrid"),
+    ("reach", "distance", "hybrid", "lazy"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
-    "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "
-    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid)",
+    "tied to their number by recursion (reach), by levels bounded by the number (distance), by "
+    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid), or "
+    "by levels and a count for the large numbers within the budget (the SAT encoding's hybrid "
+    "set) and lazy cuts on total assignments for the other islands (lazy)",
 )
 
 WALL_COUNT = wall_count_option("count", "none")
@@ -57,7 +65,61 @@ _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
     "hybrid": ("nurikabe_owners.lp", "nurikabe_distance.lp", "nurikabe_reach.lp"),
+    "lazy": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
 }
+
+
+class LazyCuts:
+    """The rules left to lazy cuts (:func:`~puzzlebench.encodings.islands.lazy_rules`: the wall's
+    connectivity, the islands without levels) as a clingo propagator: when a total assignment's
+    wall (its true ``wall(R,C)`` atoms) breaks a rule, the SAT encoding's cuts, clauses over wall
+    atoms that every answer satisfies, are added.
+
+    clingo stops taking clauses at the first conflicting one, and every cut conflicts with the
+    candidate that raised it: the others wait and are added at the next propagation fixpoint
+    (where they may propagate), so a candidate gets all its cuts, as in the SAT encoding's loop.
+    Nothing is watched: a fixpoint without waiting cuts costs one test."""
+
+    def __init__(self, rule: LazyRule):
+        self.rule = rule
+        self.literals: dict[Cell, int] = {}
+        self.waiting: list[list[int]] = []
+        self.rounds = 0
+        self.cuts = 0
+
+    def init(self, init: "clingo.PropagateInit") -> None:
+        import clingo
+
+        for atom in init.symbolic_atoms.by_signature("wall", 2):
+            r, c = atom.symbol.arguments
+            self.literals[(r.number, c.number)] = init.solver_literal(atom.literal)
+        init.check_mode = clingo.PropagatorCheckMode.Both
+
+    def check(self, control: "clingo.PropagateControl") -> None:
+        if not self._add_waiting(control) or not control.assignment.is_total:
+            return
+        value, literal = control.assignment.is_true, self.literals
+        cuts = self.rule(frozenset(cell for cell, lit in literal.items() if value(lit)))
+        if not cuts:
+            return
+        self.rounds += 1
+        self.cuts += len(cuts)
+        for cut in cuts:
+            # a clue cell has no wall atom: it is unshaded in every answer, so "it turns wall"
+            # drops out of a cut (and "it is unshaded" would satisfy one)
+            if all(cell in literal or wall for cell, wall in cut):
+                self.waiting.append([literal[cell] if wall else -literal[cell] for cell, wall in cut if cell in literal])
+        self._add_waiting(control)
+
+    def _add_waiting(self, control: "clingo.PropagateControl") -> bool:
+        """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now)."""
+        while self.waiting:
+            if not control.add_clause(self.waiting.pop()):
+                return False
+        return control.propagate()
+
+    def stats(self) -> dict[str, int]:
+        return {"lazy_rounds": self.rounds, "lazy_cuts": self.cuts}
 
 
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
@@ -68,16 +130,23 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
     islands = options["islands"]
-    levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
+    if islands == "lazy":  # levels for the large numbers within the budget only, as SAT's hybrid
+        levelled = plan.levelled(p, budget=True, smallest=hybrid_smallest(p))
+    else:
+        levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
     for i, (clue, dist) in enumerate(plan.reach.items()):
         parts.append(f"island({i},{clue[0]},{clue[1]},{plan.bound[clue]}).")
         if clue in p.numbers:  # a number's island has exactly its bound's cells
             parts.append(f"exact({i}).")
         if clue in levelled:  # this number's island is tied to it by levels, not by recursion
             parts.append(f"levelled({i}).")
+        elif islands == "lazy" and options.get("count_lazy", "no") == "no":  # its size is left to the lazy cuts
+            parts.append(f"uncounted({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
+    if islands == "lazy" and options.get("lonely", "yes") == "yes":
+        files.append("nurikabe_lonely.lp")
     count = options["wall_count"]
     if count == "count" or count == "auto" and wall_count_pays(p, plan):
         parts.append("wall_size({},{}).".format(*wall_size(p, plan)))
@@ -109,6 +178,18 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     elif connectivity == "propagator":
         # the region is the wall: a cell leaves it when unshaded; known wall cells never do
         propagator = ConnectivityPropagator(p.rows, p.cols, plan.wall, predicate="unshaded")
+    # the rules left to lazy cuts: the wall's connectivity (lazy), the islands without levels (lazy)
+    if connectivity == "lazy" or islands == "lazy":
+        cuts = options["cuts"]
+        if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+            cuts = "cell" if wall_count_pays(p, plan) else "mixed"
+        told = {"connectivity": connectivity, "islands": "lazy" if islands == "lazy" else "distance", "cuts": cuts}
+        rule = lazy_rules(p, [cell for cell in p.grid.all_cells if cell not in p.clue_cells], told,
+                          anchor=min(plan.wall) if plan.wall else None)
+        if rule is not None:
+            if propagator is not None:
+                raise EncodingError("connectivity=propagator runs alone: pick islands other than lazy")
+            propagator = LazyCuts(rule)
     return AspProgram(
         files=tuple(files),
         facts="".join(parts),
@@ -126,6 +207,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS),
     ),
 ]
