@@ -24,30 +24,35 @@ if TYPE_CHECKING:
 
 CONNECTIVITY = Option(
     "connectivity",
-    "reach",
-    ("reach", "acyclic", "closure", "propagator", "lazy", "none"),
+    "auto",
+    ("auto", "reach", "acyclic", "closure", "propagator", "lazy", "none"),
     "how 'the wall is connected' is enforced, by the programs shared with Kuromasu and Hitori: "
     "flood fill from a root wall cell (reach); a parent tree under clingo's #edge acyclicity "
     "(acyclic); seed 000's all-pairs closure (closure); the connectivity propagator, on the "
     "unshaded atoms (propagator); cuts added when an answer candidate's wall falls apart, by a "
-    "check on total assignments (lazy, the SAT encoding's cuts); or not at all (none, relaxing)",
+    "check on total assignments (lazy, the SAT encoding's cuts); not at all (none, relaxing); or "
+    "auto: lazy when the islands are (islands=lazy), else reach",
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
 # all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
 # whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
+# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
+# without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
+# for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
 ISLANDS = Option(
     "islands",
-    "hybrid",
-    ("reach", "distance", "hybrid", "lazy"),
+    "auto",
+    ("auto", "reach", "distance", "hybrid", "lazy"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
     "tied to their number by recursion (reach), by levels bounded by the number (distance), by "
     "levels for the numbers whose levels fit a budget and recursion for the others (hybrid), or "
     "by levels and a count for the large numbers within the budget (the SAT encoding's hybrid "
-    "set) and lazy cuts on total assignments for the other islands (lazy)",
+    "set) and lazy cuts on total assignments for the other islands (lazy); or auto: lazy when "
+    "hybrid's budget leaves a number without levels, else hybrid",
 )
 
-WALL_COUNT = wall_count_option("count", "none")
+WALL_COUNT = wall_count_option("count", "auto")
 WALL_PARTS = Option(
     "wall_parts", "none", ("none", "1", "2"),
     "wall parts of up to this many cells stated to have a wall cell beside them (the wall is "
@@ -130,6 +135,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
     islands = options["islands"]
+    if islands == "auto":  # lazy cuts for the islands (and the wall) when some number is left without levels
+        islands = "lazy" if len(plan.levelled(p, budget=True)) < len(plan.reach) else "hybrid"
     if islands == "lazy":  # levels for the large numbers within the budget only, as SAT's hybrid
         levelled = plan.levelled(p, budget=True, smallest=hybrid_smallest(p))
     else:
@@ -140,12 +147,12 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
             parts.append(f"exact({i}).")
         if clue in levelled:  # this number's island is tied to it by levels, not by recursion
             parts.append(f"levelled({i}).")
-        elif islands == "lazy" and options.get("count_lazy", "no") == "no":  # its size is left to the lazy cuts
+        elif islands == "lazy":  # its size is left to the lazy cuts
             parts.append(f"uncounted({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
-    if islands == "lazy" and options.get("lonely", "yes") == "yes":
+    if islands == "lazy":  # stated up front: what the lazy cuts would find one cell at a time
         files.append("nurikabe_lonely.lp")
     count = options["wall_count"]
     if count == "count" or count == "auto" and wall_count_pays(p, plan):
@@ -167,6 +174,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         files.append("nurikabe_heuristic.lp")
         args = ("--heuristic=Domain",)
     connectivity = options["connectivity"]
+    if connectivity == "auto":
+        connectivity = "lazy" if islands == "lazy" else "reach"
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):
         files += ["nurikabe_region.lp", f"connect_{connectivity}.lp"]
@@ -196,6 +205,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         predicate="wall",
         propagator=propagator,
         args=args,
+        notes={"islands": islands, "connectivity": connectivity},
     )
 
 
