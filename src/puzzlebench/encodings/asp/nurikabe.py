@@ -93,6 +93,8 @@ class LazyCuts:
     def __init__(self, rule: LazyRule):
         self.rule = rule
         self.literals: dict[Cell, int] = {}
+        self.order: list[int] = []  # the wall literals, in row-major order of their cells
+        self.free = 0  # index in order of a wall literal last seen unassigned
         self.waiting: list[list[int]] = []
         self.rounds = 0
         self.cuts = 0
@@ -102,11 +104,28 @@ class LazyCuts:
 
         for atom in init.symbolic_atoms.by_signature("wall", 2):
             r, c = atom.symbol.arguments
-            self.literals[(r.number, c.number)] = init.solver_literal(atom.literal)
+            lit = init.solver_literal(atom.literal)
+            self.literals[(r.number, c.number)] = lit
+            # kept through clasp's SAT preprocessing (some configurations eliminate variables)
+            init.freeze_literal(lit)
+        self.order = [self.literals[cell] for cell in sorted(self.literals)]
+        # checked at every propagation fixpoint: clasp's "total" assignment may leave eliminated
+        # or projected-away variables open (crafty, trendy), so the test is "every wall atom
+        # is assigned", not Assignment.is_total
         init.check_mode = clingo.PropagatorCheckMode.Both
 
+    def _wall_decided(self, assignment: "clingo.Assignment") -> bool:
+        """Whether every wall atom is assigned (amortised: starts at the one last seen open)."""
+        order, value, n = self.order, assignment.value, len(self.order)
+        for k in range(n):
+            i = (self.free + k) % n
+            if value(order[i]) is None:
+                self.free = i
+                return False
+        return True
+
     def check(self, control: "clingo.PropagateControl") -> None:
-        if not self._add_waiting(control) or not control.assignment.is_total:
+        if not self._add_waiting(control) or not self._wall_decided(control.assignment):
             return
         value, literal = control.assignment.is_true, self.literals
         cuts = self.rule(frozenset(cell for cell, lit in literal.items() if value(lit)))
