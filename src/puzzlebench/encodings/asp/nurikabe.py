@@ -45,6 +45,8 @@ CONNECTIVITY = Option(
 # islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
 # without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
 # for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
+# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven;
+# 460, 510 and 668 take 1.6-2x longer (under 2 CPU s); every 20th puzzle the same programs.
 ISLANDS = Option(
     "islands",
     "auto",
