@@ -2,44 +2,64 @@
 
 The Python side writes the puzzle's facts and the sound precomputation of
 :class:`~puzzlebench.encodings.islands.IslandPlan` (which island may hold which cell, how far
-from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``. (The clingo backend enumerates natively,
-so the lazy rules of the other paradigms have no ASP counterpart here; the propagator is ASP's
-check-and-cut.)
+from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``. The clingo
+backend enumerates natively, so the rules the SAT encoding leaves to lazy cuts run here inside
+the search, in a propagator (:class:`LazyCuts`) that checks total assignments.
+
+On the large "art" boards (long thin islands of 20-50 cells, too many for the level budget)
+grounded recursion for the unlevelled islands left clingo without a first answer in 20 s, with
+or without the wall's connectivity rule; with those islands and the wall left to the SAT
+encoding's cuts, as SAT's default does, it proves them (islands=auto, connectivity=auto).
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ...model import Family, Nurikabe, Puzzle
-from ..base import EncodingSpec, Option
-from ..islands import IslandPlan, wall_count_option, wall_count_pays, wall_size
+from ...errors import EncodingError
+from ...model import Cell, Family, Nurikabe, Puzzle
+from ..base import EncodingSpec, LazyRule, Option
+from ..islands import CUTS, IslandPlan, lazy_rules, wall_count_option, wall_count_pays, wall_size
+from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
 
+if TYPE_CHECKING:
+    import clingo
+
 CONNECTIVITY = Option(
     "connectivity",
-    "reach",
-    ("reach", "acyclic", "closure", "propagator", "none"),
+    "auto",
+    ("auto", "reach", "acyclic", "closure", "propagator", "lazy", "none"),
     "how 'the wall is connected' is enforced, by the programs shared with Kuromasu and Hitori: "
     "flood fill from a root wall cell (reach); a parent tree under clingo's #edge acyclicity "
     "(acyclic); seed 000's all-pairs closure (closure); the connectivity propagator, on the "
-    "unshaded atoms (propagator); or not at all (none, relaxing)",
+    "unshaded atoms (propagator); cuts added when an answer candidate's wall falls apart, by a "
+    "check on total assignments (lazy, the SAT encoding's cuts); not at all (none, relaxing); or "
+    "auto: lazy when the islands are (islands=lazy), else reach",
     relaxing=("none",),
 )
 # Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
 # all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
 # whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
+# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
+# without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
+# for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
+# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven;
+# 460, 510 and 668 take 1.6-2x longer (under 2 CPU s); every 20th puzzle the same programs.
 ISLANDS = Option(
     "islands",
-    "hybrid",
-    ("reach", "distance", "hybrid"),
+    "auto",
+    ("auto", "reach", "distance", "hybrid", "lazy"),
     "how every island gets one number and its size: owners spread over unshaded neighbours and "
-    "tied to their number by recursion (reach), by levels bounded by the number (distance), or by "
-    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid)",
+    "tied to their number by recursion (reach), by levels bounded by the number (distance), by "
+    "levels for the numbers whose levels fit a budget and recursion for the others (hybrid), or "
+    "by levels and a count for the large numbers within the budget (the SAT encoding's hybrid "
+    "set) and lazy cuts on total assignments for the other islands (lazy); or auto: lazy when "
+    "hybrid's budget leaves a number without levels, else hybrid",
 )
 
-WALL_COUNT = wall_count_option("count", "none")
+WALL_COUNT = wall_count_option("count", "auto")
 WALL_PARTS = Option(
     "wall_parts", "none", ("none", "1", "2"),
     "wall parts of up to this many cells stated to have a wall cell beside them (the wall is "
@@ -57,7 +77,80 @@ _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
     "hybrid": ("nurikabe_owners.lp", "nurikabe_distance.lp", "nurikabe_reach.lp"),
+    "lazy": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
 }
+
+
+class LazyCuts:
+    """The rules left to lazy cuts (:func:`~puzzlebench.encodings.islands.lazy_rules`: the wall's
+    connectivity, the islands without levels) as a clingo propagator: when a total assignment's
+    wall (its true ``wall(R,C)`` atoms) breaks a rule, the SAT encoding's cuts, clauses over wall
+    atoms that every answer satisfies, are added.
+
+    clingo stops taking clauses at the first conflicting one, and every cut conflicts with the
+    candidate that raised it: the others wait and are added at the next propagation fixpoint
+    (where they may propagate), so a candidate gets all its cuts, as in the SAT encoding's loop.
+    Nothing is watched: a fixpoint without waiting cuts costs one test."""
+
+    def __init__(self, rule: LazyRule):
+        self.rule = rule
+        self.literals: dict[Cell, int] = {}
+        self.order: list[int] = []  # the wall literals, in row-major order of their cells
+        self.free = 0  # index in order of a wall literal last seen unassigned
+        self.waiting: list[list[int]] = []
+        self.rounds = 0
+        self.cuts = 0
+
+    def init(self, init: "clingo.PropagateInit") -> None:
+        import clingo
+
+        for atom in init.symbolic_atoms.by_signature("wall", 2):
+            r, c = atom.symbol.arguments
+            lit = init.solver_literal(atom.literal)
+            self.literals[(r.number, c.number)] = lit
+            # kept through clasp's SAT preprocessing (some configurations eliminate variables)
+            init.freeze_literal(lit)
+        self.order = [self.literals[cell] for cell in sorted(self.literals)]
+        # checked at every propagation fixpoint: clasp's "total" assignment may leave eliminated
+        # or projected-away variables open (crafty, trendy), so the test is "every wall atom
+        # is assigned", not Assignment.is_total
+        init.check_mode = clingo.PropagatorCheckMode.Both
+
+    def _wall_decided(self, assignment: "clingo.Assignment") -> bool:
+        """Whether every wall atom is assigned (amortised: starts at the one last seen open)."""
+        order, value, n = self.order, assignment.value, len(self.order)
+        for k in range(n):
+            i = (self.free + k) % n
+            if value(order[i]) is None:
+                self.free = i
+                return False
+        return True
+
+    def check(self, control: "clingo.PropagateControl") -> None:
+        if not self._add_waiting(control) or not self._wall_decided(control.assignment):
+            return
+        value, literal = control.assignment.is_true, self.literals
+        cuts = self.rule(frozenset(cell for cell, lit in literal.items() if value(lit)))
+        if not cuts:
+            return
+        self.rounds += 1
+        self.cuts += len(cuts)
+        for cut in cuts:
+            # a clue cell has no wall atom: it is unshaded in every answer, so "it turns wall"
+            # drops out of a cut (and "it is unshaded" would satisfy one)
+            if all(cell in literal or wall for cell, wall in cut):
+                self.waiting.append([literal[cell] if wall else -literal[cell] for cell, wall in cut if cell in literal])
+        self._add_waiting(control)
+
+    def _add_waiting(self, control: "clingo.PropagateControl") -> bool:
+        """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now)."""
+        while self.waiting:
+            if not control.add_clause(self.waiting.pop()):
+                return False
+        return control.propagate()
+
+    def stats(self) -> dict[str, int]:
+        return {"lazy_rounds": self.rounds, "lazy_cuts": self.cuts}
 
 
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
@@ -68,16 +161,25 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
     islands = options["islands"]
-    levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
+    if islands == "auto":  # lazy cuts for the islands (and the wall) when some number is left without levels
+        islands = "lazy" if len(plan.levelled(p, budget=True)) < len(plan.reach) else "hybrid"
+    if islands == "lazy":  # levels for the large numbers within the budget only, as SAT's hybrid
+        levelled = plan.levelled(p, budget=True, smallest=hybrid_smallest(p))
+    else:
+        levelled = plan.levelled(p, budget=islands == "hybrid") if islands != "reach" else set()
     for i, (clue, dist) in enumerate(plan.reach.items()):
         parts.append(f"island({i},{clue[0]},{clue[1]},{plan.bound[clue]}).")
         if clue in p.numbers:  # a number's island has exactly its bound's cells
             parts.append(f"exact({i}).")
         if clue in levelled:  # this number's island is tied to it by levels, not by recursion
             parts.append(f"levelled({i}).")
+        elif islands == "lazy":  # its size is left to the lazy cuts
+            parts.append(f"uncounted({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
+    if islands == "lazy":  # stated up front: what the lazy cuts would find one cell at a time
+        files.append("nurikabe_lonely.lp")
     count = options["wall_count"]
     if count == "count" or count == "auto" and wall_count_pays(p, plan):
         parts.append("wall_size({},{}).".format(*wall_size(p, plan)))
@@ -98,6 +200,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         files.append("nurikabe_heuristic.lp")
         args = ("--heuristic=Domain",)
     connectivity = options["connectivity"]
+    if connectivity == "auto":
+        connectivity = "lazy" if islands == "lazy" else "reach"
     propagator = None
     if connectivity in ("reach", "acyclic", "closure"):
         files += ["nurikabe_region.lp", f"connect_{connectivity}.lp"]
@@ -109,12 +213,25 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     elif connectivity == "propagator":
         # the region is the wall: a cell leaves it when unshaded; known wall cells never do
         propagator = ConnectivityPropagator(p.rows, p.cols, plan.wall, predicate="unshaded")
+    # the rules left to lazy cuts: the wall's connectivity (lazy), the islands without levels (lazy)
+    if connectivity == "lazy" or islands == "lazy":
+        cuts = options["cuts"]
+        if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+            cuts = "cell" if wall_count_pays(p, plan) else "mixed"
+        told = {"connectivity": connectivity, "islands": "lazy" if islands == "lazy" else "distance", "cuts": cuts}
+        rule = lazy_rules(p, [cell for cell in p.grid.all_cells if cell not in p.clue_cells], told,
+                          anchor=min(plan.wall) if plan.wall else None)
+        if rule is not None:
+            if propagator is not None:
+                raise EncodingError("connectivity=propagator runs alone: pick islands other than lazy")
+            propagator = LazyCuts(rule)
     return AspProgram(
         files=tuple(files),
         facts="".join(parts),
         predicate="wall",
         propagator=propagator,
         args=args,
+        notes={"islands": islands, "connectivity": connectivity},
     )
 
 
@@ -126,6 +243,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS),
     ),
 ]
