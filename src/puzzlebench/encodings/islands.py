@@ -29,6 +29,7 @@ The precomputations are sound (they hold in every answer), each with its reason:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
@@ -806,6 +807,32 @@ def wall_lines(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[Cell]], list[li
     rows = [[(r, c) for c in range(p.cols) if (r, c) not in clues] for r in range(p.rows)]
     cols = [[(r, c) for r in range(p.rows) if (r, c) not in clues] for c in range(p.cols)]
     return rows, cols, wall_size(p, plan)[1] + 1
+
+
+def most_adjacencies(n: int) -> int:
+    """The most side-adjacent pairs among n cells of the grid: 2n - ceil(2 sqrt(n)) (Harary and
+    Harborth, "Extremal animals", J. Combin. Inf. System Sci. 1, 1976; equivalently a polyomino of
+    n cells has a perimeter of at least 2 ceil(2 sqrt(n)) cell sides)."""
+    return 2 * n - math.isqrt(4 * n - 1) - 1 if n > 0 else 0
+
+
+def wall_adjacency(p: Nurikabe) -> tuple[int, int] | None:
+    """``(fewest, most)``: every answer's wall has at least ``fewest`` side-adjacent pairs of wall
+    cells, and its wall-wall pairs plus its cells' sides on the board's border number at most
+    ``most``; None with '?' clues (the wall's size is not fixed).
+
+    Why: with m wall cells on a board of N = rows x cols cells, count each cell's four sides (to
+    a wall cell, to an unshaded cell, or on the border, of which there are 2(rows + cols)):
+    4m = 2 E_ww + E_wu + B_w and 4(N - m) = 2 E_uu + E_wu + B_u, so E_uu = E_ww + B_w + 2N - 4m -
+    (rows + cols). Unshaded pairs lie within one island (two islands never touch), and an island
+    of n cells has at most :func:`most_adjacencies` (n) of them, so E_ww + B_w is at most their sum
+    less 2N - 4m - (rows + cols). The wall is connected: E_ww >= m - 1 (a spanning tree)."""
+    if p.unknown:
+        return None
+    cells = p.rows * p.cols
+    m = cells - sum(p.numbers.values())
+    most = sum(most_adjacencies(n) for n in p.numbers.values()) - (2 * cells - 4 * m - (p.rows + p.cols))
+    return max(0, m - 1), most
 
 
 def wall_rules_option(default: str) -> Option:
