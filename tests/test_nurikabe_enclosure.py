@@ -219,7 +219,8 @@ def test_wall_adjacency_holds_for_the_published_answers(corpus):
     assert tight >= 1  # 753_10x10: four perimeter-optimal islands
 
 
-def test_sat_wall_edges_counts_equal_brute_force():
+@pytest.mark.parametrize("value", ["card", "island"])
+def test_sat_wall_edges_counts_equal_brute_force(value):
     if "sat" not in registry.available():
         pytest.skip("no SAT backend")
     from puzzlebench.model import family_spec
@@ -228,6 +229,6 @@ def test_sat_wall_edges_counts_equal_brute_force():
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (2, 5)] * 4] + _diagonal_boards(60, 7)[:20]
     for p in boards:
-        result = solve(p, "sat", count=0, timeout=60, wall_edges="card")
+        result = solve(p, "sat", count=0, timeout=60, wall_edges=value)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
