@@ -21,11 +21,15 @@ The precomputations are sound (they hold in every answer), each with its reason:
   neighbour of one (the searches are redone with the forced cells until none is added);
 * a cell no island can reach is wall, and so is a neighbour of a forced cell (a clue's own
   included) whose island cannot hold it (a neighbour of a 1: unshaded, it would join that island);
-* two clues side by side share an island: the puzzle has no answer (``clash``).
+* two clues side by side share an island: the puzzle has no answer (``clash``);
+* of two diagonally adjacent clues, the wall encloses one island, in a box it can afford
+  (:func:`enclosure_boxes`): when one of the two cannot be enclosed (it lies on the border, or no
+  box the wall can afford holds its island), the other's island lies in such a box.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
@@ -33,6 +37,10 @@ from ..model import Cell, Nurikabe, Subgrid
 from .base import CellClause, LazyRule, Option
 from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
                       white_regions)
+
+#: A box: its first row, first column, last row, last column.
+Box = tuple[int, int, int, int]
+
 
 def wall_option(*eager: str, default: str = "lazy") -> Option:
     """The ``connectivity`` option of an encoding whose wall rule is stated by lazy cuts or by
@@ -65,10 +73,14 @@ class IslandPlan:
     bound: dict[Cell, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, p: Nurikabe) -> "IslandPlan":
+    def of(cls, p: Nurikabe, enclosure: bool = True) -> "IslandPlan":
+        """The plan of ``p``; ``enclosure`` False leaves out the diagonal clues' enclosure
+        (:func:`enclosure_boxes`), for tests that check it against the plan without it."""
         grid = p.grid
         numbers = p.numbers
         clues = p.clue_cells
+        pairs = diagonal_clues(p) if enclosure else []
+        most_wall = p.rows * p.cols - sum(numbers.values()) - len(p.unknown)
         # forced[cell]: the clue whose island holds the cell in every answer (each clue its own,
         # and every cell of a number's island whose search reaches exactly its number's cells)
         forced: dict[Cell, Cell] = {clue: clue for clue in clues}
@@ -78,25 +90,59 @@ class IslandPlan:
                 for nb in grid.neighbours4(cell):
                     near.setdefault(nb, set()).add(clue)
 
-            def search(clue: Cell, n: int) -> dict[Cell, int]:
+            def search(clue: Cell, n: int, box: Box | None = None) -> dict[Cell, int]:
                 dist = {clue: 0}
                 frontier = [clue]
                 for step in range(1, n):  # island cells lie fewer than n steps away
                     nxt = []
                     for cell in frontier:
                         for nb in grid.neighbours4(cell):
-                            # never another island's forced cell, nor a cell touching one
-                            if nb in dist or forced.get(nb, clue) != clue or near.get(nb, {clue}) - {clue}:
+                            # never another island's forced cell, nor a cell touching one (nor,
+                            # for an enclosed island, a cell outside its box)
+                            if nb in dist or forced.get(nb, clue) != clue or near.get(nb, {clue}) - {clue} \
+                                    or box is not None and not (box[0] <= nb[0] <= box[2] and box[1] <= nb[1] <= box[3]):
                                 continue
                             dist[nb] = step
                             nxt.append(nb)
                     frontier = nxt
                 return dist
 
+            def enclosed(clue: Cell, n: int, first: bool = False) -> dict[Cell, int]:
+                """The cells (fewest steps) the island may hold if the wall encloses it: the
+                searches inside each box of :func:`enclosure_boxes` that reach n cells or more
+                (with ``first``, the first such search only: whether one exists)."""
+                boxes = enclosure_boxes(p.rows, p.cols, clue, n, most_wall)
+                if len(boxes) > ENCLOSURE_BOXES:  # too many: per height, the union of its boxes
+                    spans: dict[int, Box] = {}
+                    for r0, c0, r1, c1 in boxes:
+                        u = spans.get(r1 - r0, (r0, c0, r1, c1))
+                        spans[r1 - r0] = (min(u[0], r0), min(u[1], c0), max(u[2], r1), max(u[3], c1))
+                    boxes = list(spans.values())
+                out: dict[Cell, int] = {}
+                for box in boxes:
+                    dist = search(clue, n, box)
+                    if len(dist) >= n:
+                        if first:
+                            return dist
+                        for cell, d in dist.items():
+                            out[cell] = min(d, out.get(cell, d))
+                return out
+
             reach: dict[Cell, dict[Cell, int]] = {}
             bound: dict[Cell, int] = {}
             for clue, n in numbers.items():
                 reach[clue], bound[clue] = search(clue, n), n
+            # of two diagonal clues the wall encloses one: when a cannot be enclosed (on the
+            # border, or in no box the wall affords), b's island lies in such a box
+            for a, b in pairs:
+                if b not in numbers:
+                    continue
+                if a in numbers and enclosed(a, numbers[a], first=True) \
+                        or a in p.unknown and enclosure_boxes(p.rows, p.cols, a, 1, most_wall):
+                    continue  # a may be the enclosed one (a '?' island may have one cell)
+                inside = enclosed(b, numbers[b])
+                if inside:  # (neither can be enclosed: no answer; the solvers find that out)
+                    reach[b] = inside
             # an island that can reach no more cells than its number holds them all
             grown = {cell: clue for clue, n in numbers.items() if len(reach[clue]) == n
                      for cell in reach[clue] if cell not in forced}
@@ -160,6 +206,61 @@ class IslandPlan:
                     if inside and len(self.owners[nb]) == 1:
                         continue
                     yield clue, None if cell == clue else cell, nb, inside
+
+
+#: IslandPlan: the most boxes searched one at a time for an enclosed island (beyond it, one search
+#: per box height, inside the union of the boxes of that height)
+ENCLOSURE_BOXES = 64
+
+
+def diagonal_clues(p: Nurikabe) -> list[tuple[Cell, Cell]]:
+    """``(a, b)`` for each two clues that touch diagonally, both orders: their two common
+    neighbours are wall (unshaded, each would join two islands)."""
+    clues = p.clue_cells
+    out = []
+    for r, c in sorted(clues):
+        for dr, dc in ((1, 1), (1, -1)):
+            b = (r + dr, c + dc)
+            if b in clues:
+                out += [((r, c), b), (b, (r, c))]
+    return out
+
+
+def enclosure_boxes(rows: int, cols: int, clue: Cell, n: int, most_wall: int) -> list[Box]:
+    """The boxes (rectangles of cells) one of which holds the island of ``clue`` (n cells or
+    more) when the wall encloses it, given that the wall has at most ``most_wall`` cells; empty
+    when no box will do.
+
+    Why the wall encloses one of two diagonal clues a and b: their common neighbours x and y are
+    wall, and the wall is connected, so a path P of wall cells joins x to y. Through the cells'
+    centres, P closed by the diagonal step from y back to x is a closed curve C; the segment from
+    a to b crosses C once (at the diagonal step: P's cells are wall, a and b are not), so one of
+    a and b lies inside C. An island never crosses C (its steps join unshaded cells; C's join
+    wall cells, or x and y across the 2x2 block), so that island lies inside C: it touches no
+    border cell (C lies within the board's cells' centres).
+
+    The cost: let the enclosed island's bounding box have h rows r0..r1 and w columns. A ray up
+    from the island's cell in row r0 meets C in a cell of P (C crosses a whole column only at
+    cells' centres), so P has a cell in row r0 - 1 or above; likewise below r1, left and right. A
+    closed curve moves vertically at least twice its height and horizontally twice its width, and
+    C moves |P| - 1 unit steps plus the diagonal (one row, one column): |P| + 1 >= 2(h + 1) +
+    2(w + 1), so the wall holds at least 2(h + w) + 3 cells, and hw >= n. So the island lies in an
+    h x w box within the board less its border, with 2(h + w) + 3 <= ``most_wall`` and hw >= n:
+    listed are the largest such boxes that hold the clue (w as large as h and the board allow;
+    every smaller box lies in one of them)."""
+    r, c = clue
+    if not (0 < r < rows - 1 and 0 < c < cols - 1):
+        return []
+    span = (most_wall - 3) // 2  # the most h + w
+    out = []
+    for h in range(1, min(rows - 2, span - 1) + 1):
+        w = min(cols - 2, span - h)
+        if h * w < n:
+            continue
+        for r0 in range(max(1, r - h + 1), min(r, rows - 1 - h) + 1):
+            for c0 in range(max(1, c - w + 1), min(c, cols - 1 - w) + 1):
+                out.append((r0, c0, r0 + h - 1, c0 + w - 1))
+    return out
 
 
 def wall_blocks(p: Nurikabe) -> list[tuple[Cell, Cell, Cell, Cell]]:
@@ -706,6 +807,32 @@ def wall_lines(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[Cell]], list[li
     rows = [[(r, c) for c in range(p.cols) if (r, c) not in clues] for r in range(p.rows)]
     cols = [[(r, c) for r in range(p.rows) if (r, c) not in clues] for c in range(p.cols)]
     return rows, cols, wall_size(p, plan)[1] + 1
+
+
+def most_adjacencies(n: int) -> int:
+    """The most side-adjacent pairs among n cells of the grid: 2n - ceil(2 sqrt(n)) (Harary and
+    Harborth, "Extremal animals", J. Combin. Inf. System Sci. 1, 1976; equivalently a polyomino of
+    n cells has a perimeter of at least 2 ceil(2 sqrt(n)) cell sides)."""
+    return 2 * n - math.isqrt(4 * n - 1) - 1 if n > 0 else 0
+
+
+def wall_adjacency(p: Nurikabe) -> tuple[int, int] | None:
+    """``(fewest, most)``: every answer's wall has at least ``fewest`` side-adjacent pairs of wall
+    cells, and its wall-wall pairs plus its cells' sides on the board's border number at most
+    ``most``; None with '?' clues (the wall's size is not fixed).
+
+    Why: with m wall cells on a board of N = rows x cols cells, count each cell's four sides (to
+    a wall cell, to an unshaded cell, or on the border, of which there are 2(rows + cols)):
+    4m = 2 E_ww + E_wu + B_w and 4(N - m) = 2 E_uu + E_wu + B_u, so E_uu = E_ww + B_w + 2N - 4m -
+    (rows + cols). Unshaded pairs lie within one island (two islands never touch), and an island
+    of n cells has at most :func:`most_adjacencies` (n) of them, so E_ww + B_w is at most their sum
+    less 2N - 4m - (rows + cols). The wall is connected: E_ww >= m - 1 (a spanning tree)."""
+    if p.unknown:
+        return None
+    cells = p.rows * p.cols
+    m = cells - sum(p.numbers.values())
+    most = sum(most_adjacencies(n) for n in p.numbers.values()) - (2 * cells - 4 * m - (p.rows + p.cols))
+    return max(0, m - 1), most
 
 
 def wall_rules_option(default: str) -> Option:

@@ -23,6 +23,9 @@ Rules and the blocks that enforce them:
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
 * ``wall_span`` (off by default): the wall is connected, so the rows it meets are consecutive,
   so are its columns, and together they number at most its cells plus one;
+* ``wall_edges`` (off by default): an island of n cells has at most 2n - ceil(2 sqrt n) pairs of
+  cells side by side, so the wall's pairs plus its cells' border sides are few
+  (``islands.wall_adjacency``; ``island``: also each number's island's pairs, by ownership);
 * ``wall_count``: the wall holds the cells the clues' islands leave over (a redundant count,
   by the ``card`` encoding; with '?' clues, between the cells left by '?' islands of their bound
   and of one cell): ``card`` always, ``auto`` when its counter is small (``wall_count_pays``).
@@ -37,7 +40,7 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       wall_count_pays, wall_lines, wall_size)
+                       most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -96,6 +99,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # number at most its cells plus one together (islands.wall_lines).
     if options["wall_span"] == "card":
         _wall_span(cnf, puzzle, plan, options["card"])
+    # The islands' cells side by side are few (an island of n cells has at most 2n - ceil(2 sqrt n)
+    # such pairs), so the wall's pairs and border sides are few too (islands.wall_adjacency).
+    if options["wall_edges"] in ("card", "island"):
+        _wall_edges(cnf, puzzle, options["card"])
+    if options["wall_edges"] == "island" and islands in ("distance", "hybrid"):
+        _island_edges(cnf, puzzle, plan, options["card"])
     mode = options["connectivity"]
     if mode in ("rank", "propagator"):
         # the region is the wall: "out of it" is the negated wall variable; a cell known to be wall
@@ -154,6 +163,60 @@ def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> 
         met += meets
     if most < len(met):
         cnf.atmost(met, most, card)
+
+
+def _wall_edges(cnf: CnfModel, puzzle: Nurikabe, card: str) -> None:
+    """("both", cell, nb): cell and its right or lower neighbour nb are both wall; ("side", cell,
+    k): a wall cell's k-th border side (a corner has two). At most the most pairs plus sides of
+    :func:`~..islands.wall_adjacency`. (Its fewest pairs, the connected wall's, are left to the
+    wall rule: as an "at least" counter over every pair, about 30,000 variables on a 10x10
+    board, CaDiCaL spent its time in it and did not answer its interrupt.)"""
+    bounds = wall_adjacency(puzzle)
+    if bounds is None:
+        return
+    most = bounds[1]
+    wall = cnf.decision
+    pairs, sides = [], []
+    for (r, c), w in wall.items():
+        for nb in ((r, c + 1), (r + 1, c)):
+            if nb in wall:
+                v = cnf.var("both", r, c, *nb)
+                cnf.add((-w, -wall[nb], v))
+                pairs.append(v)
+        for k in range((r in (0, puzzle.rows - 1)) + (c in (0, puzzle.cols - 1))):
+            v = cnf.var("side", r, c, k)
+            cnf.add((-w, v))
+            sides.append(v)
+    if most < len(pairs) + len(sides):
+        cnf.atmost(pairs + sides, most, card)
+
+
+def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
+    """("pair", clue, cell, nb): the number's island holds both cells; at most
+    :func:`~..islands.most_adjacencies` (n) such pairs per number n."""
+    def owns(clue: Cell, cell: Cell) -> int | None:
+        if cell == clue:
+            return None
+        if len(plan.owners[cell]) == 1:
+            return -cnf.decision[cell]
+        return cnf.var("owns", clue, *cell)
+
+    for clue, n in puzzle.numbers.items():
+        dist = plan.reach[clue]
+        lits = []
+        for (r, c) in dist:
+            for nb in ((r, c + 1), (r + 1, c)):
+                if nb not in dist:
+                    continue
+                x, y = owns(clue, (r, c)), owns(clue, nb)
+                if x is None or y is None:
+                    lits.append(y if x is None else x)
+                    continue
+                v = cnf.var("pair", clue, r, c, *nb)
+                cnf.add((-x, -y, v))
+                lits.append(v)
+        if most_adjacencies(n) < len(lits):
+            cnf.atmost(lits, most_adjacencies(n), card)
 
 
 def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
@@ -252,6 +315,11 @@ SPECS: list[EncodingSpec] = [
                    "the wall's span stated up front (it is connected): the rows it meets are "
                    "consecutive, so are its columns, and they number at most its cells plus one "
                    "(card: a cardinality constraint over one 'meets' variable per line), or none"),
+            Option("wall_edges", "none", ("none", "card", "island"),
+                   "the wall's side-adjacent pairs and border sides stated up front: at most what "
+                   "the islands' most compact shapes leave (card: a cardinality constraint over one "
+                   "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
+                   "each number n's island, over its ownership; with islands=lazy as card), or none"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
