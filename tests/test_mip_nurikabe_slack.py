@@ -68,3 +68,51 @@ def test_janko_records_get_their_published_answer_proven_unique_with_lean_presol
     result = solve(entry.puzzle, "mip", count=2, timeout=120, presolve_rules="lean")
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution
+
+
+@pytest.mark.parametrize("wall_cut", ["cell", "part"])
+def test_each_wall_cut_finds_exactly_the_brute_force_answers(wall_cut):
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, wall_cut=wall_cut, cuts="separator", connectivity="lazy")
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+
+
+def _key(cut) -> tuple:
+    return tuple(sorted(cut.expr.terms.items())), cut.expr.constant, cut.lower, cut.upper
+
+
+def test_a_part_row_excludes_exactly_the_points_its_cell_clauses_exclude():
+    # random candidates; on random 0/1 points, the wall-part rows hold exactly when the clauses do
+    spec = registry.get("nurikabe", "mip")
+    options = {o.name: o.default for o in spec.options}
+    checked = 0
+    for p in _boards():
+        by_cell = spec.build(p, {**options, "wall_cut": "cell"})
+        by_part = spec.build(p, {**options, "wall_cut": "part"})
+        cells = sorted(by_cell.decision)
+        rng = random.Random(len(cells) * 7919 + p.rows * 31 + p.cols)
+        for _ in range(100):
+            marked = frozenset(c for c in cells if rng.random() < 0.6)
+            cell_cuts = by_cell.lazy(marked)
+            island_rows = {_key(c) for c in cell_cuts if not isinstance(c, list)}
+            clauses = [c for c in cell_cuts if isinstance(c, list)]
+            part_cuts = by_part.lazy(marked)
+            rows = [c for c in part_cuts if not isinstance(c, list) and _key(c) not in island_rows]
+            fallback = [c for c in part_cuts if isinstance(c, list)]
+            if fallback:  # no fault the rule names: both give the cell cuts
+                assert fallback == clauses and not rows
+                continue
+            if not clauses:
+                assert not rows
+                continue
+            assert rows
+            for _ in range(20):
+                point = frozenset(c for c in cells if rng.random() < 0.5)
+                value = {by_part.decision[c]: float(c in point) for c in cells}
+                holds_clauses = all(any((cell in point) == positive for cell, positive in clause) for clause in clauses)
+                holds_rows = all(r.lower <= r.expr.constant + sum(k * value[col] for col, k in r.expr.terms.items())
+                                 for r in rows)
+                assert holds_clauses == holds_rows, (p.to_text(), sorted(marked), sorted(point))
+                checked += 1
+    assert checked > 100
