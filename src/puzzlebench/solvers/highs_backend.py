@@ -103,8 +103,8 @@ class HighsBackend(Backend):
             "auto",
             _PRESOLVE_RULES,
             "the rules HiGHS's presolve may use: all, lean (no aggregator, enumeration or dual fixing: a model "
-            "whose lazy cut rows pile up is presolved again every round, and these rules cost most of it) or "
-            "auto (what the encoding asks for, MipModel.presolve_rules; all unless it says)",
+            "whose lazy cut rows pile up is presolved again every round, and on big boards these rules cost two "
+            "thirds of it) or auto (what the encoding asks for, MipModel.presolve_rules; all unless it says)",
         ),
         # measured on 12 janko Nurikabe puzzles (count=2, 10 s cap, one interleaved run, load ~1.5):
         # off 22.0 s of CPU on the 11 both prove, jump 27.0 s (941_10x10 1.5 -> 0.6 s, 818_14x24 3.3 -> 5.3 s)
