@@ -33,7 +33,7 @@ def _boards() -> list[Nurikabe]:
 def _options(islands: str, connectivity: str) -> dict:
     spec = registry.get("nurikabe", "mip")
     full = {o.name: o.default for o in spec.options}
-    full.update(islands=islands, connectivity=connectivity, cuts="separator")
+    full.update(islands=islands, connectivity=connectivity, cuts="separator", wall_cut="cell")
     return full
 
 

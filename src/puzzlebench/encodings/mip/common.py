@@ -125,6 +125,9 @@ class MipModel(Artifact):
     index: list[int] = field(default_factory=list)
     value: list[float] = field(default_factory=list)
     contradiction: str | None = None
+    #: HiGHS presolve rules the model is best solved with (backend option ``presolve_rules=auto``):
+    #: ``all``, or ``lean`` for a model re-presolved round after round as lazy cut rows pile up
+    presolve_rules: str = "all"
 
     # -- columns --------------------------------------------------------------------------------
     def column(self, lower: float, upper: float, integer: bool) -> Var:
