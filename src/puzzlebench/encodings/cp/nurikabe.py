@@ -36,10 +36,12 @@ from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
+from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
+from .kuromasu import add_clauses
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid", "levels")
 #: islands=hybrid: the smallest bound given depths, as a share of the board's cells (a number of at
 #: least rows x cols / HYBRID_SHARE), and at most HYBRID_SMALLEST
 HYBRID_SHARE = 10
@@ -76,13 +78,19 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
-    if islands in ("distance", "hybrid"):
+    if islands == "levels":
+        # Owners, levels and sizes as the SAT encoding's clauses (its islands=hybrid, which also
+        # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
+        add_clauses(model, wall, sat_nurikabe.build_default(puzzle, {
+            "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
+            "wall_count": "none", "wall_span": "none", "wall_parts": "none"}))
+    elif islands in ("distance", "hybrid"):
         levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
         _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
-    if islands != "distance":  # (hybrid: for the islands without depths)
+    if islands in ("lazy", "owners", "hybrid"):  # (hybrid: for the islands without depths)
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
@@ -100,7 +108,14 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
         stronger = {**options, "islands": options["escalate_to"], "escalate": 0}
-        art.escalation = (options["escalate"], lambda: build_default(puzzle, stronger))
+
+        def escalated() -> CpModelArtifact:
+            bigger = build_default(puzzle, stronger)
+            if not options["escalate_presolve"]:
+                bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
+            return bigger
+
+        art.escalation = (options["escalate"], escalated)
     return art
 
 
@@ -211,8 +226,10 @@ ENCODINGS: list[EncodingSpec] = [
             # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3)
             Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
-            Option("escalate_to", "hybrid", ("hybrid", "distance", "owners"),
+            Option("escalate_to", "hybrid", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
+            Option("escalate_presolve", True, description="islands=lazy with escalate: CP-SAT's presolve and "
+                   "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
