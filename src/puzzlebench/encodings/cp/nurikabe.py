@@ -15,9 +15,13 @@ Rules and the blocks that enforce them:
   that a non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``); ``hybrid`` is ``distance`` with depths only for the clues of bound
   at least :func:`hybrid_smallest` within ``IslandPlan.levelled``'s budget, the other islands
-  left to the lazy cuts; with ``escalate`` (a number of searches), ``lazy`` turns into the
-  ``escalate_to`` variant after that many searches, keeping the cuts found (the lazy rounds are
-  cheap, the larger model's few rounds dearer: a board that needs many lazy rounds gets it);
+  left to the lazy cuts; ``levels`` states the same owners, levels and sizes as the SAT
+  encoding's clauses (its ``islands=hybrid``: Boolean "within t steps" levels and sequential
+  counters, one ``bool_or`` each); with ``escalate`` (a number of searches, and at least
+  ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
+  after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
+  rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
+  searches after the switch or without it (``escalate_presolve``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -28,10 +32,12 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ortools.sat.python import cp_model
 
+from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
@@ -78,19 +84,26 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
-    if islands == "levels":
+    if islands == "levels" and not plan.levelled(puzzle, budget=True, smallest=sat_nurikabe.hybrid_smallest(puzzle)):
+        # No number large enough for levels (the SAT encoding keeps no owners then): owners and sizes.
+        _island_sizes(model, puzzle, plan, _owners(model, puzzle, plan, wall))
+    elif islands == "levels":
         # Owners, levels and sizes as the SAT encoding's clauses (its islands=hybrid, which also
         # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
-        add_clauses(model, wall, sat_nurikabe.build_default(puzzle, {
+        cnf = sat_nurikabe.build_default(puzzle, {
             "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
-            "wall_count": "none", "wall_span": "none", "wall_parts": "none"}))
+            "wall_count": "none", "wall_span": "none", "wall_parts": "none"})
+        first = len(model.proto.variables)
+        add_clauses(model, wall, cnf)
+        # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
+        _island_sizes(model, puzzle, plan, _sat_owners(model, plan, wall, cnf, first))
     elif islands in ("distance", "hybrid"):
         levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
         _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
-    if islands in ("lazy", "owners", "hybrid"):  # (hybrid: for the islands without depths)
+    if islands != "distance":  # (hybrid, levels: for the islands without depths)
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
@@ -115,7 +128,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
             return bigger
 
-        art.escalation = (options["escalate"], escalated)
+        # A board's lazy rounds grow with its cells: a big board switches later.
+        after = max(options["escalate"], math.ceil(options["escalate_per_cell"] * puzzle.rows * puzzle.cols))
+        art.escalation = (after, escalated)
     return art
 
 
@@ -156,6 +171,26 @@ def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: d
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
     return owns
 
+
+
+def _sat_owners(model: cp_model.CpModel, plan: IslandPlan, wall: dict, cnf: Any, first: int) -> dict:
+    """The CP-SAT literal of the SAT encoding's "clue's island holds cell" per clue and cell it
+    may reach: ``add_clauses`` gave the SAT auxiliaries (numbered after the cells) fresh Booleans
+    in their order, from proto index ``first`` on."""
+    cells = len(cnf.decision)
+    if sorted(cnf.decision.values()) != list(range(1, cells + 1)):
+        raise EncodingError("the SAT Nurikabe encoding numbers its cells first")
+    owns = {}
+    for clue, dist in plan.reach.items():
+        for cell in dist:
+            if cell == clue:
+                continue
+            if len(plan.owners[cell]) == 1:
+                owns[(clue, cell)] = ~wall[cell]  # one possible owner: owned iff unshaded
+            else:
+                v = cnf.pool.obj2id[("owns", clue, *cell)]
+                owns[(clue, cell)] = model.get_bool_var_from_proto_index(first + v - cells - 1)
+    return owns
 
 
 def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> None:
@@ -228,6 +263,8 @@ ENCODINGS: list[EncodingSpec] = [
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
             Option("escalate_to", "hybrid", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
+            Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
+                   "after this many searches per cell of the board"),
             Option("escalate_presolve", True, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):

@@ -1,0 +1,83 @@
+"""CP-SAT Nurikabe's switch from the lazy islands to a larger model: islands=levels (the SAT
+encoding's owners, Boolean levels and sizes as CP-SAT clauses) alone and as the escalation's
+target, with CP-SAT's presolve on or off after the switch. Counts and answers are checked against
+brute force and the published solutions, never against the solver's own say-so."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Nurikabe, family_spec
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions
+
+pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
+
+
+def _boards() -> list[Nurikabe]:
+    # boards with one to fifty answers, so that a switch lands before, between and after answers
+    rng = random.Random(29)
+    make = family_spec("nurikabe").random_board
+    boards = []
+    while len(boards) < 10:
+        p = make(rng, *rng.choice([(3, 3), (3, 4), (4, 4), (3, 5)]))
+        if 1 <= len(all_solutions(p)) <= 50:
+            boards.append(p)
+    # '?' clues (an island of any size up to its bound) and a number big enough for levels
+    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+                     Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
+
+
+def _check(p: Nurikabe, **options) -> dict:
+    expected = all_solutions(p)
+    result = solve(p, "cp", count=0, timeout=60, **options)
+    assert result.exhausted
+    found = [s.cells for s in result.solutions]
+    assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), options)
+    return result.extra
+
+
+@pytest.mark.parametrize("presolve", [True, False])
+def test_levels_alone_counts_equal_brute_force(presolve):
+    for p in _boards():
+        _check(p, islands="levels", presolve=presolve)
+
+
+@pytest.mark.parametrize("presolve", [True, False])
+def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
+    switched = 0
+    for p in _boards():
+        for after in (1, 2, 3, 5, 8):
+            extra = _check(p, escalate=after, escalate_to="levels", escalate_presolve=presolve)
+            switched += "escalated_at" in extra
+    assert switched >= len(_boards())
+
+
+@pytest.mark.parametrize("target", ["hybrid", "distance", "owners"])
+def test_switching_without_presolve_counts_equal_brute_force(target):
+    for p in _boards()[::2]:
+        for after in (1, 3):
+            _check(p, escalate=after, escalate_to=target, escalate_presolve=False)
+
+
+@pytest.fixture(scope="module")
+def corpus(janko_dir):
+    # corpus puzzles whose lazy rounds run into the hundreds, so that the switch happens
+    wanted = {"141_9x9", "513_8x9", "938_10x10"}
+    return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id in wanted]
+
+
+def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
+    assert len(corpus) == 3
+    for entry in corpus:
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_to="levels",
+                       escalate_presolve=False)
+        assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
+        assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
+        assert not entry.puzzle.verify(result.solutions[0].cells)
