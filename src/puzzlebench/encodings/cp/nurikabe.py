@@ -261,11 +261,16 @@ ENCODINGS: list[EncodingSpec] = [
             # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3)
             Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
-            Option("escalate_to", "hybrid", ("hybrid", "distance", "owners", "levels"),
+            # one interleaved run each (count=2, 15 s cap, load 8-11 on 2 cores), against escalate_to=
+            # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
+            # (less SAT's four hardest) 1 proven, 105.0 CPU s in all; levels without presolve after
+            # 100, 7, 94.3 s; the same after max(100, 0.75 per cell), 6, 99.5 s; on every 20th janko
+            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s
+            Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
-            Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
+            Option("escalate_per_cell", 0.75, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
-            Option("escalate_presolve", True, description="islands=lazy with escalate: CP-SAT's presolve and "
+            Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
