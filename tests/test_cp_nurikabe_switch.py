@@ -54,7 +54,7 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
     switched = 0
     for p in _boards():
         for after in (1, 2, 3, 5, 8):
-            extra = _check(p, escalate=after, escalate_to="levels", escalate_presolve=presolve)
+            extra = _check(p, escalate=after, escalate_per_cell=0, escalate_to="levels", escalate_presolve=presolve)
             switched += "escalated_at" in extra
     assert switched >= len(_boards())
 
@@ -63,7 +63,7 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
 def test_switching_without_presolve_counts_equal_brute_force(target):
     for p in _boards()[::2]:
         for after in (1, 3):
-            _check(p, escalate=after, escalate_to=target, escalate_presolve=False)
+            _check(p, escalate=after, escalate_per_cell=0, escalate_to=target, escalate_presolve=False)
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +76,8 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_to="levels",
-                       escalate_presolve=False)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_per_cell=0,
+                       escalate_to="levels", escalate_presolve=False)
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)
@@ -90,4 +90,13 @@ def test_a_board_switches_after_its_searches_per_cell(corpus):
     result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, escalate_per_cell=0.5,
                    escalate_to="levels", escalate_presolve=False)
     assert result.exhausted and result.extra["escalated_at"] == 41
+    assert [s.cells for s in result.solutions] == [entry.solution.cells]
+
+
+def test_the_default_switches_to_levels_and_keeps_the_published_answer(corpus):
+    # the defaults as they stand (lazy islands, then levels without presolve): 938_10x10 needs
+    # over 100 lazy searches and is proven unique after the switch
+    entry = next(e for e in corpus if e.id == "938_10x10")
+    result = solve(entry.puzzle, "cp", count=2, timeout=120)
+    assert result.exhausted and result.extra["escalated_at"] == 100
     assert [s.cells for s in result.solutions] == [entry.solution.cells]

@@ -72,7 +72,7 @@ class CpSatBackend(Backend):
         self._stop = threading.Event()
         self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
         self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
-        self._user_time = 0.0  # CP-SAT's CPU seconds over the searches so far
+        self._user_time = 0.0  # CP-SAT's user_time summed over the searches so far
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -204,7 +204,8 @@ class CpSatBackend(Backend):
         for key, value in artifact.parameters.items():
             setattr(self._solver.parameters, key, value)
         self._extra["escalated_at"] = self._extra["solves"]
-        self._extra["escalated_after"] = round(self._user_time, 3)  # CP-SAT's CPU seconds before the switch
+        # CP-SAT's user_time over the searches before the switch
+        self._extra["escalated_after"] = round(self._user_time, 3)
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
         for clause in clauses:
