@@ -40,7 +40,7 @@ def test_escalating_at_any_search_counts_equal_brute_force(target):
     for p in _boards():
         expected = all_solutions(p)
         for after in (1, 2, 3, 5, 8):
-            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_per_cell=0, escalate_to=target)
+            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_to=target)
             assert result.exhausted
             found = [s.cells for s in result.solutions]
             assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), after)
@@ -65,7 +65,7 @@ def many_rounds(janko_dir):
 def test_escalated_corpus_puzzles_have_the_published_answer_only(many_rounds):
     assert len(many_rounds) == 2
     for entry in many_rounds:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, escalate_per_cell=0)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10)
         assert result.exhausted and result.extra["escalated_at"] == 10
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)

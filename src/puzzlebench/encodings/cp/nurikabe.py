@@ -265,10 +265,13 @@ ENCODINGS: list[EncodingSpec] = [
             # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
             # (less SAT's four hardest) 1 proven, 105.0 CPU s in all; levels without presolve after
             # 100, 7, 94.3 s; the same after max(100, 0.75 per cell), 6, 99.5 s; on every 20th janko
-            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s
+            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s. Whole corpus after max(100, 0.75
+            # per cell): 1,063 proven (1,062 before), but 970_14x24, 1050_15x25 and 1070_15x20 took
+            # 4.8 / 4.4 / 11.0 CPU s (30 s cap, load 3) against 1.4 / 1.2 / 1.2 after 100: per cell
+            # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
             Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
-            Option("escalate_per_cell", 0.75, description="islands=lazy with escalate: switch no earlier than "
+            Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
