@@ -72,6 +72,7 @@ class CpSatBackend(Backend):
         self._stop = threading.Event()
         self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
         self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
+        self._user_time = 0.0  # CP-SAT's user_time summed over the searches so far
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -203,6 +204,8 @@ class CpSatBackend(Backend):
         for key, value in artifact.parameters.items():
             setattr(self._solver.parameters, key, value)
         self._extra["escalated_at"] = self._extra["solves"]
+        # CP-SAT's user_time over the searches before the switch
+        self._extra["escalated_after"] = round(self._user_time, 3)
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
         for clause in clauses:
@@ -263,6 +266,7 @@ class CpSatBackend(Backend):
         self._search["propagations"] += response.num_binary_propagations + response.num_integer_propagations
         self._search["restarts"] += response.num_restarts
         self._extra["wall_time"] += response.wall_time
+        self._user_time += response.user_time
         self._extra["solves"] += 1
         self._extra["num_booleans"] = max(self._extra.get("num_booleans", 0), response.num_booleans)
         self._extra["num_integers"] = max(self._extra.get("num_integers", 0), response.num_integers)

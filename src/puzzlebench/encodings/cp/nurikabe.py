@@ -15,9 +15,13 @@ Rules and the blocks that enforce them:
   that a non-clue unshaded cell has an unshaded neighbour and leaves whole islands to cuts
   (``regions.island_cuts``); ``hybrid`` is ``distance`` with depths only for the clues of bound
   at least :func:`hybrid_smallest` within ``IslandPlan.levelled``'s budget, the other islands
-  left to the lazy cuts; with ``escalate`` (a number of searches), ``lazy`` turns into the
-  ``escalate_to`` variant after that many searches, keeping the cuts found (the lazy rounds are
-  cheap, the larger model's few rounds dearer: a board that needs many lazy rounds gets it);
+  left to the lazy cuts; ``levels`` states the same owners, levels and sizes as the SAT
+  encoding's clauses (its ``islands=hybrid``: Boolean "within t steps" levels and sequential
+  counters, one ``bool_or`` each); with ``escalate`` (a number of searches, and at least
+  ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
+  after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
+  rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
+  searches after the switch or without it (``escalate_presolve``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -28,18 +32,22 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ortools.sat.python import cp_model
 
+from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
+from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
+from .kuromasu import add_clauses
 
-ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid")
+ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid", "levels")
 #: islands=hybrid: the smallest bound given depths, as a share of the board's cells (a number of at
 #: least rows x cols / HYBRID_SHARE), and at most HYBRID_SMALLEST
 HYBRID_SHARE = 10
@@ -76,13 +84,26 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
-    if islands in ("distance", "hybrid"):
+    if islands == "levels" and not plan.levelled(puzzle, budget=True, smallest=sat_nurikabe.hybrid_smallest(puzzle)):
+        # No number large enough for levels (the SAT encoding keeps no owners then): owners and sizes.
+        _island_sizes(model, puzzle, plan, _owners(model, puzzle, plan, wall))
+    elif islands == "levels":
+        # Owners, levels and sizes as the SAT encoding's clauses (its islands=hybrid, which also
+        # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
+        cnf = sat_nurikabe.build_default(puzzle, {
+            "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
+            "wall_count": "none", "wall_span": "none", "wall_parts": "none"})
+        first = len(model.proto.variables)
+        add_clauses(model, wall, cnf)
+        # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
+        _island_sizes(model, puzzle, plan, _sat_owners(model, plan, wall, cnf, first))
+    elif islands in ("distance", "hybrid"):
         levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
         _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
-    if islands != "distance":  # (hybrid: for the islands without depths)
+    if islands != "distance":  # (hybrid, levels: for the islands without depths)
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
             model.add_bool_or([wall[cell]] + [~wall[nb] for nb in around])
@@ -100,7 +121,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
         stronger = {**options, "islands": options["escalate_to"], "escalate": 0}
-        art.escalation = (options["escalate"], lambda: build_default(puzzle, stronger))
+
+        def escalated() -> CpModelArtifact:
+            bigger = build_default(puzzle, stronger)
+            if not options["escalate_presolve"]:
+                bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
+            return bigger
+
+        # A board's lazy rounds grow with its cells: a big board switches later.
+        after = max(options["escalate"], math.ceil(options["escalate_per_cell"] * puzzle.rows * puzzle.cols))
+        art.escalation = (after, escalated)
     return art
 
 
@@ -141,6 +171,26 @@ def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: d
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
     return owns
 
+
+
+def _sat_owners(model: cp_model.CpModel, plan: IslandPlan, wall: dict, cnf: Any, first: int) -> dict:
+    """The CP-SAT literal of the SAT encoding's "clue's island holds cell" per clue and cell it
+    may reach: ``add_clauses`` gave the SAT auxiliaries (numbered after the cells) fresh Booleans
+    in their order, from proto index ``first`` on."""
+    cells = len(cnf.decision)
+    if sorted(cnf.decision.values()) != list(range(1, cells + 1)):
+        raise EncodingError("the SAT Nurikabe encoding numbers its cells first")
+    owns = {}
+    for clue, dist in plan.reach.items():
+        for cell in dist:
+            if cell == clue:
+                continue
+            if len(plan.owners[cell]) == 1:
+                owns[(clue, cell)] = ~wall[cell]  # one possible owner: owned iff unshaded
+            else:
+                v = cnf.pool.obj2id[("owns", clue, *cell)]
+                owns[(clue, cell)] = model.get_bool_var_from_proto_index(first + v - cells - 1)
+    return owns
 
 
 def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> None:
@@ -211,8 +261,20 @@ ENCODINGS: list[EncodingSpec] = [
             # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3)
             Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
-            Option("escalate_to", "hybrid", ("hybrid", "distance", "owners"),
+            # one interleaved run each (count=2, 15 s cap, load 8-11 on 2 cores), against escalate_to=
+            # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
+            # (less SAT's four hardest) 1 proven, 105.0 CPU s in all; levels without presolve after
+            # 100, 7, 94.3 s; the same after max(100, 0.75 per cell), 6, 99.5 s; on every 20th janko
+            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s. Whole corpus after max(100, 0.75
+            # per cell): 1,063 proven (1,062 before), but 970_14x24, 1050_15x25 and 1070_15x20 took
+            # 4.8 / 4.4 / 11.0 CPU s (30 s cap, load 3) against 1.4 / 1.2 / 1.2 after 100: per cell
+            # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
+            Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
+            Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
+                   "after this many searches per cell of the board"),
+            Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
+                   "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
             cuts_option("region"),
