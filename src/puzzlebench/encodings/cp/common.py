@@ -9,12 +9,15 @@ may then enumerate inside one search with a solution callback instead of re-solv
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
 from ...model import Cell
 from ..base import Artifact, Option
+
+if TYPE_CHECKING:
+    from ..sat.common import CnfModel
 
 #: A clause: a list of literals, at least one true.
 Clause = list[cp_model.IntVar]
@@ -110,3 +113,25 @@ def apply_inprocessing(artifact: CpModelArtifact, on: bool) -> None:
     """Ask CP-SAT for inprocessing or none (only when it differs from CP-SAT's own default, on)."""
     if not on:
         artifact.parameters["use_sat_inprocessing"] = False
+
+
+def add_clauses(model: cp_model.CpModel, black: Mapping[Cell, cp_model.IntVar], cnf: CnfModel) -> None:
+    """Every clause of ``cnf`` as a ``bool_or`` constraint: its decision variables are
+    ``black``'s Booleans (same cells), each auxiliary variable gets a fresh Boolean.
+
+    Written into the model's proto directly (CP-SAT literals: a variable's index, or -index-1
+    for its negation): a 100x100 board has about 320,000 clauses, and ``AddBoolOr`` per clause
+    took twice as long."""
+    proto = model.proto
+    index = [-1] * (cnf.pool.top + 1)  # SAT variable -> CP-SAT variable index
+    for cell, v in cnf.decision.items():
+        index[v] = black[cell].index
+    variables = proto.variables
+    for v in range(1, len(index)):
+        if index[v] < 0:
+            index[v] = len(variables)
+            variables.add().domain.extend((0, 1))
+    neg = [-i - 1 for i in index]
+    constraints = proto.constraints
+    for clause in cnf.clauses:
+        constraints.add().bool_or.literals.extend([index[v] if v > 0 else neg[-v] for v in clause])

@@ -43,8 +43,7 @@ from ...model import Cell, Direction, Family, Grid, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
 from ..sat import kuromasu as sat_kuromasu
-from ..sat.common import CnfModel
-from .common import (CpModelArtifact, apply_inprocessing, apply_linearization, inprocessing_option,
+from .common import (CpModelArtifact, add_clauses, apply_inprocessing, apply_linearization, inprocessing_option,
                      linearization_option, new_bools)
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
 
@@ -123,28 +122,6 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
             walled_in_diamonds(model, puzzle.grid, black, radius)
         art.lazy = connectivity_rule(puzzle.rows, puzzle.cols, black)
     return art
-
-
-def add_clauses(model: cp_model.CpModel, black: Black, cnf: CnfModel) -> None:
-    """Every clause of ``cnf`` as a ``bool_or`` constraint: its decision variables are
-    ``black``'s Booleans (same cells), each auxiliary variable gets a fresh Boolean.
-
-    Written into the model's proto directly (CP-SAT literals: a variable's index, or -index-1
-    for its negation): a 100x100 board has about 320,000 clauses, and ``AddBoolOr`` per clause
-    took twice as long."""
-    proto = model.proto
-    index = [-1] * (cnf.pool.top + 1)  # SAT variable -> CP-SAT variable index
-    for cell, v in cnf.decision.items():
-        index[v] = black[cell].index
-    variables = proto.variables
-    for v in range(1, len(index)):
-        if index[v] < 0:
-            index[v] = len(variables)
-            variables.add().domain.extend((0, 1))
-    neg = [-i - 1 for i in index]
-    constraints = proto.constraints
-    for clause in cnf.clauses:
-        constraints.add().bool_or.literals.extend([index[v] if v > 0 else neg[-v] for v in clause])
 
 
 def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius: int) -> None:

@@ -43,9 +43,8 @@ from ..base import EncodingSpec, Option
 from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
 from ..sat import nurikabe as sat_nurikabe
-from .common import CpModelArtifact, apply_linearization, linearization_option, new_bools
+from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
-from .kuromasu import add_clauses
 
 ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid", "levels")
 #: islands=hybrid: the smallest bound given depths, as a share of the board's cells (a number of at
