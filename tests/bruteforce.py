@@ -59,3 +59,16 @@ def random_kuromasu(rng: random.Random, rows: int, cols: int, **kw) -> Puzzle:
 
 def random_lightbulbs(rng: random.Random, rows: int, cols: int) -> Puzzle:
     return random_board("lightbulbs", rng, rows, cols)
+
+
+def answered_boards(family, seed: int, shapes, count: int = 10, most: int = 50) -> list[Puzzle]:
+    """``count`` random boards of ``family`` (shapes drawn from ``shapes``) with 1 to ``most``
+    answers each, so that a change of model in the middle of enumeration lands before, between
+    and after answers."""
+    rng = random.Random(seed)
+    boards: list[Puzzle] = []
+    while len(boards) < count:
+        p = random_board(family, rng, *rng.choice(shapes))
+        if 1 <= len(all_solutions(p)) <= most:
+            boards.append(p)
+    return boards

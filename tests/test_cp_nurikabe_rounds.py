@@ -4,31 +4,23 @@ brute force and of the published solutions."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.errors import EncodingError
 from puzzlebench.formats import iter_janko
-from puzzlebench.model import Nurikabe, family_spec
+from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, answered_boards
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
 
 def _boards() -> list[Nurikabe]:
     # boards with answers (one to fifty), so that an escalation lands after blocking clauses too
-    rng = random.Random(13)
-    make = family_spec("nurikabe").random_board
-    boards = []
-    while len(boards) < 10:
-        p = make(rng, *rng.choice([(3, 3), (3, 4), (4, 4), (3, 5)]))
-        if 1 <= len(all_solutions(p)) <= 50:
-            boards.append(p)
+    boards = answered_boards("nurikabe", 13, [(3, 3), (3, 4), (4, 4), (3, 5)])
     return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
                      Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
 

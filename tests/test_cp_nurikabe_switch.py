@@ -5,29 +5,21 @@ brute force and the published solutions, never against the solver's own say-so."
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
-from puzzlebench.model import Nurikabe, family_spec
+from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, answered_boards
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
 
 def _boards() -> list[Nurikabe]:
     # boards with one to fifty answers, so that a switch lands before, between and after answers
-    rng = random.Random(29)
-    make = family_spec("nurikabe").random_board
-    boards = []
-    while len(boards) < 10:
-        p = make(rng, *rng.choice([(3, 3), (3, 4), (4, 4), (3, 5)]))
-        if 1 <= len(all_solutions(p)) <= 50:
-            boards.append(p)
+    boards = answered_boards("nurikabe", 29, [(3, 3), (3, 4), (4, 4), (3, 5)])
     # '?' clues (an island of any size up to its bound) and a number big enough for levels
     return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
                      Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
