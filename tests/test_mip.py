@@ -366,3 +366,23 @@ def test_what_highs_presolve_gets_wrong_is_run_again_without_it(monkeypatch, fai
     result = pb.solve(puzzle, "mip", count=0, timeout=60)
     assert {s.cells for s in result.solutions} == set(truth)
     assert result.extra.get(counter, 0) >= 1
+
+
+@pytest.mark.parametrize("value", [0, 1])
+def test_splitting_keeps_a_binary_the_encoding_fixed_by_its_bounds(value: int) -> None:
+    # An empty 3x3 Light Up board has many answers; fixing one cell's binary through its column
+    # bounds must leave exactly the brute-force answers with that cell so (the split may not
+    # free it again).
+    puzzle = LightUp(3, 3)
+    spec = spec_of(puzzle.family)
+    artifact = spec.build(puzzle, spec.resolve({}))
+    cell = (1, 1)
+    column = artifact.decision[cell]
+    artifact.col_lower[column] = artifact.col_upper[column] = value
+    backend = HighsBackend(backend_options(enumeration="split"), {})
+    backend.build(artifact, None)
+    with backend:
+        found = list(backend.enumerate(0, None))
+    expected = {s for s in truth(puzzle) if (cell in s) == bool(value)}
+    assert expected and backend.exhausted
+    assert len(found) == len(set(found)) and set(found) == expected

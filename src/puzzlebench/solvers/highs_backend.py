@@ -402,17 +402,17 @@ class HighsBackend(Backend):
         """
         import numpy as np
 
-        n = len(self._cells)
         #: Subspaces to search: (fixed, answer, free, j): ``fixed`` holds -1 (free) or the fixed
         #: value per decision binary; the subspace is ``fixed``, then ``answer`` on free[:j] and
-        #: 1 - answer on free[j] (j = -1: ``fixed`` alone). Siblings share their arrays.
-        unfixed = np.full(n, -1, dtype=np.int8)
-        pending: list[tuple[Any, Any, Any, int]] = [(unfixed, None, None, -1)]
+        #: 1 - answer on free[j] (j = -1: ``fixed`` alone). Siblings share their arrays. A binary
+        #: the encoding fixed by its bounds is never free: splitting on it would undo the fixing.
+        as_built = np.where(self._lower == self._upper, self._lower, -1).astype(np.int8)
+        pending: list[tuple[Any, Any, Any, int]] = [(as_built, None, None, -1)]
         try:
             yield from self._search_subspaces(pending, limit, deadline)
         finally:  # leave the model as built (the consumer may stop early, or close first)
             if self._highs is not None:
-                self._fix(unfixed, None, None, -1)
+                self._fix(as_built, None, None, -1)
 
     def _search_subspaces(self, pending: list, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
         """Search the pending subspaces depth first, splitting each around the answer it yields."""
