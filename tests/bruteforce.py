@@ -72,3 +72,12 @@ def answered_boards(family, seed: int, shapes, count: int = 10, most: int = 50) 
         if 1 <= len(all_solutions(p)) <= most:
             boards.append(p)
     return boards
+
+
+def assert_enumerates_brute_force(puzzle: Puzzle, paradigm: str, **options) -> None:
+    """``paradigm`` with ``options`` enumerates (count=0) exactly ``puzzle``'s brute-force answers."""
+    from puzzlebench.solvers import solve
+
+    result = solve(puzzle, paradigm, count=0, timeout=60, **options)
+    assert result.exhausted, (puzzle.to_text(), paradigm, options)
+    assert {s.cells for s in result.solutions} == all_solutions(puzzle), (puzzle.to_text(), paradigm, options)

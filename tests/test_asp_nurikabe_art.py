@@ -14,7 +14,7 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -43,18 +43,13 @@ def _options(**given) -> dict:
 def test_lazy_rules_enumerate_exactly_the_brute_forced_answers(islands, connectivity):
     # every answer is found and no candidate that breaks a rule left to the cuts gets through
     for p in _boards():
-        result = solve(p, "asp", count=0, timeout=60, islands=islands, connectivity=connectivity)
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), islands, connectivity)
+        assert_enumerates_brute_force(p, "asp", islands=islands, connectivity=connectivity)
 
 
 @pytest.mark.parametrize("cuts", ["cell", "region", "mixed"])
 def test_each_cut_choice_enumerates_exactly_the_brute_forced_answers(cuts):
     for p in _boards()[::2]:
-        result = solve(p, "asp", count=0, timeout=60, islands="lazy", connectivity="lazy", cuts=cuts,
-                       wall_count="count")
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), cuts)
+        assert_enumerates_brute_force(p, "asp", islands="lazy", connectivity="lazy", cuts=cuts, wall_count="count")
 
 
 def test_lazy_rules_add_cuts_only_when_a_candidate_breaks_them():
@@ -109,6 +104,4 @@ def test_lazy_rules_hold_under_configurations_that_leave_variables_open(solver):
     # projected-away variables): the cuts must still be checked on every candidate wall
     assert solver in [spec.name for spec in registry.solvers("asp")]
     for p in _boards()[::3]:
-        result = solve(p, "asp", count=0, timeout=60, solver=solver, islands="lazy", connectivity="lazy")
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), solver)
+        assert_enumerates_brute_force(p, "asp", solver=solver, islands="lazy", connectivity="lazy")

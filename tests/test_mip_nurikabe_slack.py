@@ -15,7 +15,7 @@ from puzzlebench.model import Family, Nurikabe, family_spec
 from puzzlebench.solvers import solve
 from puzzlebench.solvers.highs_backend import LEAN_RULES_OFF, HighsBackend
 
-from bruteforce import all_solutions
+from bruteforce import assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -32,9 +32,7 @@ def _boards() -> list[Nurikabe]:
 @pytest.mark.parametrize("rules", ["all", "lean"])
 def test_each_presolve_setting_finds_exactly_the_brute_force_answers(rules):
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, presolve_rules=rules)
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        assert_enumerates_brute_force(p, "mip", presolve_rules=rules)
 
 
 def _rules_off(model: MipModel, rules: str) -> int:
@@ -73,9 +71,7 @@ def test_janko_records_get_their_published_answer_proven_unique_with_lean_presol
 @pytest.mark.parametrize("wall_cut", ["cell", "part"])
 def test_each_wall_cut_finds_exactly_the_brute_force_answers(wall_cut):
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, wall_cut=wall_cut, cuts="separator", connectivity="lazy")
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        assert_enumerates_brute_force(p, "mip", wall_cut=wall_cut, cuts="separator", connectivity="lazy")
 
 
 def _key(cut) -> tuple:

@@ -11,9 +11,8 @@ from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan, small_wall_parts, wall_size
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
-from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -75,9 +74,7 @@ def test_sat_wall_parts_counts_equal_brute_force(value):
     if "sat" not in registry.available():
         pytest.skip("no SAT backend")
     for p in _boards():
-        result = solve(p, "sat", count=0, timeout=60, wall_parts=value)
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), value)
+        assert_enumerates_brute_force(p, "sat", wall_parts=value)
 
 
 def _plan_holds(p: Nurikabe, plan: IslandPlan, wall) -> bool:

@@ -12,9 +12,8 @@ from puzzlebench import registry
 from puzzlebench.encodings.islands import separator_cuts
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
-from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -83,9 +82,7 @@ def test_sat_separator_cuts_count_equal_brute_force():
     if "sat" not in registry.available():
         pytest.skip("no SAT backend")
     for p in _boards():
-        result = solve(p, "sat", count=0, timeout=60, cuts="separator")
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+        assert_enumerates_brute_force(p, "sat", cuts="separator")
 
 
 @pytest.mark.parametrize("prefer", ["wall", "far"])
@@ -93,9 +90,7 @@ def test_asp_wall_preference_counts_equal_brute_force(prefer):
     if "asp" not in registry.available():
         pytest.skip("no ASP backend")
     for p in _boards():
-        result = solve(p, "asp", count=0, timeout=60, prefer=prefer)
-        assert result.exhausted
-        assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), prefer)
+        assert_enumerates_brute_force(p, "asp", prefer=prefer)
 
 
 def _span_holds(p: Nurikabe, wall) -> bool:
@@ -133,6 +128,4 @@ def test_sat_wall_span_counts_equal_brute_force():
         pytest.skip("no SAT backend")
     for p in _boards():
         for span in ("card",):
-            result = solve(p, "sat", count=0, timeout=60, wall_span=span)
-            assert result.exhausted
-            assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+            assert_enumerates_brute_force(p, "sat", wall_span=span)
