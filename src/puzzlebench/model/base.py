@@ -341,6 +341,40 @@ class Puzzle:
 
 
 @dataclass(frozen=True, eq=False)
+class ClueBoard(Puzzle):
+    """Base of the puzzles with numbered cells and '?' cells (a clue whose number is unknown) on
+    an otherwise empty grid: Kuromasu, Nurikabe. ``NUMBER`` names a number in errors."""
+
+    NUMBER: ClassVar[str] = "number"
+
+    numbers: Mapping[Cell, int] = field(default_factory=dict)
+    unknown: frozenset[Cell] = frozenset()
+
+    def highest(self) -> int:
+        """The largest number the board's size allows."""
+        raise NotImplementedError
+
+    def __post_init__(self) -> None:
+        self._check_size()
+        numbers = self._check_numbers(self.numbers, 1, self.highest(), self.NUMBER)
+        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
+        both = sorted(unknown & numbers.keys())
+        if both:
+            raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")
+        object.__setattr__(self, "numbers", freeze_map(numbers))
+        object.__setattr__(self, "unknown", unknown)
+
+    @property
+    def clue_cells(self) -> frozenset[Cell]:
+        """Every clue cell: numbered and '?' cells."""
+        return frozenset(self.numbers) | self.unknown
+
+    def clue_label(self, cell: Cell) -> str | None:
+        """The number at ``cell`` as text, '?' on a '?' clue, else None."""
+        return str(self.numbers[cell]) if cell in self.numbers else "?" if cell in self.unknown else None
+
+
+@dataclass(frozen=True, eq=False)
 class NumberBoard(Puzzle):
     """Base of the puzzles with a number in every cell (``numbers[row][col]``): LightBulbs, Hitori.
 

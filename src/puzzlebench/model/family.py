@@ -19,7 +19,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import PuzzleError
-from .base import Family, Puzzle, Violation
+from .base import ClueBoard, Family, Puzzle, Violation
 from .grid import Cell
 
 if TYPE_CHECKING:
@@ -60,6 +60,19 @@ class CellView:
 
 #: Colours shared by the families' cell views.
 WHITE, DARK, LIT = "#fff", "#222", "#fff3a0"
+
+
+def clue_view(p: "ClueBoard", cell: Cell, marked: frozenset[Cell], _: Any) -> CellView:
+    """A clue board's cell (Kuromasu, Nurikabe): marked cells dark, clues labelled."""
+    if cell in marked:
+        return CellView("#", DARK)
+    label = p.clue_label(cell)
+    return CellView(label or ".", WHITE, label)
+
+
+def clue_token(p: "ClueBoard", cell: Cell) -> str:
+    """A clue board's native text token: the number, '?', or '.'."""
+    return p.clue_label(cell) or "."
 
 
 @dataclass(frozen=True)

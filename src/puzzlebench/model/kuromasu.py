@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable
 
-from ..errors import PuzzleError
-from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map, prechecked
-from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, CellView, FamilySpec, InstanceSchema, JankoCodec,
-                     PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
+from .base import ClueBoard, Family, Rule, Solution, Violation, prechecked
+from .family import (ASP_SIZE_DOC, MZN_SIZE_DOC, FamilySpec, InstanceSchema, JankoCodec, PuzzlinkCodec,
+                     asp_size, clue_token, clue_view, dzn_board, grid_cells, numbers_from_tokens,
+                     register_family)
 from .grid import Cell
 from .verify import STEPS, adjacent_pairs, inside, regions
 
@@ -28,32 +28,18 @@ class KuromasuSolution(Solution):
 
 
 @dataclass(frozen=True, eq=False)
-class Kuromasu(Puzzle):
+class Kuromasu(ClueBoard):
     """An R x C grid with numbered cells (1..R+C-1) and "?" cells (white, number unknown)."""
 
     family: ClassVar[Family] = Family.define("kuromasu", aliases=("kurodoko",))
     solution_type: ClassVar[type[Solution]] = KuromasuSolution
+    NUMBER: ClassVar[str] = "Kuromasu number"
 
-    numbers: Mapping[Cell, int] = field(default_factory=dict)
-    unknown: frozenset[Cell] = frozenset()
-
-    def __post_init__(self) -> None:
-        self._check_size()
-        numbers = self._check_numbers(self.numbers, 1, self.rows + self.cols - 1, "Kuromasu number")
-        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
-        both = sorted(unknown & numbers.keys())
-        if both:
-            raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")
-        object.__setattr__(self, "numbers", freeze_map(numbers))
-        object.__setattr__(self, "unknown", unknown)
+    def highest(self) -> int:
+        return self.rows + self.cols - 1
 
     def key(self) -> tuple:
         return (self.rows, self.cols, tuple(self.numbers.items()), tuple(sorted(self.unknown)))
-
-    @property
-    def clue_cells(self) -> frozenset[Cell]:
-        """Every cell that must stay white: numbered and '?' cells."""
-        return frozenset(self.numbers) | self.unknown
 
     def solution(self, cells: Iterable[Cell]) -> KuromasuSolution:
         return KuromasuSolution(cells)
@@ -127,17 +113,6 @@ def kuromasu_accepts(p: Kuromasu, black: frozenset[Cell]) -> bool:
         reach = grown
 
 
-def _view(p: Kuromasu, cell: Cell, black: frozenset[Cell], _: Any) -> CellView:
-    if cell in black:
-        return CellView("#", DARK)
-    label = str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else None
-    return CellView(label or ".", WHITE, label)
-
-
-def _token(p: Kuromasu, cell: Cell) -> str:
-    return str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else "."
-
-
 def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Kuromasu:
     unknown = {(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "?"}
     plain = [["." if t == "?" else t for t in row] for row in tokens]
@@ -192,8 +167,8 @@ SPEC = register_family(FamilySpec(
            "a number counts the white cells it sees in its row and column, itself included"),
     verify=verify_kuromasu,
     accepts=kuromasu_accepts,
-    view=_view,
-    native_token=_token,
+    view=clue_view,
+    native_token=clue_token,
     from_native=_from_native,
     native_mark="#",
     native_help="'.' cell, a number, '?' white cell with an unknown number",

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable
 
-from ..errors import PuzzleError
-from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map
-from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
-                     JankoCodec, PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens,
+from .base import ClueBoard, Family, Rule, Solution, Violation
+from .family import (ASP_SIZE_DOC, MZN_SIZE_DOC, BadBody, FamilySpec, InstanceSchema, JankoCodec, PuzzlinkCodec,
+                     asp_size, clue_token, clue_view, dzn_board, grid_cells, numbers_from_tokens,
                      register_family)
 from .grid import Cell
 from .verify import around, regions
@@ -31,35 +30,22 @@ class NurikabeSolution(Solution):
 
 
 @dataclass(frozen=True, eq=False)
-class Nurikabe(Puzzle):
+class Nurikabe(ClueBoard):
     """An R x C grid with numbered cells (1..R*C), each the size of its island, and "?" cells
-    (unshaded clues whose island, of any size, holds no other clue)."""
+    (unshaded clues whose island, of any size, holds no other clue). Clue cells are never shaded
+    and each anchors one island."""
 
     family: ClassVar[Family] = Family.define("nurikabe")
     solution_type: ClassVar[type[Solution]] = NurikabeSolution
+    NUMBER: ClassVar[str] = "Nurikabe number"
 
-    numbers: Mapping[Cell, int] = field(default_factory=dict)
-    unknown: frozenset[Cell] = frozenset()
-
-    def __post_init__(self) -> None:
-        self._check_size()
-        numbers = self._check_numbers(self.numbers, 1, self.rows * self.cols, "Nurikabe number")
-        unknown = frozenset(self._check_cells(self.unknown, "'?' clue"))
-        both = sorted(unknown & numbers.keys())
-        if both:
-            raise PuzzleError(f"cell {both[0]} is both a number and a '?' clue")
-        object.__setattr__(self, "numbers", freeze_map(numbers))
-        object.__setattr__(self, "unknown", unknown)
+    def highest(self) -> int:
+        return self.rows * self.cols
 
     def key(self) -> tuple:
         # '?' cells join the key only when there are some: boards of numbers keep their content hash
         unknown = (tuple(sorted(self.unknown)),) if self.unknown else ()
         return (self.rows, self.cols, tuple(self.numbers.items())) + unknown
-
-    @property
-    def clue_cells(self) -> frozenset[Cell]:
-        """Every cell that is never shaded and anchors one island: numbered and '?' cells."""
-        return frozenset(self.numbers) | self.unknown
 
     def solution(self, cells: Iterable[Cell]) -> NurikabeSolution:
         return NurikabeSolution(cells)
@@ -102,17 +88,6 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
                                  f"the island of number {p.numbers[numbered[0]]} at {numbered[0]} has "
                                  f"{len(island)} cell(s)"))
     return out
-
-
-def _view(p: Nurikabe, cell: Cell, wall: frozenset[Cell], _: Any) -> CellView:
-    if cell in wall:
-        return CellView("#", DARK)
-    label = str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else None
-    return CellView(label or ".", WHITE, label)
-
-
-def _token(p: Nurikabe, cell: Cell) -> str:
-    return str(p.numbers[cell]) if cell in p.numbers else "?" if cell in p.unknown else "."
 
 
 def _from_tokens(rows: int, cols: int, tokens: list[list[str]], blank: str, **kw: Any) -> Nurikabe:
@@ -182,8 +157,8 @@ SPEC = register_family(FamilySpec(
            "every island (unshaded region) holds exactly one clue, a number equal to its size or a '?' "
            "(any size)"),
     verify=verify_nurikabe,
-    view=_view,
-    native_token=_token,
+    view=clue_view,
+    native_token=clue_token,
     from_native=_from_native,
     native_mark="#",
     native_help="'.' cell, a number (the size of its island), '?' a clue whose island has any size",
@@ -202,7 +177,7 @@ SPEC = register_family(FamilySpec(
     # janko text: '-' cell, a number, '?' a clue of unknown size; answers '-' island, 'x' wall
     # (clues may be copied)
     janko=JankoCodec(
-        tokens=lambda p: [[_token(p, (r, c)).replace(".", "-") for c in range(p.cols)] for r in range(p.rows)],
+        tokens=lambda p: [[p.clue_label((r, c)) or "-" for c in range(p.cols)] for r in range(p.rows)],
         parse=lambda rows, cols, tokens: _from_tokens(rows, cols, tokens, "-"),
         dataset_names=("nurikabe",),
     ),
