@@ -40,7 +40,7 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_size)
+                       met_lines, most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_runs, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -99,6 +99,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # number at most its cells plus one together (islands.wall_lines).
     if options["wall_span"] == "card":
         _wall_span(cnf, puzzle, plan, options["card"])
+    # The wall is connected: its runs along rows and columns number at most its cells plus one,
+    # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
+    if options["wall_runs"] in ("met", "card"):
+        cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
+    if options["wall_runs"] == "card":
+        _wall_runs(cnf, puzzle, plan, options["card"])
     # The islands' cells side by side are few (an island of n cells has at most 2n - ceil(2 sqrt n)
     # such pairs), so the wall's pairs and border sides are few too (islands.wall_adjacency).
     if options["wall_edges"] in ("card", "island"):
@@ -163,6 +169,28 @@ def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> 
         met += meets
     if most < len(met):
         cnf.atmost(met, most, card)
+
+
+def _wall_runs(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
+    """("starts", cell): a wall run along a row (axis 0) or column (axis 1) starts at the cell
+    (it is wall, the cell before it is not, or is a clue or beyond the border); at most the most
+    runs of :func:`~..islands.wall_runs` in all, and per line at most its own most."""
+    wall = cnf.decision
+    groups, most, per_line = wall_runs(puzzle, plan)
+    starts = []
+    for k, stretches in enumerate(groups):
+        axis = int(k >= puzzle.rows)
+        line = []
+        for run in stretches:
+            for j, cell in enumerate(run):
+                v = cnf.var("starts", axis, *cell)
+                cnf.add((-wall[cell], v) if j == 0 else (-wall[cell], wall[run[j - 1]], v))
+                line.append(v)
+        if per_line[k] < len(line):
+            cnf.atmost(line, per_line[k], card)
+        starts += line
+    if most < len(starts):
+        cnf.atmost(starts, most, card)
 
 
 def _wall_edges(cnf: CnfModel, puzzle: Nurikabe, card: str) -> None:
@@ -315,6 +343,10 @@ SPECS: list[EncodingSpec] = [
                    "the wall's span stated up front (it is connected): the rows it meets are "
                    "consecutive, so are its columns, and they number at most its cells plus one "
                    "(card: a cardinality constraint over one 'meets' variable per line), or none"),
+            Option("wall_runs", "none", ("none", "met", "card"),
+                   "the wall's runs stated up front (it is connected): met (a row or column the "
+                   "wall must meet holds a wall cell), card (also at most its cells plus one runs "
+                   "along rows and columns, and per line what the met lines leave), or none"),
             Option("wall_edges", "none", ("none", "card", "island"),
                    "the wall's side-adjacent pairs and border sides stated up front: at most what "
                    "the islands' most compact shapes leave (card: a cardinality constraint over one "
