@@ -888,6 +888,24 @@ def wall_runs(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[list[Cell]]], in
     return groups, most, per_line
 
 
+#: wall_runs=auto: the most runs to spare (beyond one per met line) for the runs' count to be
+#: stated, and its largest counter (possible run starts x the most runs)
+WALL_RUNS_SLACK = 2
+WALL_RUNS_BUDGET = 20000
+
+
+def wall_runs_pay(p: Nurikabe, plan: IslandPlan) -> bool:
+    """wall_runs=auto: whether the runs' count is stated (it is always sound, see
+    :func:`wall_runs`): when the lines the wall must meet leave it at most ``WALL_RUNS_SLACK``
+    runs to spare, and its counter, the possible run starts (two per open cell) times the most
+    runs, is within ``WALL_RUNS_BUDGET``. A tight count makes the wall a few straight lines,
+    which settles such boards at once; a loose one only slows the search (on every 10th janko
+    puzzle, stated whenever its counter fits the budget: 2.8x the CPU time)."""
+    most = wall_size(p, plan)[1] + 1
+    return (most - len(met_lines(p, plan)) <= WALL_RUNS_SLACK
+            and 2 * len(plan.open) * most <= WALL_RUNS_BUDGET)
+
+
 def most_adjacencies(n: int) -> int:
     """The most side-adjacent pairs among n cells of the grid: 2n - ceil(2 sqrt(n)) (Harary and
     Harborth, "Extremal animals", J. Combin. Inf. System Sci. 1, 1976; equivalently a polyomino of

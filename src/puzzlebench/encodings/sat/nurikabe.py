@@ -40,7 +40,8 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       met_lines, most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_runs, wall_size)
+                       met_lines, most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_runs,
+                       wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -101,9 +102,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         _wall_span(cnf, puzzle, plan, options["card"])
     # The wall is connected: its runs along rows and columns number at most its cells plus one,
     # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
-    if options["wall_runs"] in ("met", "card"):
+    runs = options["wall_runs"]
+    if runs == "auto":  # the counters where they are small (a small board, a small wall)
+        runs = "card" if wall_runs_pay(puzzle, plan) else "met"
+    if runs in ("met", "card"):
         cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
-    if options["wall_runs"] == "card":
+    if runs == "card":
         _wall_runs(cnf, puzzle, plan, options["card"])
     # The islands' cells side by side are few (an island of n cells has at most 2n - ceil(2 sqrt n)
     # such pairs), so the wall's pairs and border sides are few too (islands.wall_adjacency).
@@ -343,10 +347,11 @@ SPECS: list[EncodingSpec] = [
                    "the wall's span stated up front (it is connected): the rows it meets are "
                    "consecutive, so are its columns, and they number at most its cells plus one "
                    "(card: a cardinality constraint over one 'meets' variable per line), or none"),
-            Option("wall_runs", "none", ("none", "met", "card"),
+            Option("wall_runs", "auto", ("none", "met", "card", "auto"),
                    "the wall's runs stated up front (it is connected): met (a row or column the "
                    "wall must meet holds a wall cell), card (also at most its cells plus one runs "
-                   "along rows and columns, and per line what the met lines leave), or none"),
+                   "along rows and columns, and per line what the met lines leave), auto (card "
+                   "when its counter is small, else met), or none"),
             Option("wall_edges", "none", ("none", "card", "island"),
                    "the wall's side-adjacent pairs and border sides stated up front: at most what "
                    "the islands' most compact shapes leave (card: a cardinality constraint over one "
