@@ -84,7 +84,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
-        _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
+        islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
     if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
@@ -251,7 +251,7 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
             cnf.atmost(lits, most_adjacencies(n), card)
 
 
-def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
+def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
     """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
     levels and size only for the numbers :meth:`IslandPlan.levelled` picks (the other islands are
     left to the lazy cuts)."""
@@ -312,6 +312,10 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
             cnf.equals(mine, n - 1, card)
         elif n - 1 < len(mine):
             cnf.atmost(mine, n - 1, card)
+
+
+#: the former private name (other paradigms' encodings import it)
+_islands_by_distance = islands_by_distance
 
 
 SPECS: list[EncodingSpec] = [
