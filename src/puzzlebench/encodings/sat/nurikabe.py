@@ -23,6 +23,10 @@ Rules and the blocks that enforce them:
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
 * ``wall_span`` (off by default): the wall is connected, so the rows it meets are consecutive,
   so are its columns, and together they number at most its cells plus one;
+* ``wall_runs`` (``auto``): the wall is connected, so its runs along rows and columns number at
+  most its cells plus one (``islands.wall_runs``), and a row or column it must meet holds a
+  wall cell (``islands.met_lines``): the met lines always, the runs' count when the met lines
+  leave it at most a couple of runs to spare (``islands.wall_runs_pay``);
 * ``wall_edges`` (off by default): an island of n cells has at most 2n - ceil(2 sqrt n) pairs of
   cells side by side, so the wall's pairs plus its cells' border sides are few
   (``islands.wall_adjacency``; ``island``: also each number's island's pairs, by ownership);
@@ -102,7 +106,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         _wall_span(cnf, puzzle, plan, options["card"])
     # The wall is connected: its runs along rows and columns number at most its cells plus one,
     # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
-    runs = options["wall_runs"]
+    runs = options.get("wall_runs", "none")  # (callers building this CNF for another paradigm name none)
     if runs == "auto":  # the counters where they are small (a small board, a small wall)
         runs = "card" if wall_runs_pay(puzzle, plan) else "met"
     if runs in ("met", "card"):
