@@ -106,8 +106,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         _wall_span(cnf, puzzle, plan, options["card"])
     # The wall is connected: its runs along rows and columns number at most its cells plus one,
     # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
-    runs = options.get("wall_runs", "none")  # (callers building this CNF for another paradigm name none)
-    if runs == "auto":  # the counters where they are small (a small board, a small wall)
+    runs = options.get("wall_runs", "none")  # CP builds this CNF with an option set of its own
+    if runs == "auto":  # the count where the met lines make it tight and its counter is small
         runs = "card" if wall_runs_pay(puzzle, plan) else "met"
     if runs in ("met", "card"):
         cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
