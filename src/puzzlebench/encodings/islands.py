@@ -809,6 +809,103 @@ def wall_lines(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[Cell]], list[li
     return rows, cols, wall_size(p, plan)[1] + 1
 
 
+def met_lines(p: Nurikabe, plan: IslandPlan) -> list[list[Cell]]:
+    """The rows and columns (their cells, clue cells left out) that hold a wall cell in every
+    answer.
+
+    Why: suppose a line L (a whole row or column) holds no wall cell. Then L is unshaded and
+    splits the board into the side before it and the side after it (either may be empty); the
+    wall is connected and does not meet L, so it lies within one side, and the other side S
+    holds no wall cell. Then S and L are unshaded and connected (every cell of S reaches L
+    straight along its column, or row), so they lie in one island, with every clue beside them.
+    That is impossible when S holds a known wall cell (:attr:`IslandPlan.wall`), when S, L and
+    the clues beside them hold two clues or more, or one clue whose island's bound is smaller
+    than those cells. When both sides are impossible, L holds a wall cell. (A line holding a
+    known wall cell is met too.)"""
+    clues = p.clue_cells
+    out = []
+    for axis, length, across in ((0, p.rows, p.cols), (1, p.cols, p.rows)):
+        for k in range(length):
+            cell_at = (lambda i, j: (i, j)) if axis == 0 else (lambda i, j: (j, i))
+            line = [cell_at(k, j) for j in range(across)]
+            cells = [c for c in line if c not in clues]
+            if not cells:
+                continue
+            if any(c in plan.wall for c in cells):
+                out.append(cells)
+                continue
+
+            def possible(side: range) -> bool:
+                """Whether the wall may avoid L and the lines of ``side``."""
+                region = set(line) | {cell_at(i, j) for i in side for j in range(across)}
+                if any(c in plan.wall for c in region):
+                    return False
+                held = {c for c in region if c in clues}
+                held |= {nb for c in region for nb in p.grid.neighbours4(c) if nb in clues}
+                if len(held) >= 2:
+                    return False
+                if not held:
+                    return True
+                clue = next(iter(held))
+                return plan.bound[clue] >= len(region | held)
+
+            if not possible(range(k)) and not possible(range(k + 1, length)):
+                out.append(cells)
+    return out
+
+
+def wall_runs(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[list[Cell]]], int, list[int]]:
+    """The wall's runs (maximal stretches of wall cells along a row or a column): the stretches
+    of non-clue cells of each row and column, grouped per line (a run lies within a stretch),
+    the most runs of any answer's wall, and per line the most runs it may hold.
+
+    Why: every wall cell lies in one run of its row and one of its column; join two runs when
+    they share a cell. Two side-adjacent wall cells share a run, so a connected wall of m cells
+    gives a connected graph of its runs with m edges (one per cell): m >= runs - 1, so the runs
+    number at most the most wall cells of any answer (:func:`wall_size`) plus one. Each line of
+    :func:`met_lines` holds one run at least, so a line holds at most the rest: the most runs
+    less the met lines other than itself."""
+    clues = p.clue_cells
+    most = wall_size(p, plan)[1] + 1
+    met = {frozenset(cells) for cells in met_lines(p, plan)}
+    groups, per_line = [], []
+    for axis, length, across in ((0, p.rows, p.cols), (1, p.cols, p.rows)):
+        for k in range(length):
+            stretches, run = [], []
+            for j in range(across):
+                cell = (k, j) if axis == 0 else (j, k)
+                if cell in clues:
+                    if run:
+                        stretches.append(run)
+                    run = []
+                else:
+                    run.append(cell)
+            if run:
+                stretches.append(run)
+            groups.append(stretches)
+            own = frozenset(c for s in stretches for c in s) in met
+            per_line.append(most - len(met) + own)
+    return groups, most, per_line
+
+
+#: wall_runs=auto: the most runs to spare (beyond one per met line) for the runs' count to be
+#: stated, and its largest counter (possible run starts x the most runs)
+WALL_RUNS_SLACK = 2
+WALL_RUNS_BUDGET = 20000
+
+
+def wall_runs_pay(p: Nurikabe, plan: IslandPlan) -> bool:
+    """wall_runs=auto: whether the runs' count is stated (it is always sound, see
+    :func:`wall_runs`): when the lines the wall must meet leave it at most ``WALL_RUNS_SLACK``
+    runs to spare, and its counter, the possible run starts (two per open cell) times the most
+    runs, is within ``WALL_RUNS_BUDGET``. A tight count makes the wall a few straight lines,
+    which settles such boards at once; a loose one only slows the search (on every 10th janko
+    puzzle, stated whenever its counter fits the budget: 2.8x the CPU time)."""
+    most = wall_size(p, plan)[1] + 1
+    return (most - len(met_lines(p, plan)) <= WALL_RUNS_SLACK
+            and 2 * len(plan.open) * most <= WALL_RUNS_BUDGET)
+
+
 def most_adjacencies(n: int) -> int:
     """The most side-adjacent pairs among n cells of the grid: 2n - ceil(2 sqrt(n)) (Harary and
     Harborth, "Extremal animals", J. Combin. Inf. System Sci. 1, 1976; equivalently a polyomino of

@@ -23,6 +23,10 @@ Rules and the blocks that enforce them:
   (reachability levels), or ``none`` (the rule dropped: a relaxation);
 * ``wall_span`` (off by default): the wall is connected, so the rows it meets are consecutive,
   so are its columns, and together they number at most its cells plus one;
+* ``wall_runs`` (``auto``): the wall is connected, so its runs along rows and columns number at
+  most its cells plus one (``islands.wall_runs``), and a row or column it must meet holds a
+  wall cell (``islands.met_lines``): the met lines always, the runs' count when the met lines
+  leave it at most a couple of runs to spare (``islands.wall_runs_pay``);
 * ``wall_edges`` (off by default): an island of n cells has at most 2n - ceil(2 sqrt n) pairs of
   cells side by side, so the wall's pairs plus its cells' border sides are few
   (``islands.wall_adjacency``; ``island``: also each number's island's pairs, by ownership);
@@ -40,7 +44,8 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_size)
+                       met_lines, most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_runs,
+                       wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -83,7 +88,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
-        _islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
+        islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
     if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
@@ -99,6 +104,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # number at most its cells plus one together (islands.wall_lines).
     if options["wall_span"] == "card":
         _wall_span(cnf, puzzle, plan, options["card"])
+    # The wall is connected: its runs along rows and columns number at most its cells plus one,
+    # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
+    runs = options.get("wall_runs", "none")  # CP builds this CNF with an option set of its own
+    if runs == "auto":  # the count where the met lines make it tight and its counter is small
+        runs = "card" if wall_runs_pay(puzzle, plan) else "met"
+    if runs in ("met", "card"):
+        cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
+    if runs == "card":
+        _wall_runs(cnf, puzzle, plan, options["card"])
     # The islands' cells side by side are few (an island of n cells has at most 2n - ceil(2 sqrt n)
     # such pairs), so the wall's pairs and border sides are few too (islands.wall_adjacency).
     if options["wall_edges"] in ("card", "island"):
@@ -165,6 +179,28 @@ def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> 
         cnf.atmost(met, most, card)
 
 
+def _wall_runs(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
+    """("starts", cell): a wall run along a row (axis 0) or column (axis 1) starts at the cell
+    (it is wall, the cell before it is not, or is a clue or beyond the border); at most the most
+    runs of :func:`~..islands.wall_runs` in all, and per line at most its own most."""
+    wall = cnf.decision
+    groups, most, per_line = wall_runs(puzzle, plan)
+    starts = []
+    for k, stretches in enumerate(groups):
+        axis = int(k >= puzzle.rows)
+        line = []
+        for run in stretches:
+            for j, cell in enumerate(run):
+                v = cnf.var("starts", axis, *cell)
+                cnf.add((-wall[cell], v) if j == 0 else (-wall[cell], wall[run[j - 1]], v))
+                line.append(v)
+        if per_line[k] < len(line):
+            cnf.atmost(line, per_line[k], card)
+        starts += line
+    if most < len(starts):
+        cnf.atmost(starts, most, card)
+
+
 def _wall_edges(cnf: CnfModel, puzzle: Nurikabe, card: str) -> None:
     """("both", cell, nb): cell and its right or lower neighbour nb are both wall; ("side", cell,
     k): a wall cell's k-th border side (a corner has two). At most the most pairs plus sides of
@@ -219,7 +255,7 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
             cnf.atmost(lits, most_adjacencies(n), card)
 
 
-def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
+def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
     """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
     levels and size only for the numbers :meth:`IslandPlan.levelled` picks (the other islands are
     left to the lazy cuts)."""
@@ -282,6 +318,10 @@ def _islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card
             cnf.atmost(mine, n - 1, card)
 
 
+#: the former private name (other paradigms' encodings import it)
+_islands_by_distance = islands_by_distance
+
+
 SPECS: list[EncodingSpec] = [
     EncodingSpec(
         family=Family.NURIKABE,
@@ -315,6 +355,11 @@ SPECS: list[EncodingSpec] = [
                    "the wall's span stated up front (it is connected): the rows it meets are "
                    "consecutive, so are its columns, and they number at most its cells plus one "
                    "(card: a cardinality constraint over one 'meets' variable per line), or none"),
+            Option("wall_runs", "auto", ("none", "met", "card", "auto"),
+                   "the wall's runs stated up front (it is connected): met (a row or column the "
+                   "wall must meet holds a wall cell), card (also at most its cells plus one runs "
+                   "along rows and columns, and per line what the met lines leave), auto (card "
+                   "when its counter is small, else met), or none"),
             Option("wall_edges", "none", ("none", "card", "island"),
                    "the wall's side-adjacent pairs and border sides stated up front: at most what "
                    "the islands' most compact shapes leave (card: a cardinality constraint over one "

@@ -1,0 +1,143 @@
+"""Nurikabe: the lines the wall must meet (``met_lines``) and the wall's runs (``wall_runs``),
+checked against brute force on small boards and against the published answers (never against
+the solver's own say-so)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.encodings.islands import IslandPlan, met_lines, wall_runs, wall_runs_pay
+from puzzlebench.encodings.regions import white_regions
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Nurikabe
+
+from bruteforce import all_solutions, assert_enumerates_brute_force
+
+DATASET = "Nurikabe_dataset.json"
+
+
+@pytest.fixture(scope="module")
+def corpus(janko_dir):
+    return list(iter_janko(janko_dir / DATASET, malformed=[]))
+
+
+def _planted_boards(count: int, seed: int) -> list[Nurikabe]:
+    """Small boards (at most 13 cells to brute-force) with an answer planted: a random connected
+    wall without a 2x2 block, one clue per island at a random cell (its size)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rows, cols = rng.choice([(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5)])
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        wall = frozenset(cell for cell in cells if rng.random() < 0.4)
+        everything = frozenset(cells)
+        if not wall or len(white_regions(rows, cols, everything - wall)) != 1:  # the wall is one region
+            continue
+        if any({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= wall for r, c in cells):
+            continue
+        islands = white_regions(rows, cols, wall)
+        if not islands or rows * cols - len(islands) > 13:
+            continue
+        out.append(Nurikabe(rows, cols, numbers={rng.choice(sorted(island)): len(island) for island in islands}))
+    return out
+
+
+def _runs(p: Nurikabe, wall) -> list[int]:
+    """The wall's runs per line (rows first, then columns), as :func:`wall_runs` lists its lines."""
+    out = []
+    for axis, length, across in ((0, p.rows, p.cols), (1, p.cols, p.rows)):
+        for k in range(length):
+            line = [((k, j) if axis == 0 else (j, k)) in wall for j in range(across)]
+            out.append(sum(x and (j == 0 or not line[j - 1]) for j, x in enumerate(line)))
+    return out
+
+
+def _holds(p: Nurikabe, plan: IslandPlan, wall) -> tuple[bool, bool]:
+    """(every met line holds a wall cell, the runs keep to their bounds)."""
+    met = all(set(cells) & wall for cells in met_lines(p, plan))
+    _, most, per_line = wall_runs(p, plan)
+    runs = _runs(p, wall)
+    return met, sum(runs) <= most and all(r <= k for r, k in zip(runs, per_line))
+
+
+def _useful_lines(p: Nurikabe, plan: IslandPlan) -> int:
+    """The met lines holding no known wall cell (those the plan's wall does not settle)."""
+    return sum(not set(cells) & plan.wall for cells in met_lines(p, plan))
+
+
+def test_met_lines_and_runs_hold_for_every_brute_forced_answer():
+    useful = tight = checked = 0
+    for p in _planted_boards(80, 3):
+        plan = IslandPlan.of(p)
+        useful += _useful_lines(p, plan) > 0
+        for wall in all_solutions(p):
+            met, runs = _holds(p, plan, wall)
+            assert met and runs, p.to_text()
+            tight += sum(_runs(p, wall)) == wall_runs(p, plan)[1]
+            checked += 1
+    assert checked >= 80 and useful >= 10 and tight >= 3
+
+
+def test_met_lines_and_runs_hold_for_the_published_answers(corpus):
+    useful = tight = 0
+    for e in corpus:
+        plan = IslandPlan.of(e.puzzle)
+        met, runs = _holds(e.puzzle, plan, e.solution.cells)
+        assert met and runs, e.id
+        useful += _useful_lines(e.puzzle, plan) > 0
+        tight += sum(_runs(e.puzzle, e.solution.cells)) == wall_runs(e.puzzle, plan)[1]
+    assert useful >= 100 and tight >= 1  # 753_10x10: a wall of one run per line
+
+
+def test_a_line_the_wall_may_miss_is_not_met():
+    # 3x3 with a 1 in a corner and a 5 at the opposite corner: the wall is the three cells beside
+    # the 1 and diagonal to it, so neither the last row nor the last column holds a wall cell
+    p = Nurikabe(3, 3, numbers={(0, 0): 1, (2, 2): 5})
+    answers = all_solutions(p)
+    assert answers
+    plan = IslandPlan.of(p)
+    lines = [frozenset(cells) for cells in met_lines(p, plan)]
+    for line in lines:
+        assert all(line & wall for wall in answers)
+    missed = [frozenset((2, c) for c in range(2)), frozenset((r, 2) for r in range(2))]
+    assert not any(line in lines for line in missed)
+    assert any(not (line & wall) for line in missed for wall in answers)
+
+
+def test_753_10x10_is_a_wall_of_one_run_per_line(corpus):
+    # every row and column must hold a wall cell (a clear one would join two clues' islands), and
+    # the 19 wall cells allow 20 runs: one per line, the straight cross of the published answer
+    e = next(e for e in corpus if e.id == "753_10x10")
+    plan = IslandPlan.of(e.puzzle)
+    assert len(met_lines(e.puzzle, plan)) == 20
+    _, most, per_line = wall_runs(e.puzzle, plan)
+    assert most == 20 and set(per_line) == {1}
+    assert wall_runs_pay(e.puzzle, plan)
+    assert _runs(e.puzzle, e.solution.cells) == [1] * 20
+
+
+def test_sat_proves_753_10x10_with_the_published_answer(corpus):
+    if "sat" not in registry.available():
+        pytest.skip("no SAT backend")
+    from puzzlebench.solvers import solve
+
+    e = next(e for e in corpus if e.id == "753_10x10")
+    result = solve(e.puzzle, "sat", count=2, timeout=120)
+    assert result.exhausted and result.unique is True
+    assert [s.cells for s in result.solutions] == [e.solution.cells]
+
+
+@pytest.mark.parametrize("value", ["met", "card"])
+def test_sat_wall_runs_counts_equal_brute_force(value):
+    if "sat" not in registry.available():
+        pytest.skip("no SAT backend")
+    from puzzlebench.model import family_spec
+
+    rng = random.Random(17)
+    make = family_spec("nurikabe").random_board
+    boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (2, 5)] * 4] + _planted_boards(80, 3)[:24]
+    for p in boards:
+        assert_enumerates_brute_force(p, "sat", wall_runs=value)
