@@ -91,7 +91,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
         cnf = sat_nurikabe.build_default(puzzle, {
             "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
-            "wall_count": "none", "wall_span": "none", "wall_edges": "none", "wall_parts": "none"})
+            "wall_count": "none", "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
+            "wall_runs": "auto"})
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
         # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.

@@ -104,15 +104,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     # number at most its cells plus one together (islands.wall_lines).
     if options["wall_span"] == "card":
         _wall_span(cnf, puzzle, plan, options["card"])
-    # The wall is connected: its runs along rows and columns number at most its cells plus one,
-    # and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines).
-    runs = options.get("wall_runs", "none")  # CP builds this CNF with an option set of its own
-    if runs == "auto":  # the count where the met lines make it tight and its counter is small
-        runs = "card" if wall_runs_pay(puzzle, plan) else "met"
-    if runs in ("met", "card"):
-        cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
-    if runs == "card":
-        _wall_runs(cnf, puzzle, plan, options["card"])
+    wall_runs_rule(cnf, puzzle, plan, options["wall_runs"], options["card"])
     # The islands' cells side by side are few (an island of n cells has at most 2n - ceil(2 sqrt n)
     # such pairs), so the wall's pairs and border sides are few too (islands.wall_adjacency).
     if options["wall_edges"] in ("card", "island"):
@@ -177,6 +169,19 @@ def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> 
         met += meets
     if most < len(met):
         cnf.atmost(met, most, card)
+
+
+def wall_runs_rule(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, which: str, card: str) -> None:
+    """The wall is connected: its runs along rows and columns number at most its cells plus one,
+    and a line it must meet holds one run at least (islands.wall_runs, islands.met_lines), as the
+    ``wall_runs`` option ``which`` asks, over the wall literals ``cnf.decision``."""
+    if which == "auto":  # the count where the met lines make it tight and its counter is small
+        which = "card" if wall_runs_pay(puzzle, plan) else "met"
+    if which in ("met", "card"):
+        wall = cnf.decision
+        cnf.extend([tuple(wall[c] for c in cells) for cells in met_lines(puzzle, plan)])
+    if which == "card":
+        _wall_runs(cnf, puzzle, plan, card)
 
 
 def _wall_runs(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
