@@ -55,6 +55,10 @@ class Views:
         self.col = [OPEN] * size  # per flat cell r * cols + c: OPEN, 0 white, 1 black
         self.bits = [0, 0]  # the white and the black cells as bit sets
         grid = puzzle.grid
+        self.rings = [[rr * cols + cc if 0 <= rr < rows and 0 <= cc < cols else -1
+                       for rr, cc in ((r - 1, c), (r - 1, c + 1), (r, c + 1), (r + 1, c + 1), (r + 1, c),
+                                      (r + 1, c - 1), (r, c - 1), (r - 1, c - 1))]
+                      for r, c in (divmod(x, cols) for x in range(rows * cols))]  # the eight around, clockwise from above
         self.nbrs = [[r * cols + c for r, c in grid.neighbours4(divmod(x, cols))] for x in range(size)]
         self.clues = list(puzzle.numbers)
         self.n = [puzzle.numbers[clue] for clue in self.clues]
@@ -73,6 +77,7 @@ class Views:
             for i, ray in enumerate(rays):
                 for pos, x in enumerate(ray):
                     self.watch[x].append((q, i, pos))
+        self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
         self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
         self.queue: list[int] = []
         self.contradiction: str | None = None
@@ -112,28 +117,20 @@ class Views:
     def _revise(self, q: int) -> None:
         """Keep a length only if the other three rays can complete the sum; settle the cells
         every kept length agrees on."""
-        n = self.n[q]
-        full = (1 << n) - 1
         masks = self.mask[q]
-        a, b, c, d = masks
-        ab, cd = _sums(a, b, full), _sums(c, d, full)
-        others = (_sums(b, cd, full), _sums(a, cd, full), _sums(d, ab, full), _sums(c, ab, full))
-        for i in range(4):
-            m, o = masks[i], others[i]
-            kept, rest = 0, m
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if o >> (n - low.bit_length()) & 1:  # length k = low's position; the others make n - 1 - k
-                    kept |= low
-            if kept != m:
-                if not kept:
-                    raise Contradiction(f"the {n} at {self.clues[q]} has no view left")
-                self._set_mask(q, i, kept)
-        for ray, m in zip(self.rays[q], masks):
+        key = (self.n[q], *masks)
+        kept = self.pruned.get(key)
+        if kept is None:
+            kept = self.pruned[key] = _prune(*key)
+        if not all(kept):
+            raise Contradiction(f"the {self.n[q]} at {self.clues[q]} has no view left")
+        col = self.col
+        for i, (ray, m) in enumerate(zip(self.rays[q], kept)):
+            if m != masks[i]:
+                self._set_mask(q, i, m)
             shortest = (m & -m).bit_length() - 1
             for x in ray[:shortest]:
-                if self.col[x] == OPEN:
+                if col[x] == OPEN:
                     self._settle(x, 0)
             if m & (m - 1) == 0 and shortest < len(ray):
                 self._settle(ray[shortest], 1)
@@ -199,39 +196,65 @@ class Views:
         return ok, (settled, changes)
 
     def _still_joined(self, mark: int) -> bool:
-        """Whether the cells not black still join every white cell, after the changes since
-        ``mark``: first around the new cells only (the board before them assumed joined), then,
-        if that search runs out, on the whole board."""
+        """Whether the cells not black still join every white cell after the changes since
+        ``mark`` (the board before them taken as joined). No two black cells touch, so a path
+        through a new black cell enters and leaves by two of its neighbours: if those are joined
+        around it (on its ring of eight, or by a short search), every path can go round it.
+        Otherwise the whole board is searched."""
+        col, nbrs, rings = self.col, self.nbrs, self.rings
+        for x in self.trail[mark:]:
+            if not isinstance(x, int):
+                continue
+            if col[x] == 0:  # a new white cell beside no white cell: some white cell within reach
+                if all(col[y] != 0 for y in nbrs[x]) and not self._joined_nearby([x], white=True):
+                    return self._joined_everywhere()
+                continue
+            ring = rings[x]
+            free = [y >= 0 and col[y] != 1 for y in ring]
+            if all(free):
+                continue
+            gap = free.index(False)
+            arcs = 0
+            touches = False  # the current arc holds one of the cell's four neighbours
+            for step in range(1, 9):
+                j = (gap + step) % 8
+                if free[j]:
+                    touches = touches or j % 2 == 0
+                elif touches:
+                    arcs, touches = arcs + 1, False
+            if arcs + touches <= 1:
+                continue
+            if not self._joined_nearby([y for y in nbrs[x] if col[y] != 1]):
+                return self._joined_everywhere()
+        return True
+
+    def _joined_nearby(self, seeds: list[int], white: bool = False) -> bool:
+        """Whether the cells ``seeds`` meet (with ``white``: the one seed meets another white
+        cell) by a path of cells not black, within a short search."""
         col, nbrs = self.col, self.nbrs
-        fresh = {x for x in self.trail[mark:] if isinstance(x, int)}
-        seeds = set()
-        for x in fresh:
-            if col[x] == 1:
-                seeds.update(y for y in nbrs[x] if col[y] != 1)
-            else:
-                seeds.add(x)
-        if not seeds:
-            return True
-        start = seeds.pop()
-        seen = {start}
-        frontier = [start]
-        anchored = col[start] == 0 and start not in fresh  # a white cell from before the probe reached
-        while (seeds or not anchored) and frontier and len(seen) < LOCAL_BUDGET:
+        wanted = set(seeds[1:])
+        seen = {seeds[0]}
+        frontier = [seeds[0]]
+        while (wanted or white) and frontier and len(seen) < LOCAL_BUDGET:
             nxt = []
             for x in frontier:
                 for y in nbrs[x]:
                     if y not in seen and col[y] != 1:
+                        if white and col[y] == 0:
+                            return True
                         seen.add(y)
                         nxt.append(y)
-                        seeds.discard(y)
-                        if col[y] == 0 and y not in fresh:
-                            anchored = True
+                        wanted.discard(y)
             frontier = nxt
-        if not seeds and anchored:
-            return True
+        return not wanted and not white
+
+    def _joined_everywhere(self) -> bool:
+        """Whether the cells not black join every white cell, searched on the whole board."""
         white, black = self.bits
         puzzle = self.puzzle
         size = puzzle.rows * puzzle.cols
+        if not white:
+            return True
         reach = bit_region(puzzle.rows, puzzle.cols, white & -white, ((1 << size) - 1) & ~black, goal=white)
         return white & ~reach == 0
 
@@ -330,6 +353,23 @@ class Views:
         rights = set(right)
         return [(a, b, c, n - 1 - a - b - c) for a in up for b in down for c in left
                 if n - 1 - a - b - c in rights]
+
+
+def _prune(n: int, a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
+    """The lengths of each ray (bit sets a, b, c, d) that the other three complete to n - 1."""
+    full = (1 << n) - 1
+    ab, cd = _sums(a, b, full), _sums(c, d, full)
+    out = []
+    for m, others in ((a, _sums(b, cd, full)), (b, _sums(a, cd, full)), (c, _sums(d, ab, full)),
+                      (d, _sums(c, ab, full))):
+        kept = 0
+        while m:
+            low = m & -m
+            m ^= low
+            if others >> (n - low.bit_length()) & 1:  # length k = low's position; the others make n - 1 - k
+                kept |= low
+        out.append(kept)
+    return tuple(out)
 
 
 def _sums(a: int, b: int, full: int) -> int:
