@@ -268,23 +268,25 @@ class Views:
         for q, masks in enumerate(self.mask):
             for i, m in enumerate(masks):
                 probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
-        version = [0] * len(probes)
-        cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
-        clue_deps: list[list[tuple[int, int]]] = [[] for _ in self.n]
-        queued = [True] * len(probes)
+        self.probes = probes
+        self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
+        self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
+        self.clue_deps: list[list[tuple[int, int]]] = [[] for _ in self.n]  # number -> the same
+        self.queued = [True] * len(probes)
         pending = list(range(len(probes)))  # this round, in order
-        woken_next: list[int] = []  # the next round: probes whose reads changed
+        self.woken: list[int] = []  # the next round: probes whose reads changed
         self.probes_run = 0
         while pending:
             for p in pending:
-                queued[p] = False
-                self._probe_one(p, probes, version, cell_deps, clue_deps, queued, woken_next)
-            pending, woken_next = sorted(woken_next), []
+                self.queued[p] = False
+                self._probe_one(p)
+            pending, self.woken = sorted(self.woken), []
 
-    def _probe_one(self, p, probes, version, cell_deps, clue_deps, queued, woken_next) -> None:
-        """One probe: a cell's two colours, or one length of a number's ray."""
+    def _probe_one(self, p: int) -> None:
+        """One probe: a cell's two colours, or one length of a number's ray; what it rules out
+        is settled for good, and the probes that read what changed are woken."""
         col = self.col
-        probe = probes[p]
+        probe = self.probes[p]
         check_deadline()
         self.probes_run += 1
         if len(probe) == 1:
@@ -312,8 +314,8 @@ class Views:
             learnt = None if ok else (lambda: (self._set_mask(q, i, m & ~(1 << k)), self._revise(q)))
             seen = [changes]
         if learnt is None:  # remember what this probe read, to probe it again if that changes
-            version[p] += 1
-            tag = (p, version[p])
+            self.version[p] += 1
+            tag = (p, self.version[p])
             cells_read, clues_read = set(), set() if len(probe) == 1 else {probe[0]}
             for settled, changes in seen:
                 for y, _ in settled:
@@ -322,14 +324,15 @@ class Views:
                     clues_read.update(w[0] for w in self.watch[y])
                 clues_read.update(e[0] for e in changes if not isinstance(e, int))
             for y in cells_read:
-                cell_deps[y].append(tag)
+                self.cell_deps[y].append(tag)
             for r in clues_read:
-                clue_deps[r].append(tag)
+                self.clue_deps[r].append(tag)
             return
         mark = len(self.trail)
         learnt()
         self._propagate()  # a Contradiction here: the board has no answer
         woken: list[tuple[int, int]] = []
+        cell_deps, clue_deps, queued = self.cell_deps, self.clue_deps, self.queued
         for entry in self.trail[mark:]:
             if isinstance(entry, int):
                 woken.extend(cell_deps[entry])
@@ -339,12 +342,12 @@ class Views:
                 clue_deps[entry[0]] = []
         del self.trail[mark:]  # settled for good: never undone
         for w, v in woken:
-            if v == version[w] and not queued[w]:
+            if v == self.version[w] and not queued[w]:
                 queued[w] = True
-                woken_next.append(w)
+                self.woken.append(w)
         if len(probe) == 1 and col[probe[0]] == OPEN and not queued[p]:
             queued[p] = True
-            woken_next.append(p)
+            self.woken.append(p)
 
     def views(self, clue: Cell) -> list[tuple[int, ...]]:
         """The number's kept views, as (up, down, left, right) lengths."""
