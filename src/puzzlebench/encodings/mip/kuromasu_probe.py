@@ -15,10 +15,10 @@ deductions, repeated until nothing changes, hold in every answer:
   connected, and the board holds another white cell; with ``connected=False``, for
   ``connectivity=none``, this rule and the probes' connectivity check are left out).
 
-Probing (``probe=True``) assumes a cell's colour, or each kept length of a number's ray, and
+Probing (``probe=True``) assumes a cell's colour, or one length of a number's ray, and
 propagates: an assumption that contradicts, or whose new black cells cut the known white cells
-apart, is ruled out; a cell that takes the same colour whether a probed cell is black or white,
-or under every kept length of a ray, takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
+apart, is ruled out; a cell that takes the same colour whether a probed cell is black or white
+takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
 revised; it is probed again only when one of those changes for good, not after every success.
 
 A number left with no length on some ray, or a cell forced both ways, is a contradiction: the
@@ -266,7 +266,8 @@ class Views:
                        key=lambda x: min(pos for _, _, pos in self.watch[x]))  # cells near numbers first
         probes: list[tuple[int, ...]] = [(x,) for x in cells]
         for q, masks in enumerate(self.mask):
-            probes.extend((q, i) for i, m in enumerate(masks) if m & (m - 1))
+            for i, m in enumerate(masks):
+                probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
         self.probes = probes
         self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
         self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
@@ -304,27 +305,14 @@ class Views:
                     common = [(y, v) for y, v in white_seen[0] if both.get(y) == v]
                     learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
             seen = [black_seen] if not black_ok else [black_seen, white_seen]
-        else:  # each kept length of a number's ray: those that fail go, the rest agree on some cells
-            q, i = probe
+        else:
+            q, i, k = probe
             m = self.mask[q][i]
-            if m & (m - 1) == 0:
+            if not m >> k & 1 or m == 1 << k:
                 return
-            failed, common, seen = 0, None, []
-            rest = m
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                ok, changes = self._try(lambda: (self._set_mask(q, i, low), self._revise(q)))
-                if not ok:
-                    failed |= low
-                    continue
-                seen.append(changes)
-                common = dict(changes[0]) if common is None else {
-                    y: v for y, v in changes[0] if common.get(y) == v}
-            if failed:
-                learnt = lambda: (self._set_mask(q, i, m & ~failed), self._revise(q))
-            else:
-                learnt = (lambda: [self._settle(y, v) for y, v in common.items()]) if common else None
+            ok, changes = self._try(lambda: (self._set_mask(q, i, 1 << k), self._revise(q)))
+            learnt = None if ok else (lambda: (self._set_mask(q, i, m & ~(1 << k)), self._revise(q)))
+            seen = [changes]
         if learnt is None:  # remember what this probe read, to probe it again if that changes
             self.version[p] += 1
             tag = (p, self.version[p])
@@ -357,7 +345,7 @@ class Views:
             if v == self.version[w] and not queued[w]:
                 queued[w] = True
                 self.woken.append(w)
-        if not queued[p] and (col[probe[0]] == OPEN if len(probe) == 1 else self.mask[probe[0]][probe[1]] & (self.mask[probe[0]][probe[1]] - 1)):
+        if len(probe) == 1 and col[probe[0]] == OPEN and not queued[p]:
             queued[p] = True
             self.woken.append(p)
 
