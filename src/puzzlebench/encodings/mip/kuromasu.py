@@ -27,12 +27,13 @@ Rules and the rows that enforce them:
   (every length checked against the board and the other rays). ``tuples`` is the default
   (generated 15x15 boards: 1.2 s of CPU for answer and proof against 9.1 s with ``sum``; 20x20:
   13.5 s against none proven);
-* cells settled before solving (``deduce`` option): ``views`` runs :class:`_Views`'
-  propagation and fixes the cells it settles by rows, rays stopping after their longest view;
-  ``probe`` (the default) adds failed-literal probing on cells and ray lengths, which settles
-  some generated boards up to 30x30 completely (generated 20x20 with ``tuples``: 5.4 s of CPU
-  against 13.5 s with ``views``; the janko corpus, every 5th: 1.2 s against 2.3 s), but costs
-  seconds of Python from 30x30 on;
+* cells settled before solving (``deduce`` option): ``views`` runs the propagation of
+  :mod:`.kuromasu_probe` and fixes the cells it settles by rows, rays stopping after their
+  longest view; ``probe`` (the default) adds failed-literal probing on cells and ray lengths,
+  which settles some generated boards up to 30x30 completely (generated 20x20 with ``tuples``:
+  5.4 s of CPU against 13.5 s with ``views``; the janko corpus, every 5th: 1.2 s against 2.3 s).
+  Probes are re-run only when what they read changes (generated 30x30: 0.5-1.7 s of CPU; 50x50
+  about 4 s, leaving 500-1,600 of about 2,180 cells open; 100x100 about 30 s, half open);
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -52,11 +53,11 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...model import Cell, Direction, Family, Kuromasu
-from ...model.grid import bit_region
 from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
 from .connectivity import connect_by_flow, no_isolated_white
+from .kuromasu_probe import Views as _Views
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
 VIEWS: tuple[str, ...] = ("sum", "hull", "tuples")
@@ -155,7 +156,6 @@ def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell],
     return out
 
 
-
 def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Linear | int]], tuples: bool) -> None:
     """The convex hull of one number's kept views, tied to its rays' prefixes.
 
@@ -203,207 +203,6 @@ def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Lin
         for k in range(len(prefixes) + 1):
             model.add_eq(shown[i][k] - chain[k] + chain[k + 1], 0,
                          why=f"the {n} at {clue} has no view showing {k} cells on ray {i}")
-
-class _Views:
-    """Every number's feasible views, pruned before solving, and the cells they settle.
-
-    A number n's view is the tuple of its four ray lengths (up, down, left, right): the cells
-    seen that way, each at most the ray's length and n - 1, adding up to n - 1. Length k on a ray
-    needs the ray's first k cells white and, unless the ray ends there, its (k + 1)-th cell black.
-    The deductions, repeated until nothing changes, hold in every answer:
-
-    * a length is kept only while its cells can take those colours and the other three rays
-      keep lengths that complete the sum;
-    * a cell white in every kept view of some number is white, a cell that ends every kept view
-      of a ray is black;
-    * the neighbours of a black cell are white (no two black cells share a side);
-    * a white cell whose neighbours are all black but one, the last is white (the white cells
-      are connected, and the board holds another white cell; with ``connected=False``, for
-      ``connectivity=none``, this rule and the probes' connectivity check are left out).
-
-    A number left with no length on some ray, or a cell forced both ways, is a contradiction:
-    the board has no answer.
-    """
-
-    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True):
-        self.puzzle = puzzle
-        self.connected = connected  # whether the white cells' connectivity rule takes part
-        self.trail: list[tuple] | None = None  # while probing: what to undo (cells, old lengths)
-        grid = puzzle.grid
-        self.colour: dict[Cell, bool] = {cell: False for cell in puzzle.clue_cells}  # True = black
-        self.bits = [0, 0]  # the white and the black cells as bit sets (bit r * cols + c)
-        for r, c in puzzle.clue_cells:
-            self.bits[0] |= 1 << (r * puzzle.cols + c)
-        self.rays: dict[Cell, list[list[Cell]]] = {}
-        self.lengths: dict[Cell, list[list[int]]] = {}
-        self.contradiction: str | None = None
-        for clue, n in puzzle.numbers.items():
-            rays = [grid.ray(clue, d)[:n] for d in Direction]  # a view needs at most n - 1 of them, plus its end
-            self.rays[clue] = rays
-            self.lengths[clue] = [list(range(min(len(ray), n - 1) + 1)) for ray in rays]
-        self.around: dict[Cell, list[Cell]] = {cell: grid.neighbours4(cell) for cell in grid.all_cells}
-        self.watchers: dict[Cell, list[Cell]] = {}  # cell -> the numbers whose rays hold it
-        for clue, rays in self.rays.items():
-            for ray in rays:
-                for cell in ray:
-                    self.watchers.setdefault(cell, []).append(clue)
-        queue: list[Cell] = list(self.colour)
-        for clue in self.rays:
-            self._revise(clue, queue, force=True)
-        self._propagate(queue)
-        if probe:
-            self._probe()
-
-    def _settle(self, cell: Cell, black: bool, queue: list[Cell]) -> None:
-        known = self.colour.get(cell)
-        if known is None:
-            self.colour[cell] = black
-            self.bits[black] |= 1 << (cell[0] * self.puzzle.cols + cell[1])
-            queue.append(cell)
-            if self.trail is not None:
-                self.trail.append((cell,))
-        elif known != black and self.contradiction is None:
-            self.contradiction = f"the numbers' views make {cell} both black and white"
-
-    def _revise(self, clue: Cell, queue: list[Cell], force: bool = False) -> None:
-        """Prune one number's lengths (cells, then the sum), settle the cells they agree on
-        (only when a length goes, unless ``force``)."""
-        n = self.puzzle.numbers[clue]
-        rays, lengths = self.rays[clue], self.lengths[clue]
-        colour = self.colour
-        before = list(lengths)  # the lists are replaced, never changed in place
-        for i, ray in enumerate(rays):
-            # k cells seen: none of them black, the next one (if any) not white
-            reach = next((j for j, cell in enumerate(ray) if colour.get(cell) is True), len(ray))
-            kept = [k for k in lengths[i] if k <= reach and (k == len(ray) or colour.get(ray[k]) is not False)]
-            if len(kept) != len(lengths[i]):
-                lengths[i] = kept
-        if not force and all(a is b for a, b in zip(before, lengths)):
-            return
-        full = (1 << n) - 1
-        changed = True
-        while changed:  # keep a length only if the other rays can complete the sum (bit s: sum s)
-            changed = False
-            for i in range(4):
-                others = 1
-                for j in range(4):
-                    if j != i:
-                        step = 0
-                        for k in lengths[j]:
-                            step |= others << k
-                        others = step & full
-                kept = [k for k in lengths[i] if others >> (n - 1 - k) & 1]
-                if len(kept) != len(lengths[i]):
-                    lengths[i], changed = kept, True
-        if self.trail is not None and any(a is not b for a, b in zip(before, lengths)):
-            self.trail.append((clue, before))
-        if not all(lengths):
-            if self.contradiction is None:
-                self.contradiction = f"the {n} at {clue} has no view left"
-            return
-        for ray, ks in zip(rays, lengths):
-            for cell in ray[:min(ks)]:
-                self._settle(cell, False, queue)
-            if len(ks) == 1 and ks[0] < len(ray):
-                self._settle(ray[ks[0]], True, queue)
-
-    def _propagate(self, queue: list[Cell]) -> None:
-        """Apply the rules around each newly settled cell until nothing changes."""
-        around = self.around
-        colour = self.colour
-        whites_elsewhere = len(self.puzzle.clue_cells) >= 2
-        connected = self.connected
-        while queue and self.contradiction is None:
-            cell = queue.pop()
-            touched = set(self.watchers.get(cell, ()))
-            if colour[cell]:  # no two black cells share a side
-                for nb in around[cell]:
-                    self._settle(nb, False, queue)
-            for w in [cell, *around[cell]]:  # a white cell walled in on all sides but one (another white cell exists)
-                if connected and colour.get(w) is False and (whites_elsewhere or w not in self.puzzle.clue_cells):
-                    open_ = [nb for nb in around[w] if colour.get(nb) is not True]
-                    if len(open_) == 1:
-                        self._settle(open_[0], False, queue)
-                    elif not open_ and self.contradiction is None:
-                        self.contradiction = f"the white cell {w} is walled in"
-            for clue in touched:
-                self._revise(clue, queue)
-
-    def _probe(self) -> None:
-        """Failed-literal probing: a cell colour, or a ray length of a number, whose propagation
-        (by the rules above, or known white cells cut apart by black ones) contradicts is ruled
-        out; repeated over the open cells and lengths until nothing changes."""
-        candidates = sorted(self.watchers)
-        changed = True
-        while changed and self.contradiction is None:
-            changed = False
-            for cell in candidates:
-                check_deadline()
-                if cell in self.colour:
-                    continue
-                for black in (True, False):
-                    if not self._holds(lambda queue: self._settle(cell, black, queue)):
-                        queue: list[Cell] = []
-                        self._settle(cell, not black, queue)
-                        self._propagate(queue)
-                        changed = True
-                        break
-                if self.contradiction is not None:
-                    return
-            for clue, lengths in self.lengths.items():
-                check_deadline()
-                for i in range(4):
-                    for k in list(lengths[i]):
-                        if len(lengths[i]) > 1 and k in lengths[i] and not self._holds(
-                                lambda queue: self._restrict(clue, i, [k], queue)):
-                            queue = []
-                            self._restrict(clue, i, [j for j in lengths[i] if j != k], queue)
-                            self._propagate(queue)
-                            changed = True
-                        if self.contradiction is not None:
-                            return
-
-    def _restrict(self, clue: Cell, i: int, kept: list[int], queue: list[Cell]) -> None:
-        """Keep only ``kept`` as ray i's lengths of the number, and revise the number."""
-        lengths = self.lengths[clue]
-        if self.trail is not None:
-            self.trail.append((clue, [list(ks) for ks in lengths]))
-        lengths[i] = kept
-        self._revise(clue, queue, force=True)
-
-    def _holds(self, assume: Any) -> bool:
-        """Whether ``assume(queue)`` (a colour, a length) survives propagation; the state is restored."""
-        self.trail = []
-        queue: list[Cell] = []
-        assume(queue)
-        self._propagate(queue)
-        ok = self.contradiction is None and (not self.connected or self._whites_connected())
-        for entry in reversed(self.trail):
-            if len(entry) == 1:
-                cell = entry[0]
-                self.bits[self.colour.pop(cell)] &= ~(1 << (cell[0] * self.puzzle.cols + cell[1]))
-            else:
-                self.lengths[entry[0]][:] = entry[1]  # in place: callers hold the list
-        self.trail = None
-        self.contradiction = None
-        return ok
-
-    def _whites_connected(self) -> bool:
-        """Whether the cells not known black still join every known white cell."""
-        white, black = self.bits
-        rows, cols = self.puzzle.rows, self.puzzle.cols
-        if not white:
-            return True
-        reach = bit_region(rows, cols, white & -white, ((1 << rows * cols) - 1) & ~black, goal=white)
-        return white & ~reach == 0
-
-    def views(self, clue: Cell) -> list[tuple[int, ...]]:
-        """The number's kept views, as (up, down, left, right) lengths."""
-        n = self.puzzle.numbers[clue]
-        up, down, left, right = self.lengths[clue]
-        rights = set(right)
-        return [(a, b, c, n - 1 - a - b - c) for a in up for b in down for c in left
-                if n - 1 - a - b - c in rights]
 
 
 class _Stretches:

@@ -1,0 +1,385 @@
+"""Kuromasu deductions before solving: every number's feasible views, propagated and probed.
+
+A number n's view is the tuple of its four ray lengths (up, down, left, right): the cells seen
+that way, each at most the ray's length and n - 1, adding up to n - 1. Length k on a ray needs
+the ray's first k cells white and, unless the ray ends there, its (k + 1)-th cell black. The
+deductions, repeated until nothing changes, hold in every answer:
+
+* a length is kept only while its cells can take those colours and the other three rays keep
+  lengths that complete the sum (the lengths of a ray are a bit set; the sums the other rays
+  can make are their bit sets shifted and or-ed together);
+* a cell white in every kept view of some number is white, a cell that ends every kept view of
+  a ray is black;
+* the neighbours of a black cell are white (no two black cells share a side);
+* a white cell whose neighbours are all black but one, the last is white (the white cells are
+  connected, and the board holds another white cell; with ``connected=False``, for
+  ``connectivity=none``, this rule and the probes' connectivity check are left out).
+
+Probing (``probe=True``) assumes a cell's colour, or one length of a number's ray, and
+propagates: an assumption that contradicts, or whose new black cells cut the known white cells
+apart, is ruled out; a cell that takes the same colour whether a probed cell is black or white
+takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
+revised; it is probed again only when one of those changes for good, not after every success.
+
+A number left with no length on some ray, or a cell forced both ways, is a contradiction: the
+board has no answer.
+"""
+
+from __future__ import annotations
+
+from ...model import Cell, Direction, Kuromasu
+from ...model.grid import bit_region
+from ..base import check_deadline
+
+OPEN = -1
+LOCAL_BUDGET = 160  # cells a probe's local connectivity search visits before asking the whole board
+
+
+class Contradiction(Exception):
+    """Propagation reached an impossible state (the message says where)."""
+
+
+class Views:
+    """Every number's feasible views, pruned before solving, and the cells they settle.
+
+    ``colour`` maps each settled cell to True (black) or False (white); ``lengths`` maps each
+    number to its four rays' kept lengths; ``contradiction`` says why the board has no answer.
+    """
+
+    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True):
+        self.puzzle = puzzle
+        self.connected = connected
+        rows, cols = puzzle.rows, puzzle.cols
+        self.cols = cols
+        size = rows * cols
+        self.col = [OPEN] * size  # per flat cell r * cols + c: OPEN, 0 white, 1 black
+        self.bits = [0, 0]  # the white and the black cells as bit sets
+        grid = puzzle.grid
+        self.rings = [[rr * cols + cc if 0 <= rr < rows and 0 <= cc < cols else -1
+                       for rr, cc in ((r - 1, c), (r - 1, c + 1), (r, c + 1), (r + 1, c + 1), (r + 1, c),
+                                      (r + 1, c - 1), (r, c - 1), (r - 1, c - 1))]
+                      for r, c in (divmod(x, cols) for x in range(rows * cols))]  # the eight around, clockwise from above
+        self.nbrs = [[r * cols + c for r, c in grid.neighbours4(divmod(x, cols))] for x in range(size)]
+        self.clues = list(puzzle.numbers)
+        self.n = [puzzle.numbers[clue] for clue in self.clues]
+        self.is_clue = [False] * size
+        for r, c in puzzle.clue_cells:
+            self.is_clue[r * cols + c] = True
+        self.whites_elsewhere = len(puzzle.clue_cells) >= 2
+        self.rays: list[list[list[int]]] = []
+        self.mask: list[list[int]] = []  # per number, per ray: bit k set while length k is kept
+        self.watch: list[list[tuple[int, int, int]]] = [[] for _ in range(size)]  # cell -> (number, ray, position)
+        for q, clue in enumerate(self.clues):
+            n = self.n[q]
+            rays = [[r * cols + c for r, c in grid.ray(clue, d)[:n]] for d in Direction]
+            self.rays.append(rays)
+            self.mask.append([(2 << min(len(ray), n - 1)) - 1 for ray in rays])
+            for i, ray in enumerate(rays):
+                for pos, x in enumerate(ray):
+                    self.watch[x].append((q, i, pos))
+        self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
+        self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
+        self.queue: list[int] = []
+        self.contradiction: str | None = None
+        try:
+            for r, c in puzzle.clue_cells:
+                self._settle(r * cols + c, 0)
+            for q in range(len(self.clues)):
+                self._revise(q)
+            self._propagate()
+            if probe:
+                self._probe()
+        except Contradiction as why:
+            self.contradiction = str(why)
+        self.trail = []
+        self.colour: dict[Cell, bool] = {divmod(x, cols): bool(v) for x, v in enumerate(self.col) if v != OPEN}
+        self.lengths: dict[Cell, list[list[int]]] = {
+            clue: [[k for k in range(m.bit_length()) if m >> k & 1] for m in self.mask[q]]
+            for q, clue in enumerate(self.clues)}
+
+    # -- propagation ---------------------------------------------------------------------------
+
+    def _settle(self, x: int, black: int) -> None:
+        known = self.col[x]
+        if known == OPEN:
+            self.col[x] = black
+            self.bits[black] |= 1 << x
+            self.trail.append(x)
+            self.queue.append(x)
+        elif known != black:
+            raise Contradiction(f"the numbers' views make {divmod(x, self.cols)} both black and white")
+
+    def _set_mask(self, q: int, i: int, new: int) -> None:
+        masks = self.mask[q]
+        self.trail.append((q, i, masks[i]))
+        masks[i] = new
+
+    def _revise(self, q: int) -> None:
+        """Keep a length only if the other three rays can complete the sum; settle the cells
+        every kept length agrees on."""
+        masks = self.mask[q]
+        key = (self.n[q], *masks)
+        kept = self.pruned.get(key)
+        if kept is None:
+            kept = self.pruned[key] = _prune(*key)
+        if not all(kept):
+            raise Contradiction(f"the {self.n[q]} at {self.clues[q]} has no view left")
+        col = self.col
+        for i, (ray, m) in enumerate(zip(self.rays[q], kept)):
+            if m != masks[i]:
+                self._set_mask(q, i, m)
+            shortest = (m & -m).bit_length() - 1
+            for x in ray[:shortest]:
+                if col[x] == OPEN:
+                    self._settle(x, 0)
+            if m & (m - 1) == 0 and shortest < len(ray):
+                self._settle(ray[shortest], 1)
+
+    def _propagate(self) -> None:
+        """Apply the rules around each newly settled cell until nothing changes."""
+        col, nbrs, queue = self.col, self.nbrs, self.queue
+        connected = self.connected
+        while queue:
+            x = queue.pop()
+            black = col[x]
+            if black:  # no two black cells share a side
+                for y in nbrs[x]:
+                    self._settle(y, 0)
+            if connected:  # a white cell walled in on all sides but one (another white cell exists)
+                for w in (x, *nbrs[x]):
+                    if col[w] == 0 and (self.whites_elsewhere or not self.is_clue[w]):
+                        last = -1
+                        for y in nbrs[w]:
+                            if col[y] != 1:
+                                if last >= 0:
+                                    break
+                                last = y
+                        else:
+                            if last < 0:
+                                raise Contradiction(f"the white cell {divmod(w, self.cols)} is walled in")
+                            if col[last] == OPEN:
+                                self._settle(last, 0)
+            for q, i, pos in self.watch[x]:  # a number's lengths: a black cell ends, a white cell passes
+                m = self.mask[q][i]
+                new = m & ((2 << pos) - 1) if black else m & ~(1 << pos)
+                if new != m:
+                    self._set_mask(q, i, new)
+                    self._revise(q)
+
+    def _undo(self, mark: int) -> None:
+        trail, col, bits = self.trail, self.col, self.bits
+        while len(trail) > mark:
+            entry = trail.pop()
+            if isinstance(entry, int):
+                bits[col[entry]] &= ~(1 << entry)
+                col[entry] = OPEN
+            else:
+                q, i, old = entry
+                self.mask[q][i] = old
+        self.queue.clear()
+
+    # -- probing -------------------------------------------------------------------------------
+
+    def _try(self, assume) -> tuple[bool, list]:
+        """Whether ``assume()`` survives propagation (and, with the connectivity rule, keeps the
+        known white cells joined); the changes it made, undone."""
+        mark = len(self.trail)
+        try:
+            assume()
+            self._propagate()
+            ok = not self.connected or self._still_joined(mark)
+        except Contradiction:
+            ok = False
+        changes = self.trail[mark:]
+        settled = [(x, self.col[x]) for x in changes if isinstance(x, int)]
+        self._undo(mark)
+        return ok, (settled, changes)
+
+    def _still_joined(self, mark: int) -> bool:
+        """Whether the cells not black still join every white cell after the changes since
+        ``mark`` (the board before them taken as joined). No two black cells touch, so a path
+        through a new black cell enters and leaves by two of its neighbours: if those are joined
+        around it (on its ring of eight, or by a short search), every path can go round it.
+        Otherwise the whole board is searched."""
+        col, nbrs, rings = self.col, self.nbrs, self.rings
+        for x in self.trail[mark:]:
+            if not isinstance(x, int):
+                continue
+            if col[x] == 0:  # a new white cell beside no white cell: some white cell within reach
+                if all(col[y] != 0 for y in nbrs[x]) and not self._joined_nearby([x], white=True):
+                    return self._joined_everywhere()
+                continue
+            ring = rings[x]
+            free = [y >= 0 and col[y] != 1 for y in ring]
+            if all(free):
+                continue
+            gap = free.index(False)
+            arcs = 0
+            touches = False  # the current arc holds one of the cell's four neighbours
+            for step in range(1, 9):
+                j = (gap + step) % 8
+                if free[j]:
+                    touches = touches or j % 2 == 0
+                elif touches:
+                    arcs, touches = arcs + 1, False
+            if arcs + touches <= 1:
+                continue
+            if not self._joined_nearby([y for y in nbrs[x] if col[y] != 1]):
+                return self._joined_everywhere()
+        return True
+
+    def _joined_nearby(self, seeds: list[int], white: bool = False) -> bool:
+        """Whether the cells ``seeds`` meet (with ``white``: the one seed meets another white
+        cell) by a path of cells not black, within a short search."""
+        col, nbrs = self.col, self.nbrs
+        wanted = set(seeds[1:])
+        seen = {seeds[0]}
+        frontier = [seeds[0]]
+        while (wanted or white) and frontier and len(seen) < LOCAL_BUDGET:
+            nxt = []
+            for x in frontier:
+                for y in nbrs[x]:
+                    if y not in seen and col[y] != 1:
+                        if white and col[y] == 0:
+                            return True
+                        seen.add(y)
+                        nxt.append(y)
+                        wanted.discard(y)
+            frontier = nxt
+        return not wanted and not white
+
+    def _joined_everywhere(self) -> bool:
+        """Whether the cells not black join every white cell, searched on the whole board."""
+        white, black = self.bits
+        puzzle = self.puzzle
+        size = puzzle.rows * puzzle.cols
+        if not white:
+            return True
+        reach = bit_region(puzzle.rows, puzzle.cols, white & -white, ((1 << size) - 1) & ~black, goal=white)
+        return white & ~reach == 0
+
+    def _probe(self) -> None:
+        """Probe every open cell seen by some number, and every length, each again only when
+        something it depended on changed."""
+        col = self.col
+        cells = sorted({x for x in range(len(col)) if self.watch[x] and col[x] == OPEN},
+                       key=lambda x: min(pos for _, _, pos in self.watch[x]))  # cells near numbers first
+        probes: list[tuple[int, ...]] = [(x,) for x in cells]
+        for q, masks in enumerate(self.mask):
+            for i, m in enumerate(masks):
+                probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
+        self.probes = probes
+        self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
+        self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
+        self.clue_deps: list[list[tuple[int, int]]] = [[] for _ in self.n]  # number -> the same
+        self.queued = [True] * len(probes)
+        pending = list(range(len(probes)))  # this round, in order
+        self.woken: list[int] = []  # the next round: probes whose reads changed
+        self.probes_run = 0
+        while pending:
+            for p in pending:
+                self.queued[p] = False
+                self._probe_one(p)
+            pending, self.woken = sorted(self.woken), []
+
+    def _probe_one(self, p: int) -> None:
+        """One probe: a cell's two colours, or one length of a number's ray; what it rules out
+        is settled for good, and the probes that read what changed are woken."""
+        col = self.col
+        probe = self.probes[p]
+        check_deadline()
+        self.probes_run += 1
+        if len(probe) == 1:
+            x = probe[0]
+            if col[x] != OPEN:
+                return
+            black_ok, black_seen = self._try(lambda: self._settle(x, 1))
+            if not black_ok:
+                learnt = lambda: self._settle(x, 0)
+            else:
+                white_ok, white_seen = self._try(lambda: self._settle(x, 0))
+                if not white_ok:
+                    learnt = lambda: self._settle(x, 1)
+                else:
+                    both = dict(black_seen[0])
+                    common = [(y, v) for y, v in white_seen[0] if both.get(y) == v]
+                    learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
+            seen = [black_seen] if not black_ok else [black_seen, white_seen]
+        else:
+            q, i, k = probe
+            m = self.mask[q][i]
+            if not m >> k & 1 or m == 1 << k:
+                return
+            ok, changes = self._try(lambda: (self._set_mask(q, i, 1 << k), self._revise(q)))
+            learnt = None if ok else (lambda: (self._set_mask(q, i, m & ~(1 << k)), self._revise(q)))
+            seen = [changes]
+        if learnt is None:  # remember what this probe read, to probe it again if that changes
+            self.version[p] += 1
+            tag = (p, self.version[p])
+            cells_read, clues_read = set(), set() if len(probe) == 1 else {probe[0]}
+            for settled, changes in seen:
+                for y, _ in settled:
+                    cells_read.add(y)
+                    cells_read.update(self.nbrs[y])
+                    clues_read.update(w[0] for w in self.watch[y])
+                clues_read.update(e[0] for e in changes if not isinstance(e, int))
+            for y in cells_read:
+                self.cell_deps[y].append(tag)
+            for r in clues_read:
+                self.clue_deps[r].append(tag)
+            return
+        mark = len(self.trail)
+        learnt()
+        self._propagate()  # a Contradiction here: the board has no answer
+        woken: list[tuple[int, int]] = []
+        cell_deps, clue_deps, queued = self.cell_deps, self.clue_deps, self.queued
+        for entry in self.trail[mark:]:
+            if isinstance(entry, int):
+                woken.extend(cell_deps[entry])
+                cell_deps[entry] = []
+            else:
+                woken.extend(clue_deps[entry[0]])
+                clue_deps[entry[0]] = []
+        del self.trail[mark:]  # settled for good: never undone
+        for w, v in woken:
+            if v == self.version[w] and not queued[w]:
+                queued[w] = True
+                self.woken.append(w)
+        if len(probe) == 1 and col[probe[0]] == OPEN and not queued[p]:
+            queued[p] = True
+            self.woken.append(p)
+
+    def views(self, clue: Cell) -> list[tuple[int, ...]]:
+        """The number's kept views, as (up, down, left, right) lengths."""
+        n = self.puzzle.numbers[clue]
+        up, down, left, right = self.lengths[clue]
+        rights = set(right)
+        return [(a, b, c, n - 1 - a - b - c) for a in up for b in down for c in left
+                if n - 1 - a - b - c in rights]
+
+
+def _prune(n: int, a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
+    """The lengths of each ray (bit sets a, b, c, d) that the other three complete to n - 1."""
+    full = (1 << n) - 1
+    ab, cd = _sums(a, b, full), _sums(c, d, full)
+    out = []
+    for m, others in ((a, _sums(b, cd, full)), (b, _sums(a, cd, full)), (c, _sums(d, ab, full)),
+                      (d, _sums(c, ab, full))):
+        kept = 0
+        while m:
+            low = m & -m
+            m ^= low
+            if others >> (n - low.bit_length()) & 1:  # length k = low's position; the others make n - 1 - k
+                kept |= low
+        out.append(kept)
+    return tuple(out)
+
+
+def _sums(a: int, b: int, full: int) -> int:
+    """The sums (as a bit set, below ``full``) of a length from ``a`` and one from ``b``."""
+    out = 0
+    while a:
+        low = a & -a
+        a ^= low
+        out |= b << (low.bit_length() - 1)
+    return out & full
