@@ -59,6 +59,10 @@ class Z3Backend(Backend):
         self._model: Any = None
         self._logic: str | None = None
         self._assertions = 0
+        #: Each decision cell's literal and its negation as raw ASTs (their BoolRefs kept alive in
+        #: ``_negations``), so that a cut costs a few C calls rather than a Python term per literal.
+        self._lits: dict[Cell, tuple[Any, Any]] = {}
+        self._negations: list[Any] = []
 
     @classmethod
     def supported(cls) -> bool:
@@ -99,6 +103,9 @@ class Z3Backend(Backend):
                 solver.add(term)  # a Python bool or a probe: let z3 coerce it
         self._assertions = len(artifact.assertions)
         self._solver = solver
+        self._negations = [artifact.neg(var) for var in artifact.decision.values()]
+        self._lits = {cell: (var.as_ast(), neg.as_ast())
+                      for (cell, var), neg in zip(artifact.decision.items(), self._negations)}
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
 
@@ -137,13 +144,21 @@ class Z3Backend(Backend):
 
     def add_clause(self, clause: CellClause) -> None:
         import z3
+        from z3.z3types import Ast
 
+        # Built from the decision literals' ASTs made once at build time: a blocking clause holds
+        # every decision cell, and a round of lazy cuts tens of thousands of literals (z3.Or
+        # coerces each argument, and a fresh Not per literal costs its Python wrapping); an empty
+        # clause is False.
         art = self._artifact
-        var = art.decision
-        # Built through the SmtModel's C API helpers: a blocking clause holds every decision cell
-        # (z3.Or coerces each of its thousands of arguments); an empty clause is False.
-        lits = [var[cell] if positive else art.neg(var[cell]) for cell, positive in clause]
-        z3.Z3_solver_assert(art.ctx.ref(), self._solver.solver, art.any(lits).as_ast())
+        lits = self._lits
+        asts = [lits[cell][0 if positive else 1] for cell, positive in clause]
+        ref = art.ctx.ref()
+        if len(asts) == 1:
+            z3.Z3_solver_assert(ref, self._solver.solver, asts[0])
+            return
+        term = art.any([]) if not asts else z3.BoolRef(z3.Z3_mk_or(ref, len(asts), (Ast * len(asts))(*asts)), art.ctx)
+        z3.Z3_solver_assert(ref, self._solver.solver, term.as_ast())
 
     def interrupt(self) -> None:
         if self._artifact is not None:
@@ -185,3 +200,4 @@ class Z3Backend(Backend):
         self._model = None
         self._solver = None
         self._artifact = None
+        self._lits, self._negations = {}, []
