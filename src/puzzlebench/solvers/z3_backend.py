@@ -63,6 +63,7 @@ class Z3Backend(Backend):
         #: ``_negations``), so that a cut costs a few C calls rather than a Python term per literal.
         self._lits: dict[Cell, tuple[Any, Any]] = {}
         self._negations: list[Any] = []
+        self._extra: dict[str, Any] = {}
 
     @classmethod
     def supported(cls) -> bool:
@@ -113,6 +114,9 @@ class Z3Backend(Backend):
         import z3
 
         self._checks += 1
+        escalation = getattr(self._artifact, "escalation", None)
+        if escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra:
+            self._escalate(escalation[1])
         left = self.remaining(deadline)
         if left is not None:
             if left <= 0:
@@ -123,6 +127,16 @@ class Z3Backend(Backend):
             self._model = self._solver.model()
             return True
         return False if outcome == z3.unsat else None
+
+    def _escalate(self, more: Any) -> None:
+        """Assert the escalation's terms into the running solver: its learnt clauses, the cuts and
+        the blocking clauses added so far all stay."""
+        import z3
+
+        ref, handle = self._artifact.ctx.ref(), self._solver.solver
+        for term in more():
+            z3.Z3_solver_assert(ref, handle, term.as_ast())
+        self._extra["escalated_at"] = self._checks - 1
 
     def marked(self) -> frozenset[Cell]:
         import z3
@@ -193,6 +207,7 @@ class Z3Backend(Backend):
     def extra(self) -> dict[str, Any]:
         rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
         rest["checks"] = self._checks
+        rest.update(self._extra)
         rest["logic"] = self._logic or self.options.get("logic", "auto")
         return rest
 

@@ -43,7 +43,7 @@ from ..sat.common import CnfModel
 from ..sat.nurikabe import _islands_by_distance as sat_islands
 from ..sat.nurikabe import hybrid_smallest
 from ..sat.nurikabe import wall_count as sat_wall_count
-from .common import SmtModel, add_clauses, card_option
+from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
@@ -58,6 +58,8 @@ AUTO_LEVELS_CELLS = 150
 #: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
+#: islands=lazy: checks before the escalation to levels or hybrid (PLACEHOLDER)
+ESCALATE = 600
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
@@ -87,9 +89,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "auto":
-        islands = auto_islands(puzzle, plan)
+        islands = "levels" if puzzle.grid.size < AUTO_LEVELS_CELLS else "lazy"
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
+    # islands=lazy escalates to the levels or the hybrid after many rounds
+    stronger = auto_islands(puzzle, plan) if islands == "lazy" and options["escalate"] > 0 else None
+    if stronger == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
+        stronger = None  # the hybrid would add nothing to the lazy cuts
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
         model.logic = "QF_LIA"  # depths are compared as integers
@@ -106,7 +112,17 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # z3's SAT core learns over the same literals as the SAT paradigm.
         sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
     sat_wall_count(cnf, puzzle, plan, [ids[cell] for cell in plan.open], options["wall_count"], SAT_CARD)
-    add_clauses(model, cnf.clauses, {i: wall[cell] for cell, i in ids.items()})
+    named = {i: wall[cell] for cell, i in ids.items()}
+    add_clauses(model, cnf.clauses, named)
+    if stronger is not None:
+        def escalated() -> list[z3.BoolRef]:
+            # The owners, levels and sizes of islands=levels or hybrid, over the same wall Booleans
+            # (the lazy island cuts stay: they hold in every answer).
+            more = CnfModel(pool=IDPool(start_from=len(ids) + 1), decision=ids)
+            sat_islands(more, puzzle, plan, SAT_CARD, budget=stronger == "hybrid")
+            return [clauses_term(model, more.clauses, named)] if more.clauses else []
+
+        model.escalation = (options["escalate"], escalated)
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
     # the region" the unshaded cells); lazy islands are checked with the lazy rule.
@@ -120,7 +136,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
     model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
                             anchor=min(plan.wall, default=None))
-    model.notes.update(connectivity=connectivity, islands=islands)
+    model.notes.update(connectivity=connectivity, islands=islands, escalate_to=stronger)
     return model
 
 
@@ -227,6 +243,9 @@ SPECS: list[EncodingSpec] = [
                    "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
                    "or auto (levels on boards under AUTO_LEVELS_CELLS cells and where the hybrid's budget holds "
                    "most of the levels, else hybrid)"),
+            Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
+                   "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
+                   "solver, keeping the cuts and what it learnt (0: never)"),
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
