@@ -17,9 +17,11 @@ Rules and the blocks that enforce them:
   number, sizes by a sequential counter), handed to z3 as one SMT-LIB text so that z3's SAT core
   (QF_FD) learns over the same literals as the SAT paradigm; ``levels`` levels every clue (the
   SAT encoding's ``distance``), ``hybrid`` only the numbers within its budget
-  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``auto`` (the default)
-  is levels on small boards and on larger ones where the hybrid levels most of what levels would,
-  hybrid on the others (:func:`auto_islands`);
+  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``lazy`` escalates
+  (``escalate``: after that many checks) by adding the owners, levels and sizes of ``levels`` or
+  ``hybrid`` (:func:`auto_islands`: levels where the hybrid levels most of what levels would,
+  hybrid on the others) to the running solver; ``auto`` (the default) is levels on boards below
+  ``AUTO_LEVELS_CELLS`` cells, lazy with the escalation on the others;
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
   region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
   Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
@@ -58,8 +60,10 @@ AUTO_LEVELS_CELLS = 150
 #: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
-#: islands=lazy: checks before the escalation to levels or hybrid (PLACEHOLDER)
-ESCALATE = 600
+#: islands=lazy: checks before the escalation to levels or hybrid. On 12 janko puzzles where the lazy
+#: rounds or the levels alone are slow (one interleaved run, count=2, 20 s cap, load 8): 300 took
+#: 24.8 s CPU in all, 600 27.2 s, 1000 30.8 s (11 proved each; 1108_20x15 by none)
+ESCALATE = 300
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
@@ -141,7 +145,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
 
 
 def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
-    """``islands=auto``: ``levels`` on a board below ``AUTO_LEVELS_CELLS`` cells, and on a larger
+    """What ``islands=lazy`` escalates to: ``levels`` on a board below ``AUTO_LEVELS_CELLS`` cells, and on a larger
     board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``) and mostly levels the
     hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of them); else ``hybrid``.
 
