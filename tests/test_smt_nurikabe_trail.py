@@ -177,3 +177,14 @@ def test_former_misses_have_their_published_answer_proved_unique(janko_dir) -> N
         result = pb.solve(entry.puzzle, "smt", count=2, timeout=120)
         assert result.exhausted and result.verified, pid
         assert [s.cells for s in result.solutions] == [entry.solution.cells], pid
+
+
+def test_cvc5_escalates_too_and_keeps_every_answer(answered) -> None:
+    pytest.importorskip("cvc5", reason="cvc5 is not installed")
+    escalated = 0
+    for puzzle in answered[:4]:
+        result = pb.solve(puzzle, "smt", solver="cvc5", count=0, timeout=60, islands="lazy", escalate=1)
+        assert result.exhausted, puzzle.to_text()
+        assert {s.cells for s in result.solutions} == all_solutions(puzzle), puzzle.to_text()
+        escalated += result.extra.get("escalated_at") == 1
+    assert escalated >= 2

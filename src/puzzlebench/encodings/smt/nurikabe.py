@@ -241,12 +241,15 @@ SPECS: list[EncodingSpec] = [
             # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
             # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
             # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
+            # auto lazy-then-escalating from 150 cells against the levels/hybrid choice (interleaved,
+            # 15 s cap, load 9): every 20th puzzle 4.50 s CPU against 4.35 s, 56/56 both; 48 former
+            # misses and moved boards 47.4 s against 82.6 s, 45 proved against 36
             Option("islands", "auto", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded integer depths), "
                    "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
                    "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
-                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells and where the hybrid's budget holds "
-                   "most of the levels, else hybrid)"),
+                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
+                   "hybrid, see escalate)"),
             Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
                    "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
                    "solver, keeping the cuts and what it learnt (0: never)"),
