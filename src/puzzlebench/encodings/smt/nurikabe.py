@@ -49,7 +49,8 @@ from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
-#: ``islands=auto``: levels on boards of fewer cells, hybrid from here on. Over every 20th janko
+#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy
+#: escalates to: levels below, see auto_islands). Over every 20th janko
 #: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
 #: (build and search grow with levels for every number on big boards)
 AUTO_LEVELS_CELLS = 150
@@ -145,9 +146,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
 
 
 def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
-    """What ``islands=lazy`` escalates to: ``levels`` on a board below ``AUTO_LEVELS_CELLS`` cells, and on a larger
-    board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``) and mostly levels the
-    hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of them); else ``hybrid``.
+    """What ``islands=lazy`` escalates to: ``levels`` on a board below ``AUTO_LEVELS_CELLS``
+    cells, and on a larger board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``)
+    and mostly levels the hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of
+    them); else ``hybrid``.
 
     A clue's levels are its bound times the cells its island may hold (``IslandPlan.levelled``'s
     measure). When the hybrid's budget already takes most of them, levelling the few small islands
