@@ -22,8 +22,10 @@ from puzzlebench.model import Family, Nurikabe
 
 
 def _islands(puzzle: Nurikabe) -> str:
+    """The islands variant the default ends with: the one ``islands=lazy`` escalates to, if any."""
     spec = registry.get(Family.NURIKABE, "smt")
-    return spec.build(puzzle, spec.resolve({})).notes["islands"]
+    notes = spec.build(puzzle, spec.resolve({})).notes
+    return notes["escalate_to"] or notes["islands"]
 
 
 def _reach(puzzle: Nurikabe, clue: tuple[int, int]) -> int:

@@ -258,6 +258,7 @@ class Cvc5Backend(Backend):
         self._clauses = 0
         self._unknown: str | None = None
         self._figures: dict[str, Any] = {}
+        self._translator: Any = None
 
     # -- availability ---------------------------------------------------------------------------
     @classmethod
@@ -308,7 +309,7 @@ class Cvc5Backend(Backend):
         solver.setLogic(logic)
         for formula in formulas:
             solver.assertFormula(formula)
-        self._tm, self._solver = tm, solver
+        self._tm, self._solver, self._translator = tm, solver, translator
         self._figures = {
             "translate_s": time.perf_counter() - started,
             "translated_terms": translator.terms,
@@ -330,6 +331,12 @@ class Cvc5Backend(Backend):
         elif self._limited:
             self._solver.setOption("tlimit-per", "0")  # 0: no limit
             self._limited = False
+        escalation = getattr(self._artifact, "escalation", None)
+        if escalation is not None and self._checks >= escalation[0] and "escalated_at" not in self._figures:
+            # the encoding's stronger statement, added to the running solver (cuts and clauses stay)
+            for term in escalation[1]():
+                self._solver.assertFormula(self._translator.term(term))
+            self._figures["escalated_at"] = self._checks
         self._checks += 1
         result = self._solver.checkSat()
         if result.isSat():
@@ -425,7 +432,7 @@ class Cvc5Backend(Backend):
 
     def close(self) -> None:
         # Terms and the solver before their term manager.
-        self._decision, self._negated = {}, {}
+        self._decision, self._negated, self._translator = {}, {}, None
         self._solver = None
         self._tm = None
         self._artifact = None

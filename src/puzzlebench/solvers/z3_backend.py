@@ -7,7 +7,10 @@ The ``logic`` option picks the solver: ``auto`` (default) takes the logic the en
 z3's own timeout is soft (checked between steps), so each check gets the ``timeout``
 parameter (the milliseconds left) and the harness's watchdog interrupts the context at the
 deadline; an ``unknown`` answer means the deadline was reached. The harness owns enumeration and
-lazy cuts; this adapter turns cell literals into disjunctions of the decision Booleans.
+lazy cuts; this adapter turns cell literals into disjunctions of the decision Booleans. An
+artefact's ``escalation`` (``SmtModel.escalation``: a number of checks and the terms to add then)
+is asserted into the running solver when the loop reaches that many checks, so that what z3 learnt
+and every cut stay.
 """
 
 from __future__ import annotations
@@ -59,6 +62,11 @@ class Z3Backend(Backend):
         self._model: Any = None
         self._logic: str | None = None
         self._assertions = 0
+        #: Each decision cell's literal and its negation as raw ASTs (their BoolRefs kept alive in
+        #: ``_negations``), so that a cut costs a few C calls rather than a Python term per literal.
+        self._lits: dict[Cell, tuple[Any, Any]] = {}
+        self._negations: list[Any] = []
+        self._extra: dict[str, Any] = {}
 
     @classmethod
     def supported(cls) -> bool:
@@ -99,6 +107,9 @@ class Z3Backend(Backend):
                 solver.add(term)  # a Python bool or a probe: let z3 coerce it
         self._assertions = len(artifact.assertions)
         self._solver = solver
+        self._negations = [artifact.neg(var) for var in artifact.decision.values()]
+        self._lits = {cell: (var.as_ast(), neg.as_ast())
+                      for (cell, var), neg in zip(artifact.decision.items(), self._negations)}
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
 
@@ -106,6 +117,9 @@ class Z3Backend(Backend):
         import z3
 
         self._checks += 1
+        escalation = getattr(self._artifact, "escalation", None)
+        if escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra:
+            self._escalate(escalation[1])
         left = self.remaining(deadline)
         if left is not None:
             if left <= 0:
@@ -116,6 +130,16 @@ class Z3Backend(Backend):
             self._model = self._solver.model()
             return True
         return False if outcome == z3.unsat else None
+
+    def _escalate(self, more: Any) -> None:
+        """Assert the escalation's terms into the running solver: its learnt clauses, the cuts and
+        the blocking clauses added so far all stay."""
+        import z3
+
+        ref, handle = self._artifact.ctx.ref(), self._solver.solver
+        for term in more():
+            z3.Z3_solver_assert(ref, handle, term.as_ast())
+        self._extra["escalated_at"] = self._checks - 1
 
     def marked(self) -> frozenset[Cell]:
         import z3
@@ -137,13 +161,21 @@ class Z3Backend(Backend):
 
     def add_clause(self, clause: CellClause) -> None:
         import z3
+        from z3.z3types import Ast
 
+        # Built from the decision literals' ASTs made once at build time: a blocking clause holds
+        # every decision cell, and a round of lazy cuts tens of thousands of literals (z3.Or
+        # coerces each argument, and a fresh Not per literal costs its Python wrapping); an empty
+        # clause is False.
         art = self._artifact
-        var = art.decision
-        # Built through the SmtModel's C API helpers: a blocking clause holds every decision cell
-        # (z3.Or coerces each of its thousands of arguments); an empty clause is False.
-        lits = [var[cell] if positive else art.neg(var[cell]) for cell, positive in clause]
-        z3.Z3_solver_assert(art.ctx.ref(), self._solver.solver, art.any(lits).as_ast())
+        lits = self._lits
+        asts = [lits[cell][0 if positive else 1] for cell, positive in clause]
+        ref = art.ctx.ref()
+        if len(asts) == 1:
+            z3.Z3_solver_assert(ref, self._solver.solver, asts[0])
+            return
+        term = art.any([]) if not asts else z3.BoolRef(z3.Z3_mk_or(ref, len(asts), (Ast * len(asts))(*asts)), art.ctx)
+        z3.Z3_solver_assert(ref, self._solver.solver, term.as_ast())
 
     def interrupt(self) -> None:
         if self._artifact is not None:
@@ -178,6 +210,7 @@ class Z3Backend(Backend):
     def extra(self) -> dict[str, Any]:
         rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
         rest["checks"] = self._checks
+        rest.update(self._extra)
         rest["logic"] = self._logic or self.options.get("logic", "auto")
         return rest
 
@@ -185,3 +218,4 @@ class Z3Backend(Backend):
         self._model = None
         self._solver = None
         self._artifact = None
+        self._lits, self._negations = {}, []

@@ -67,6 +67,11 @@ class SmtModel(Artifact):
     logic: str | None = None
     #: Booleans declared in SMT-LIB text handed to z3's parser (:class:`UnarySums`), not in ``bools``.
     text_bools: int = 0
+    #: ``(checks, more)``: after that many checks of the enumeration loop the backend asserts the
+    #: terms ``more()`` makes (a stronger statement of rules the lazy cuts check anyway), keeping
+    #: every clause learnt and added so far; None: never. A backend without it loses no answer,
+    #: as the lazy rule still checks every candidate.
+    escalation: tuple[int, Callable[[], list[z3.BoolRef]]] | None = None
 
     # -- variables ------------------------------------------------------------------------------
     def bool(self, *key: Any) -> z3.BoolRef:
@@ -277,8 +282,13 @@ def add_clauses(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mappin
     parsed from SMT-LIB text: variable ``v`` is ``named[v]`` (a Boolean constant of the model)
     when named, else a fresh Boolean ``|aux k|`` declared in the text. As with
     :class:`UnarySums`, one parse costs a fraction of making the clauses term by term."""
-    if not clauses:
-        return
+    if clauses:
+        model.add(clauses_term(model, clauses, named))
+
+
+def clauses_term(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mapping[int, z3.BoolRef]) -> z3.BoolRef:
+    """The conjunction :func:`add_clauses` adds, made without adding it (its auxiliaries are
+    fresh all the same)."""
     text: dict[int, str] = {}
     declared: list[str] = []
     start = model.text_bools
@@ -302,7 +312,7 @@ def add_clauses(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mappin
     parts = [f"(declare-fun {name} () Bool)" for name in declared]
     parts += ["(assert (and", *body, "true))"]
     (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
-    model.add(conjunction)
+    return conjunction
 
 
 class _Pool:

@@ -17,9 +17,11 @@ Rules and the blocks that enforce them:
   number, sizes by a sequential counter), handed to z3 as one SMT-LIB text so that z3's SAT core
   (QF_FD) learns over the same literals as the SAT paradigm; ``levels`` levels every clue (the
   SAT encoding's ``distance``), ``hybrid`` only the numbers within its budget
-  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``auto`` (the default)
-  is levels on small boards and on larger ones where the hybrid levels most of what levels would,
-  hybrid on the others (:func:`auto_islands`);
+  (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``lazy`` escalates
+  (``escalate``: after that many checks) by adding the owners, levels and sizes of ``levels`` or
+  ``hybrid`` (:func:`auto_islands`: levels where the hybrid levels most of what levels would,
+  hybrid on the others) to the running solver; ``auto`` (the default) is levels on boards below
+  ``AUTO_LEVELS_CELLS`` cells, lazy with the escalation on the others;
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
   region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
   Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
@@ -43,11 +45,12 @@ from ..sat.common import CnfModel
 from ..sat.nurikabe import _islands_by_distance as sat_islands
 from ..sat.nurikabe import hybrid_smallest
 from ..sat.nurikabe import wall_count as sat_wall_count
-from .common import SmtModel, add_clauses, card_option
+from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
-#: ``islands=auto``: levels on boards of fewer cells, hybrid from here on. Over every 20th janko
+#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy
+#: escalates to: levels below, see auto_islands). Over every 20th janko
 #: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
 #: (build and search grow with levels for every number on big boards)
 AUTO_LEVELS_CELLS = 150
@@ -58,6 +61,10 @@ AUTO_LEVELS_CELLS = 150
 #: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
+#: islands=lazy: checks before the escalation to levels or hybrid. On 12 janko puzzles where the lazy
+#: rounds or the levels alone are slow (one interleaved run, count=2, 20 s cap, load 8): 300 took
+#: 24.8 s CPU in all, 600 27.2 s, 1000 30.8 s (11 proved each; 1108_20x15 by none)
+ESCALATE = 300
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
 #: The wall option the islands module describes (lazy cuts, rank levels, none), which ``auto`` picks from.
@@ -87,9 +94,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
     if islands == "auto":
-        islands = auto_islands(puzzle, plan)
+        islands = "levels" if puzzle.grid.size < AUTO_LEVELS_CELLS else "lazy"
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
+    # islands=lazy escalates to the levels or the hybrid after many rounds
+    stronger = auto_islands(puzzle, plan) if islands == "lazy" and options["escalate"] > 0 else None
+    if stronger == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
+        stronger = None  # the hybrid would add nothing to the lazy cuts
     if islands == "distance":
         _islands_by_distance(model, puzzle, plan, wall, open_, options["card"])
         model.logic = "QF_LIA"  # depths are compared as integers
@@ -106,7 +117,17 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # z3's SAT core learns over the same literals as the SAT paradigm.
         sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
     sat_wall_count(cnf, puzzle, plan, [ids[cell] for cell in plan.open], options["wall_count"], SAT_CARD)
-    add_clauses(model, cnf.clauses, {i: wall[cell] for cell, i in ids.items()})
+    named = {i: wall[cell] for cell, i in ids.items()}
+    add_clauses(model, cnf.clauses, named)
+    if stronger is not None:
+        def escalated() -> list[z3.BoolRef]:
+            # The owners, levels and sizes of islands=levels or hybrid, over the same wall Booleans
+            # (the lazy island cuts stay: they hold in every answer).
+            more = CnfModel(pool=IDPool(start_from=len(ids) + 1), decision=ids)
+            sat_islands(more, puzzle, plan, SAT_CARD, budget=stronger == "hybrid")
+            return [clauses_term(model, more.clauses, named)] if more.clauses else []
+
+        model.escalation = (options["escalate"], escalated)
 
     # All wall cells form one orthogonally connected region (Kuromasu's rank rule, with "out of
     # the region" the unshaded cells); lazy islands are checked with the lazy rule.
@@ -120,14 +141,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
     model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
                             anchor=min(plan.wall, default=None))
-    model.notes.update(connectivity=connectivity, islands=islands)
+    model.notes.update(connectivity=connectivity, islands=islands, escalate_to=stronger)
     return model
 
 
 def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
-    """``islands=auto``: ``levels`` on a board below ``AUTO_LEVELS_CELLS`` cells, and on a larger
-    board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``) and mostly levels the
-    hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of them); else ``hybrid``.
+    """What ``islands=lazy`` escalates to: ``levels`` on a board below ``AUTO_LEVELS_CELLS``
+    cells, and on a larger board whose levels for every clue are few (at most ``AUTO_LEVELS_MOST``)
+    and mostly levels the hybrid gives anyway (its budget holds at least ``AUTO_LEVELS_SHARE`` of
+    them); else ``hybrid``.
 
     A clue's levels are its bound times the cells its island may hold (``IslandPlan.levelled``'s
     measure). When the hybrid's budget already takes most of them, levelling the few small islands
@@ -221,12 +243,18 @@ SPECS: list[EncodingSpec] = [
             # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
             # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
             # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
+            # auto lazy-then-escalating from 150 cells against the levels/hybrid choice (interleaved,
+            # 15 s cap, load 9): every 20th puzzle 4.50 s CPU against 4.35 s, 56/56 both; 48 former
+            # misses and moved boards 47.4 s against 82.6 s, 45 proved against 36
             Option("islands", "auto", ISLANDS,
                    "how islands get one number and its size: distance (owners and bounded integer depths), "
                    "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
                    "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
-                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells and where the hybrid's budget holds "
-                   "most of the levels, else hybrid)"),
+                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
+                   "hybrid, see escalate)"),
+            Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
+                   "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
+                   "solver, keeping the cuts and what it learnt (0: never)"),
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
