@@ -20,10 +20,12 @@ Enumeration (backend option ``enumeration``):
 
 Presolve: HiGHS 1.16's presolve has called feasible models infeasible, so an infeasible verdict
 reached with presolve stands only when a run without it confirms it. The runs after the first
-answer (a uniqueness proof, the subspaces of an enumeration) mostly end infeasible: they run
-without presolve from the start (backend option ``proof_presolve=off``), where the confirmation
-would spend the presolved run for nothing (janko Nurikabe 82_14x24: its proof ran 1.7 s with
-presolve, then 2.7 s to confirm).
+answer (a uniqueness proof, the subspaces of an enumeration) mostly end infeasible: by default
+they run without presolve from the start (backend option ``proof_presolve``), where the
+confirmation would spend the presolved run for nothing (janko Nurikabe 82_14x24: its proof ran
+1.7 s with presolve, then 2.7 s to confirm). A model may ask for presolve there
+(``MipModel.proof_presolve``): Nurikabe's proof goes through lazy rounds, whose runs end on a
+candidate, and without presolve each of them solves LPs that presolve would have spared.
 
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
@@ -49,7 +51,7 @@ from ..model import Cell
 from .base import Backend
 
 _PRESOLVE = ("choose", "on", "off")
-_PROOF_PRESOLVE = ("off", "same")
+_PROOF_PRESOLVE = ("auto", "off", "same")
 _PRESOLVE_RULES = ("auto", "all", "lean")
 #: presolve_rules=lean: HiGHS's ``presolve_rule_off`` bits for the aggregator (1 << 12) and the
 #: two rules after probing, enumeration and dual fixing (1 << 16, 1 << 17): on janko Nurikabe's
@@ -89,14 +91,18 @@ class HighsBackend(Backend):
                "0 = HiGHS's choice)"),
         Option("seed", 0, description="HiGHS random_seed"),
         Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
+        # measured on janko Nurikabe (count=2, one interleaved run each, load 6-9), same against off:
+        # every 20th puzzle 52 -> 54 proven (20 s cap), 10 puzzles of the miss list 6 -> 7 (30 s cap),
+        # CPU on the puzzles all variants prove 17.0 -> 12.6 s (0.74x) and 20.9 -> 11.9 s (0.57x)
         Option(
             "proof_presolve",
-            "off",
+            "auto",
             _PROOF_PRESOLVE,
-            "presolve in the runs after the first answer, which mostly end infeasible (a uniqueness proof, "
-            "the subspaces of an enumeration): off (run without presolve from the start: an infeasible verdict "
-            "under presolve is confirmed by a run without it anyway, so the presolved run is spent twice) or "
-            "same (the presolve option, with that confirmation)",
+            "presolve in the runs after the first answer (a uniqueness proof, the subspaces of an enumeration): "
+            "off (run without presolve from the start: an infeasible verdict under presolve is confirmed by a "
+            "run without it anyway, so the presolved run is spent twice), same (the presolve option, with that "
+            "confirmation: the proof's runs that end on a candidate of the lazy rounds stay cheap) or auto "
+            "(what the encoding asks for, MipModel.proof_presolve; off unless it says)",
         ),
         Option(
             "presolve_rules",
@@ -116,6 +122,19 @@ class HighsBackend(Backend):
             "stopped before any simplex iteration, so that only HiGHS's feasibility jump looks for a point; "
             "presolve then runs only when it finds none: with many lazy rounds, presolving the rows that "
             "pile up costs more than the jump)",
+        ),
+        # measured on janko Nurikabe with proof_presolve=same (count=2, one interleaved run each, load 6-9),
+        # auto against full: every 20th puzzle 54 -> 54 proven, CPU on the 52 all variants prove 12.6 -> 12.1 s;
+        # 10 puzzles of the miss list 7 -> 8 proven
+        Option(
+            "block",
+            "auto",
+            ("auto", "full"),
+            "the row that blocks an answer: full (the no-good over every decision cell) or auto (where the "
+            "model says every answer marks as many cells, MipModel.fixed_marks: one of the answer's marked "
+            "cells turns unmarked, or one of its unmarked cells marked, whichever side is smaller; on 0/1 "
+            "points of the model it excludes the same, and where the rows imply the count its LP relaxation is "
+            "twice as tight: the uniqueness proof's LPs are what a proof costs without presolve)",
         ),
         Option(
             "enumeration",
@@ -138,6 +157,8 @@ class HighsBackend(Backend):
         self._lower: Any = None  # the decision columns' bounds as built (restored when unfixed)
         self._upper: Any = None
         self._lazy: Any = None
+        self._fixed_marks = False  # MipModel.fixed_marks: every answer marks as many decision cells
+        self._proof_presolve = "off"  # the proof_presolve option, auto resolved by the model
         #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
         self._contradiction: str | None = None
         self._stop = threading.Event()
@@ -191,6 +212,10 @@ class HighsBackend(Backend):
         self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells))
         self._lower, self._upper = col_lower[self._columns], col_upper[self._columns]
         self._lazy = artifact.lazy
+        self._fixed_marks = artifact.fixed_marks
+        self._proof_presolve = str(self.options.get("proof_presolve", "auto"))
+        if self._proof_presolve == "auto":
+            self._proof_presolve = artifact.proof_presolve
         self._contradiction = artifact.contradiction
         self._size = {
             "variables": artifact.num_cols,
@@ -260,7 +285,7 @@ class HighsBackend(Backend):
             return None
         highs = self._highs
         presolve = str(self.options.get("presolve", "choose"))
-        if self._proving and self.options.get("proof_presolve", "off") == "off":
+        if self._proving and self._proof_presolve == "off":
             presolve = "off"
         if presolve != "off" and not self._proving and self.options.get("probe", "off") == "jump":
             if self._jump(left):
@@ -367,6 +392,24 @@ class HighsBackend(Backend):
         self._highs.addRow(lower, highspy.kHighsInf, len(entries), index, value)
         self._count("rows_added")
 
+    def block(self, cells: frozenset[Cell], decision) -> None:
+        """Block the answer ``cells``: the full no-good, or (``block=auto`` on a model whose answers
+        all mark as many cells) "a cell of one side of the answer changes", over the smaller side.
+        Another answer with as many marked cells that differs from this one turns a marked cell
+        unmarked and an unmarked one marked, so either side alone excludes exactly this answer
+        among answers. Cells the model fixes by their bounds never change and are left out."""
+        if not self._fixed_marks or self.options.get("block", "auto") != "auto":
+            super().block(cells, decision)
+            return
+        free = [cell for cell in decision if self._column.get(cell) is not None]
+        fixed = {cell for cell, lo, up in zip(self._cells, self._lower.tolist(), self._upper.tolist()) if lo == up}
+        on = [cell for cell in free if cell in cells and cell not in fixed]
+        off = [cell for cell in free if cell not in cells and cell not in fixed]
+        if len(on) <= len(off):
+            self.add_clause([(cell, False) for cell in on])  # a marked cell turns unmarked
+        else:
+            self.add_clause([(cell, True) for cell in off])  # an unmarked cell turns marked
+
     def _add_cut(self, cut: Any) -> None:
         """The row ``lower <= expr <= upper`` (the expression's constant moved to the bounds)."""
         import numpy as np
@@ -444,7 +487,7 @@ class HighsBackend(Backend):
                 if limit and found >= limit:
                     return
                 if found <= nogoods:  # block this answer with a row; search the same subspace again
-                    self.add_clause([(cell, cell not in cells) for cell in self._cells])
+                    self.block(cells, self._cells)
                     self._count("blocking_clauses")
                     continue
                 # Split the rest of this subspace around the answer (pushed so that the subspace

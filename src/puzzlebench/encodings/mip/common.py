@@ -128,6 +128,14 @@ class MipModel(Artifact):
     #: HiGHS presolve rules the model is best solved with (backend option ``presolve_rules=auto``):
     #: ``all``, or ``lean`` for a model re-presolved round after round as lazy cut rows pile up
     presolve_rules: str = "all"
+    #: Every answer marks as many decision cells (Nurikabe without '?': the wall is the cells the
+    #: numbers leave over). Another answer then turns one of this answer's marked cells unmarked,
+    #: and the backend blocks an answer with that clause over one side (backend option ``block``):
+    #: where the rows imply the count, its LP relaxation is twice as tight as the full no-good's
+    fixed_marks: bool = False
+    #: Presolve in the runs after the first answer (backend option ``proof_presolve=auto``): ``off``,
+    #: or ``same`` for a model whose proof goes through lazy rounds (runs ending on a candidate)
+    proof_presolve: str = "off"
 
     # -- columns --------------------------------------------------------------------------------
     def column(self, lower: float, upper: float, integer: bool) -> Var:

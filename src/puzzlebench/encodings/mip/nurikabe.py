@@ -33,7 +33,10 @@ Rules and the rows that enforce them:
 
 HiGHS presolves the model again for every round of cuts; most of a round's time on a big board is
 that presolve, so the model asks the backend for HiGHS's lean presolve rules (backend option
-``presolve_rules=auto``; see :data:`~puzzlebench.solvers.highs_backend.LEAN_RULES_OFF`).
+``presolve_rules=auto``; see :data:`~puzzlebench.solvers.highs_backend.LEAN_RULES_OFF`). The
+uniqueness proof is lazy rounds too: the model asks for presolve there (``proof_presolve=auto``),
+and, without '?', every answer has as many wall cells, so the backend blocks the answer by "one of
+its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone (``block=auto``).
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ LEVELS = 3000
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     # Every lazy round presolves the model and its cut rows again: HiGHS's lean presolve rules.
-    model = MipModel(presolve_rules="lean")
+    # Without '?' every answer's wall is the cells the numbers leave over: as many in each. The
+    # uniqueness proof goes through lazy rounds too: presolve there as well (confirmed when infeasible).
+    model = MipModel(presolve_rules="lean", fixed_marks=not puzzle.unknown, proof_presolve="same")
     grid = puzzle.grid
     clues = puzzle.clue_cells
     plan = IslandPlan.of(puzzle)
