@@ -73,6 +73,7 @@ class CpSatBackend(Backend):
         self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
         self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
         self._user_time = 0.0  # CP-SAT's user_time summed over the searches so far
+        self._fixed = False  # the root fixings of the model searched are in it (carry_fixings)
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -168,6 +169,12 @@ class CpSatBackend(Backend):
             model.clear_hints()
             for var, value in zip(self._vars, self._last):
                 model.add_hint(var, value)
+        if self._artifact.carry_fixings and not self._fixed:
+            model.clear_hints()
+            self._root_fixings(deadline)
+            solver.parameters.max_time_in_seconds = left if (left := self.remaining(deadline)) is not None else float("inf")
+            if left == 0.0 or self._stop.is_set():
+                return None
         status = solver.solve(model)
         self._record(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -208,8 +215,45 @@ class CpSatBackend(Backend):
         self._extra["escalated_after"] = round(self._user_time, 3)
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
+        self._fixed = False
         for clause in clauses:
             self.add_clause(clause)
+
+    def _root_fixings(self, deadline: float | None) -> None:
+        """Fix in the model every variable CP-SAT fixes at the root (``carry_fixings``): one
+        search stopped after the root propagation and probing."""
+        from ortools.sat.python import cp_model
+
+        solver, params = self._solver, self._solver.parameters
+        # (a presolve must keep every answer, so that the domains it reports exclude none)
+        keep = params.keep_all_feasible_solutions_in_presolve
+        params.stop_after_root_propagation = params.fill_tightened_domains_in_response = True
+        params.keep_all_feasible_solutions_in_presolve = True
+        try:
+            status = solver.solve(self._artifact.model)
+        finally:
+            params.stop_after_root_propagation = params.fill_tightened_domains_in_response = False
+            params.keep_all_feasible_solutions_in_presolve = keep
+        self._fixed = True
+        self._extra["root_fixings_time"] = self._extra.get("root_fixings_time", 0.0) + solver.response_proto.user_time
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
+        if status not in (cp_model.UNKNOWN, cp_model.FEASIBLE, cp_model.OPTIMAL):
+            return  # (infeasible at the root: the next search says so)
+        variables = self._artifact.model.proto.variables
+        response = solver.response_proto  # (held: its fields are views into it)
+        tightened = [(domain[0], domain[-1]) for domain in (list(v.domain) for v in response.tightened_variables)]
+        if len(tightened) != len(variables):
+            return
+        fixed = 0
+        for var, (lo, hi) in zip(variables, tightened):
+            if lo == hi and list(var.domain) != [lo, lo]:
+                var.domain.clear()
+                var.domain.extend([lo, lo])
+                fixed += 1
+        self._extra["root_fixings"] = self._extra.get("root_fixings", 0) + fixed
+        for key, value in self._artifact.fixed_parameters.items():
+            setattr(params, key, value)
 
     # -- callback: one search enumerating every solution (functional encodings only) -----------
     def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:

@@ -119,12 +119,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     art.notes.update(connectivity=connectivity, islands=islands)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
-        stronger = {**options, "islands": options["escalate_to"], "escalate": 0}
+        stronger = {**options, "islands": options["escalate_to"], "escalate": 0,
+                    "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
             bigger = build_default(puzzle, stronger)
             if not options["escalate_presolve"]:
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
+            bigger.carry_fixings = options["escalate_fixings"] != "off"
+            if options["escalate_fixings"] == "noprobe":
+                bigger.fixed_parameters.update(cp_model_probing_level=0)
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -272,11 +276,16 @@ ENCODINGS: list[EncodingSpec] = [
                    "the islands variant islands=lazy escalates to (see escalate)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
+            Option("escalate_connectivity", "same", ("same", "rank", "flow"),
+                   "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)"),
+            Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
+                   "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
+                   "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # cuts=region 51 s in all, cell 69 s
-            cuts_option("region"),
+            cuts_option("region", mixed=True),
             wall_rules_option("none"),
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
             # in all alike
