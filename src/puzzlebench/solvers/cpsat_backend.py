@@ -15,7 +15,9 @@ In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts co
 cell literals); ``callback`` is this backend's native enumeration. An artefact with an
 ``escalation`` is swapped for its larger model after that many searches of the loop, with the
 clauses added so far (a lazy encoding that needs hundreds of cheap rounds then gets the model
-that needs a few).
+that needs a few). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
+run stopped after the root propagation and probing, and every variable that run fixed is fixed
+in the model for the searches that follow (CP-SAT would re-derive them in each).
 
 CP-SAT runs single-threaded unless ``num_workers`` says otherwise (comparable measurements);
 the harness's deadline becomes ``max_time_in_seconds`` of each search.
@@ -161,6 +163,12 @@ class CpSatBackend(Backend):
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
                 return None
+        if self._artifact.carry_fixings and not self._fixed:
+            solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
+            self._root_fixings()
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                return None
         solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
         model = self._artifact.model
         if self._last is not None and self.options.get("hints", True):
@@ -169,12 +177,6 @@ class CpSatBackend(Backend):
             model.clear_hints()
             for var, value in zip(self._vars, self._last):
                 model.add_hint(var, value)
-        if self._artifact.carry_fixings and not self._fixed:
-            model.clear_hints()
-            self._root_fixings(deadline)
-            solver.parameters.max_time_in_seconds = left if (left := self.remaining(deadline)) is not None else float("inf")
-            if left == 0.0 or self._stop.is_set():
-                return None
         status = solver.solve(model)
         self._record(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -219,9 +221,9 @@ class CpSatBackend(Backend):
         for clause in clauses:
             self.add_clause(clause)
 
-    def _root_fixings(self, deadline: float | None) -> None:
+    def _root_fixings(self) -> None:
         """Fix in the model every variable CP-SAT fixes at the root (``carry_fixings``): one
-        search stopped after the root propagation and probing."""
+        search stopped after the root propagation and probing, without hints."""
         from ortools.sat.python import cp_model
 
         solver, params = self._solver, self._solver.parameters
@@ -229,19 +231,21 @@ class CpSatBackend(Backend):
         keep = params.keep_all_feasible_solutions_in_presolve
         params.stop_after_root_propagation = params.fill_tightened_domains_in_response = True
         params.keep_all_feasible_solutions_in_presolve = True
+        self._artifact.model.clear_hints()
         try:
             status = solver.solve(self._artifact.model)
         finally:
             params.stop_after_root_propagation = params.fill_tightened_domains_in_response = False
             params.keep_all_feasible_solutions_in_presolve = keep
         self._fixed = True
-        self._extra["root_fixings_time"] = self._extra.get("root_fixings_time", 0.0) + solver.response_proto.user_time
+        self._extra["root_fixings_time"] = round(solver.response_proto.user_time, 3)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
         if status not in (cp_model.UNKNOWN, cp_model.FEASIBLE, cp_model.OPTIMAL):
             return  # (infeasible at the root: the next search says so)
         variables = self._artifact.model.proto.variables
-        response = solver.response_proto  # (held: its fields are views into it)
+        response = solver.response_proto
+        # (each domain copied to a list first: the proto's repeated fields take no negative index)
         tightened = [(domain[0], domain[-1]) for domain in (list(v.domain) for v in response.tightened_variables)]
         if len(tightened) != len(variables):
             return
@@ -251,7 +255,7 @@ class CpSatBackend(Backend):
                 var.domain.clear()
                 var.domain.extend([lo, lo])
                 fixed += 1
-        self._extra["root_fixings"] = self._extra.get("root_fixings", 0) + fixed
+        self._extra["root_fixings"] = fixed
         for key, value in self._artifact.fixed_parameters.items():
             setattr(params, key, value)
 

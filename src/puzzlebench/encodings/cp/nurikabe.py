@@ -21,7 +21,9 @@ Rules and the blocks that enforce them:
   ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
   after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
   rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
-  searches after the switch or without it (``escalate_presolve``);
+  searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
+  propagation and probing fix in that model fixed once for all its searches (``escalate_fixings``),
+  and with the wall's connectivity stated up front from then on or not (``escalate_connectivity``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
