@@ -278,15 +278,23 @@ ENCODINGS: list[EncodingSpec] = [
                    "the islands variant islands=lazy escalates to (see escalate)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
+            # on 459_20x36 neither rank nor flow ended the first search after the switch within
+            # about 4 CPU s (25 s cap, load 6)
             Option("escalate_connectivity", "same", ("same", "rank", "flow"),
                    "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)"),
+            # one search of 660_14x24's switched model: 0.38-0.41 CPU s as before, 0.18-0.19 with
+            # its 7,591 root fixings in the model and no probing (0.23 s, once, to find them); one
+            # interleaved run each (count=2, load 6-9 on 2 cores) off / noprobe: on the 13 misses of
+            # the last whole-corpus run (40 s cap) 0 / 1 proven (660_14x24 in 10.95 CPU s), 167.8 /
+            # 160.6 CPU s; on every 20th janko puzzle (56, 20 s cap) 54 / 54 proven, 12.6 / 12.3 s
             Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
                    "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
                    "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # cuts=region 51 s in all, cell 69 s
+            # cuts=region 51 s in all, cell 69 s; separator gave 660_14x24 17,686 cuts in its first
+            # 100 searches and 4x their CP-SAT time
             cuts_option("region", mixed=True),
             wall_rules_option("none"),
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
