@@ -15,7 +15,9 @@ In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts co
 cell literals); ``callback`` is this backend's native enumeration. An artefact with an
 ``escalation`` is swapped for its larger model after that many searches of the loop, with the
 clauses added so far (a lazy encoding that needs hundreds of cheap rounds then gets the model
-that needs a few).
+that needs a few). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
+run stopped after the root propagation and probing, and every variable that run fixed is fixed
+in the model for the searches that follow (CP-SAT would re-derive them in each).
 
 CP-SAT runs single-threaded unless ``num_workers`` says otherwise (comparable measurements);
 the harness's deadline becomes ``max_time_in_seconds`` of each search.
@@ -73,6 +75,7 @@ class CpSatBackend(Backend):
         self._last: list[int] | None = None  # the previous candidate's decision values (for hints)
         self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
         self._user_time = 0.0  # CP-SAT's user_time summed over the searches so far
+        self._fixed = False  # the root fixings of the model searched are in it (carry_fixings)
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -160,6 +163,12 @@ class CpSatBackend(Backend):
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
                 return None
+        if self._artifact.carry_fixings and not self._fixed:
+            solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
+            self._root_fixings()
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                return None
         solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
         model = self._artifact.model
         if self._last is not None and self.options.get("hints", True):
@@ -208,8 +217,47 @@ class CpSatBackend(Backend):
         self._extra["escalated_after"] = round(self._user_time, 3)
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
+        self._fixed = False
         for clause in clauses:
             self.add_clause(clause)
+
+    def _root_fixings(self) -> None:
+        """Fix in the model every variable CP-SAT fixes at the root (``carry_fixings``): one
+        search stopped after the root propagation and probing, without hints."""
+        from ortools.sat.python import cp_model
+
+        solver, params = self._solver, self._solver.parameters
+        # (a presolve must keep every answer, so that the domains it reports exclude none)
+        keep = params.keep_all_feasible_solutions_in_presolve
+        params.stop_after_root_propagation = params.fill_tightened_domains_in_response = True
+        params.keep_all_feasible_solutions_in_presolve = True
+        self._artifact.model.clear_hints()
+        try:
+            status = solver.solve(self._artifact.model)
+        finally:
+            params.stop_after_root_propagation = params.fill_tightened_domains_in_response = False
+            params.keep_all_feasible_solutions_in_presolve = keep
+        self._fixed = True
+        self._extra["root_fixings_time"] = round(solver.response_proto.user_time, 3)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
+        if status not in (cp_model.UNKNOWN, cp_model.FEASIBLE, cp_model.OPTIMAL):
+            return  # (infeasible at the root: the next search says so)
+        variables = self._artifact.model.proto.variables
+        response = solver.response_proto
+        # (each domain copied to a list first: the proto's repeated fields take no negative index)
+        tightened = [(domain[0], domain[-1]) for domain in (list(v.domain) for v in response.tightened_variables)]
+        if len(tightened) != len(variables):
+            return
+        fixed = 0
+        for var, (lo, hi) in zip(variables, tightened):
+            if lo == hi and list(var.domain) != [lo, lo]:
+                var.domain.clear()
+                var.domain.extend([lo, lo])
+                fixed += 1
+        self._extra["root_fixings"] = fixed
+        for key, value in self._artifact.fixed_parameters.items():
+            setattr(params, key, value)
 
     # -- callback: one search enumerating every solution (functional encodings only) -----------
     def enumerate(self, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:

@@ -37,12 +37,19 @@ class CpModelArtifact(Artifact):
     decision cells that the resolve loop switches to after that many searches, keeping every
     clause (cut or blocking clause) added so far; it must accept exactly the answers this model
     and the lazy rule accept.
+    ``carry_fixings``: in the resolve loop, before the first search, one CP-SAT run stopped after
+    its root propagation and probing fixes in the model the variables it fixed: the model only
+    grows (cuts, blocking clauses), so what it implied stays implied, and later searches need
+    not re-derive them (CP-SAT keeps nothing between searches); ``fixed_parameters`` then apply
+    (e.g. no more probing).
     """
 
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     parameters: dict[str, Any] = field(default_factory=dict)
     functional: bool = False
     escalation: tuple[int, Callable[[], "CpModelArtifact"]] | None = None
+    carry_fixings: bool = False
+    fixed_parameters: dict[str, Any] = field(default_factory=dict)
 
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:

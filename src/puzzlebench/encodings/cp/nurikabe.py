@@ -21,7 +21,9 @@ Rules and the blocks that enforce them:
   ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
   after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
   rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
-  searches after the switch or without it (``escalate_presolve``);
+  searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
+  propagation and probing fix in that model fixed once for all its searches (``escalate_fixings``),
+  and with the wall's connectivity stated up front from then on or not (``escalate_connectivity``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -120,12 +122,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     art.notes.update(connectivity=connectivity, islands=islands)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
-        stronger = {**options, "islands": options["escalate_to"], "escalate": 0}
+        stronger = {**options, "islands": options["escalate_to"], "escalate": 0,
+                    "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
             bigger = build_default(puzzle, stronger)
             if not options["escalate_presolve"]:
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
+            bigger.carry_fixings = options["escalate_fixings"] != "off"
+            if options["escalate_fixings"] == "noprobe":
+                bigger.fixed_parameters.update(cp_model_probing_level=0)
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -273,11 +279,26 @@ ENCODINGS: list[EncodingSpec] = [
                    "the islands variant islands=lazy escalates to (see escalate)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
+            # on 459_20x36 neither rank nor flow ended the first search after the switch within
+            # about 4 CPU s (25 s cap, load 6)
+            Option("escalate_connectivity", "same", ("same", "rank", "flow"),
+                   "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)"),
+            # one search of 660_14x24's switched model: 0.38-0.41 CPU s as before, 0.18-0.19 with
+            # its 7,591 root fixings in the model and no probing (0.23 s, once, to find them); one
+            # interleaved run each (count=2, load 6-9 on 2 cores) off / noprobe: on the 13 misses of
+            # the last whole-corpus run (40 s cap) 0 / 1 proven (660_14x24 in 10.95 CPU s), 167.8 /
+            # 160.6 CPU s; on every 20th janko puzzle (56, 20 s cap) 54 / 54 proven, 12.6 / 12.3 s;
+            # whole corpus with noprobe (10 s cap, load 9 to 5): 1,091 proven, every answer the
+            # published one, the switched boards proven by both runs 0.85x the last run's CPU
+            Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
+                   "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
+                   "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # cuts=region 51 s in all, cell 69 s
-            cuts_option("region"),
+            # cuts=region 51 s in all, cell 69 s; separator gave 660_14x24 17,686 cuts in its first
+            # 100 searches and 4x their CP-SAT time
+            cuts_option("region", mixed=True),
             wall_rules_option("none"),
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
             # in all alike
