@@ -324,6 +324,14 @@ def wall_count_option(yes: str, default: str) -> Option:
                   "(always), auto (when the wall is small and its counter too: boards of a few big islands)")
 
 
+WALL_RUNS_OPTION = Option(
+    "wall_runs", "auto", ("none", "met", "card", "auto"),
+    "the wall's runs stated up front (it is connected): met (a row or column the wall must meet "
+    "holds a wall cell), card (also at most its cells plus one runs along rows and columns, and per "
+    "line what the met lines leave), auto (card when the met lines make it tight and its counter is "
+    "small, else met), or none")
+
+
 def cuts_option(default: str, mixed: bool = False) -> Option:
     """How the lazy rules cut a faulty candidate: one cut per faulty region (``region``), the
     stronger cuts of :func:`cell_cuts` (``cell``), or with ``mixed`` also offered, the region cut

@@ -43,9 +43,9 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, IslandPlan, lazy_rules, lonely_cells, small_wall_parts, wall_blocks, wall_count_option,
-                       met_lines, most_adjacencies, wall_adjacency, wall_count_pays, wall_lines, wall_runs,
-                       wall_runs_pay, wall_size)
+from ..islands import (CUTS, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines, most_adjacencies,
+                       small_wall_parts, wall_adjacency, wall_blocks, wall_count_option, wall_count_pays, wall_lines,
+                       wall_runs, wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -324,7 +324,6 @@ def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card:
 
 
 #: the former private name (other paradigms' encodings import it)
-_islands_by_distance = islands_by_distance
 
 
 SPECS: list[EncodingSpec] = [
@@ -360,11 +359,7 @@ SPECS: list[EncodingSpec] = [
                    "the wall's span stated up front (it is connected): the rows it meets are "
                    "consecutive, so are its columns, and they number at most its cells plus one "
                    "(card: a cardinality constraint over one 'meets' variable per line), or none"),
-            Option("wall_runs", "auto", ("none", "met", "card", "auto"),
-                   "the wall's runs stated up front (it is connected): met (a row or column the "
-                   "wall must meet holds a wall cell), card (also at most its cells plus one runs "
-                   "along rows and columns, and per line what the met lines leave), auto (card "
-                   "when its counter is small, else met), or none"),
+            WALL_RUNS_OPTION,
             Option("wall_edges", "none", ("none", "card", "island"),
                    "the wall's side-adjacent pairs and border sides stated up front: at most what "
                    "the islands' most compact shapes leave (card: a cardinality constraint over one "

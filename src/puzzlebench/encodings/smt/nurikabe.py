@@ -39,12 +39,13 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_count_option,
-                       wall_count_pays, wall_option, wall_region)
+from ..islands import (WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
+                       wall_count_option, wall_count_pays, wall_option, wall_region)
 from ..sat.common import CnfModel
-from ..sat.nurikabe import _islands_by_distance as sat_islands
+from ..sat.nurikabe import islands_by_distance as sat_islands
 from ..sat.nurikabe import hybrid_smallest
 from ..sat.nurikabe import wall_count as sat_wall_count
+from ..sat.nurikabe import wall_runs_rule
 from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
@@ -117,6 +118,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         # z3's SAT core learns over the same literals as the SAT paradigm.
         sat_islands(cnf, puzzle, plan, SAT_CARD, budget=islands == "hybrid")
     sat_wall_count(cnf, puzzle, plan, [ids[cell] for cell in plan.open], options["wall_count"], SAT_CARD)
+    # The wall is connected: its runs along rows and columns are few, and the lines it must meet
+    # hold one each (the SAT encoding's rule, islands.wall_runs).
+    wall_runs_rule(cnf, puzzle, plan, options["wall_runs"], SAT_CARD)
     named = {i: wall[cell] for cell, i in ids.items()}
     add_clauses(model, cnf.clauses, named)
     if stronger is not None:
@@ -258,6 +262,7 @@ SPECS: list[EncodingSpec] = [
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
+            WALL_RUNS_OPTION,
         ),
     ),
 ]
