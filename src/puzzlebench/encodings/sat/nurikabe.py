@@ -323,9 +323,6 @@ def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card:
             cnf.atmost(mine, n - 1, card)
 
 
-#: the former private name (other paradigms' encodings import it)
-
-
 SPECS: list[EncodingSpec] = [
     EncodingSpec(
         family=Family.NURIKABE,
