@@ -45,10 +45,15 @@ CONNECTIVITY = Option(
 # islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
 # without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
 # for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
-# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven;
-# 460, 510 and 668 take 1.6-2x longer (under 2 CPU s); every 20th puzzle the same programs.
+# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven.
+# With the cuts checked on total assignments only (LazyCuts), lazy also on every board of
+# LAZY_CELLS or more: of the 41 slowest janko boards (20 s cap, interleaved), the 31 of 330 cells
+# or more took 58.2 -> 39.1 CPU s (669_14x24 6.4 -> 0.15, 459_20x36 6.1 -> 0.6, 667_14x24 6.7 ->
+# 2.8, 1046_23x33 4.4 -> 1.2), the 10 smaller ones 14.4 -> 14.9 (1109_20x15 0.19 -> 0.69).
+
 #: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts
-#: (14x24 and larger; the hardest such janko boards for hybrid and reach take 0.74x the CPU time)
+#: (14x24 and larger: 106 janko boards; the 31 slowest of them for hybrid and reach take 0.67x the
+#: CPU time lazily)
 LAZY_CELLS = 330
 ISLANDS = Option(
     "islands",
