@@ -107,3 +107,13 @@ def test_auto_is_lazy_on_large_boards_even_when_every_number_gets_levels(janko_d
     result = solve(large.puzzle, "asp", count=2, timeout=120)
     assert result.exhausted
     assert [s.cells for s in result.solutions] == [large.solution.cells]
+
+
+@asp
+def test_the_encoding_prefers_trendy_unless_a_configuration_is_asked(janko_dir):
+    entry = next(e for e in iter_janko(janko_dir / DATASET, malformed=[]) if e.id == "201_10x10")
+    assert build_default(entry.puzzle, _options()).configuration == "trendy"
+    for asked, ran in [({}, "trendy"), ({"configuration": "jumpy"}, "jumpy"), ({"solver": "clingo-crafty"}, "crafty")]:
+        result = solve(entry.puzzle, "asp", count=2, timeout=60, **asked)
+        assert result.extra["clasp_configuration"] == ran
+        assert result.exhausted and [s.cells for s in result.solutions] == [entry.solution.cells]
