@@ -71,7 +71,8 @@ def test_region_cuts_of_random_candidates_hold_for_every_published_answer(janko_
             cuts += connectivity_cuts(p.rows, p.cols, candidate, markable, isolated=False, of_marked=True)
             for cut in cuts:
                 assert any((cell in answer) == wall for cell, wall in cut), entry.id
-                assert not any((cell in candidate) == wall for cell, wall in cut), entry.id  # it cuts the candidate
+                # and it cuts the candidate
+                assert not any((cell in candidate) == wall for cell, wall in cut), entry.id
 
 
 @asp
@@ -113,7 +114,8 @@ def test_auto_is_lazy_on_large_boards_even_when_every_number_gets_levels(janko_d
 def test_the_encoding_prefers_trendy_unless_a_configuration_is_asked(janko_dir):
     entry = next(e for e in iter_janko(janko_dir / DATASET, malformed=[]) if e.id == "201_10x10")
     assert build_default(entry.puzzle, _options()).configuration == "trendy"
-    for asked, ran in [({}, "trendy"), ({"configuration": "jumpy"}, "jumpy"), ({"solver": "clingo-crafty"}, "crafty")]:
+    asks = [({}, "trendy"), ({"configuration": "jumpy"}, "jumpy"), ({"solver": "clingo-crafty"}, "crafty")]
+    for asked, ran in asks:
         result = solve(entry.puzzle, "asp", count=2, timeout=60, **asked)
         assert result.extra["clasp_configuration"] == ran
         assert result.exhausted and [s.cells for s in result.solutions] == [entry.solution.cells]

@@ -35,8 +35,9 @@ class ClingoBackend(Backend):
     paradigm: ClassVar[str] = "asp"
     name: ClassVar[str] = "clingo"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("configuration", "auto", CONFIGURATIONS, "clasp's preset configuration (--configuration; auto: the "
-               "encoding's preferred preset if it names one, else clasp's own choice)"),
+        Option("configuration", "auto", CONFIGURATIONS,
+               "clasp's preset configuration (--configuration; auto: the encoding's preferred preset "
+               "if it names one, else clasp's own choice)"),
         Option("heuristic", "auto", HEURISTICS, "clasp's decision heuristic (--heuristic; auto keeps the preset's)"),
         Option("seed", 0, description="clasp's random seed (--seed)"),
     )

@@ -272,7 +272,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         propagator=propagator,
         args=args,
         # clasp's "trendy" preset: on the 41 slowest janko boards 0.72x the CPU time of clingo's
-        # default (faster on 23, slower on 7; 1091_15x15 6.0 -> 2.5 s), every 20th puzzle even
+        # default (faster on 23, slower on 7; 1091_15x15 6.0 -> 2.5 s), every 20th puzzle 1.2 vs 1.3 s
         configuration="trendy",
         notes={"islands": islands, "connectivity": connectivity},
     )
