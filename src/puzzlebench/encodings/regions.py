@@ -11,6 +11,7 @@ its own flood fill, so that it shares no code with them.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Container, Mapping, NamedTuple, Sequence
 
 from ..model import Cell
@@ -18,23 +19,42 @@ from .base import CellClause, LazyRule
 
 
 def white_regions(rows: int, cols: int, marked: frozenset[Cell]) -> list[list[Cell]]:
-    """Orthogonally connected regions of unmarked (white) cells, in row-major order of first cell."""
-    seen: set[Cell] = set()
+    """Orthogonally connected regions of unmarked (white) cells, in row-major order of first cell
+    (each region's cells in the order of a depth-first search: up, down, left, right)."""
+    # flat indices and a bytearray: the lazy loops call this on every candidate
+    around, cell = _grid(rows, cols)
+    seen = bytearray(rows * cols)  # 1: marked or visited
+    for r, c in marked:
+        seen[r * cols + c] = 1
     regions = []
-    for start in ((r, c) for r in range(rows) for c in range(cols)):
-        if start in marked or start in seen:
-            continue
-        seen.add(start)
+    start = seen.find(0)
+    while start >= 0:
+        seen[start] = 1
         region, stack = [start], [start]
         while stack:
-            r, c = stack.pop()
-            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and nb not in marked and nb not in seen:
-                    seen.add(nb)
-                    region.append(nb)
-                    stack.append(nb)
-        regions.append(region)
+            for j in around[stack.pop()]:
+                if not seen[j]:
+                    seen[j] = 1
+                    region.append(j)
+                    stack.append(j)
+        regions.append([cell[i] for i in region])
+        start = seen.find(0, start + 1)
     return regions
+
+
+#: bytes.translate table swapping 0 and 1
+_FLIP = bytes([1, 0]) + bytes(254)
+
+
+@lru_cache(maxsize=8)
+def _grid(rows: int, cols: int) -> tuple[list[tuple[int, ...]], list[Cell]]:
+    """Per flat index of a rows x cols grid: its neighbours' indices (up, down, left, right) and its cell."""
+    around = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        around.append(tuple(r2 * cols + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                            if 0 <= r2 < rows and 0 <= c2 < cols))
+    return around, [divmod(i, cols) for i in range(rows * cols)]
 
 
 def connectivity_cuts(
@@ -67,11 +87,12 @@ def connectivity_cuts(
     flips (a fence cell turns marked, a region cell or the witness turns unmarked).
     """
     size = rows * cols
+    around, cell = _grid(rows, cols)
     black = bytearray(size)  # 1: outside the cells that must be connected
     for r, c in marked:
         black[r * cols + c] = 1
     if of_marked:
-        black = bytearray(1 - b for b in black)
+        black = black.translate(_FLIP)
     region = [0] * size  # region number + 1 of each white cell, 0 while unvisited
     regions: list[list[int]] = []
     for start in range(size):
@@ -81,28 +102,20 @@ def connectivity_cuts(
         members, stack = regions[-1], [start]
         region[start] = len(regions)
         while stack:
-            i = stack.pop()
-            c = i % cols
-            for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
-                if 0 <= j < size and not black[j] and not region[j]:
+            for j in around[stack.pop()]:
+                if not black[j] and not region[j]:
                     region[j] = len(regions)
                     members.append(j)
                     stack.append(j)
     if len(regions) <= 1:
         return []
-    cell = [(i // cols, i % cols) for i in range(size)]
     anchor_index = None if anchor is None else anchor[0] * cols + anchor[1]
     cuts: list[CellClause] = []
     largest = max(range(len(regions)), key=lambda k: len(regions[k])) + 1
     for number, members in enumerate(regions, start=1):
         if isolated and number == largest:
             continue
-        boundary = set()
-        for i in members:
-            c = i % cols
-            for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1):
-                if 0 <= j < size and black[j]:
-                    boundary.add(j)
+        boundary = {j for i in members for j in around[i] if black[j]}
         # a fence cell joins the region's kind,
         clause: CellClause = [(cell[j], of_marked) for j in sorted(boundary)]
         if not isolated:  # or a region cell leaves it, or the cell outside the region does too
@@ -141,7 +154,6 @@ def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: froze
     for region in white_regions(rows, cols, marked):
         inside = set(region)
         clues = [cell for cell in region if cell in numbers or cell in unknown]
-        fence = sorted({nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside})
         if len(clues) >= 2:
             parent = _bfs(rows, cols, clues[0], inside)
             end = min((cell for cell in clues[1:]), key=lambda c: parent[c][1])
@@ -151,6 +163,7 @@ def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: froze
                 cell = parent[cell][0]
             cuts.append(path)
         elif not clues or len(region) < numbers.get(clues[0], 1):
+            fence = sorted({nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside})
             cuts.append([(cell, True) for cell in region if cell not in numbers] + [(b, False) for b in fence])
         elif clues[0] in numbers and len(region) > numbers[clues[0]]:
             order = list(_bfs(rows, cols, clues[0], inside))[: numbers[clues[0]] + 1]
@@ -174,7 +187,16 @@ def all_rules(*rules: LazyRule | None) -> LazyRule | None:
 
 def _around(rows: int, cols: int, cell: Cell) -> list[Cell]:
     r, c = cell
-    return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
+    out = []
+    if r:
+        out.append((r - 1, c))
+    if r + 1 < rows:
+        out.append((r + 1, c))
+    if c:
+        out.append((r, c - 1))
+    if c + 1 < cols:
+        out.append((r, c + 1))
+    return out
 
 
 def _bfs(rows: int, cols: int, start: Cell, within: Container[Cell]) -> dict[Cell, tuple[Cell, int]]:

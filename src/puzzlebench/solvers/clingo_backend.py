@@ -35,7 +35,9 @@ class ClingoBackend(Backend):
     paradigm: ClassVar[str] = "asp"
     name: ClassVar[str] = "clingo"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("configuration", "auto", CONFIGURATIONS, "clasp's preset configuration (--configuration)"),
+        Option("configuration", "auto", CONFIGURATIONS,
+               "clasp's preset configuration (--configuration; auto: the encoding's preferred preset "
+               "if it names one, else clasp's own choice)"),
         Option("heuristic", "auto", HEURISTICS, "clasp's decision heuristic (--heuristic; auto keeps the preset's)"),
         Option("seed", 0, description="clasp's random seed (--seed)"),
     )
@@ -47,6 +49,7 @@ class ClingoBackend(Backend):
         self._stats: dict[str, Any] = {}
         self._times: dict[str, float] = {}
         self._search: Generator[frozenset[Cell], None, None] | None = None
+        self._config = ""
 
     @classmethod
     def supported(cls) -> bool:
@@ -78,7 +81,11 @@ class ClingoBackend(Backend):
         import clingo  # noqa: F401
 
     def _arguments(self, artifact: "AspProgram") -> list[str]:
-        args = ["--project=show", "--parallel-mode=1", f"--configuration={self._configuration()}"]
+        config = self._configuration()
+        if config == "auto" and artifact.configuration:  # the encoding's preference, unless one was asked
+            config = artifact.configuration
+        self._config = config
+        args = ["--project=show", "--parallel-mode=1", f"--configuration={config}"]
         heuristic = self.options.get("heuristic", "auto")
         if heuristic != "auto":
             args.append(f"--heuristic={heuristic}")
@@ -169,6 +176,8 @@ class ClingoBackend(Backend):
     def extra(self) -> dict[str, Any]:
         stats = self._statistics()
         out: dict[str, Any] = {f"time_{key}": value for key, value in self._times.items()}
+        if self._config:
+            out["clasp_configuration"] = self._config  # the preset the search ran
         lp = stats.get("problem", {}).get("lp", {})
         out.update({key: int(lp[key]) for key in ("atoms_aux", "eqs", "rules_choice", "rules_acyc") if key in lp})
         summary = stats.get("summary", {})

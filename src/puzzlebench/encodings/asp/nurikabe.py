@@ -45,8 +45,16 @@ CONNECTIVITY = Option(
 # islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
 # without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
 # for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
-# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven;
-# 460, 510 and 668 take 1.6-2x longer (under 2 CPU s); every 20th puzzle the same programs.
+# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven.
+# With the cuts checked on total assignments only (LazyCuts), lazy also on every board of
+# LAZY_CELLS or more: of the 41 slowest janko boards (20 s cap, interleaved), the 31 of 330 cells
+# or more took 58.2 -> 39.1 CPU s (669_14x24 6.4 -> 0.15, 459_20x36 6.1 -> 0.6, 667_14x24 6.7 ->
+# 2.8, 1046_23x33 4.4 -> 1.2), the 10 smaller ones 14.4 -> 14.9 (1109_20x15 0.19 -> 0.69).
+
+#: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts
+#: (14x24 and larger: 106 janko boards; the 31 slowest of them for hybrid and reach take 0.67x the
+#: CPU time lazily)
+LAZY_CELLS = 330
 ISLANDS = Option(
     "islands",
     "auto",
@@ -55,8 +63,8 @@ ISLANDS = Option(
     "tied to their number by recursion (reach), by levels bounded by the number (distance), by "
     "levels for the numbers whose levels fit a budget and recursion for the others (hybrid), or "
     "by levels and a count for the large numbers within the budget (the SAT encoding's hybrid "
-    "set) and lazy cuts on total assignments for the other islands (lazy); or auto: lazy when "
-    "hybrid's budget leaves a number without levels, else hybrid",
+    "set) and lazy cuts on total assignments for the other islands (lazy); or auto: lazy on "
+    "boards of 330 cells or more and when hybrid's budget leaves a number without levels, else hybrid",
 )
 
 WALL_COUNT = wall_count_option("count", "auto")
@@ -81,6 +89,12 @@ _ISLAND_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: LazyCuts: the cuts added before the following ones are locked against clasp's deletion of learnt
+#: clauses (on 1055_40x57, 120k cuts: 711 rounds unlocked, 473 locked; locking every cut moved the
+#: search on boards of a few thousand cuts, both ways: 94_20x36 2.3 -> 4.1 CPU s)
+LOCK_AFTER = 10000
+
+
 class LazyCuts:
     """The rules left to lazy cuts (:func:`~puzzlebench.encodings.islands.lazy_rules`: the wall's
     connectivity, the islands without levels) as a clingo propagator: when a total assignment's
@@ -88,16 +102,21 @@ class LazyCuts:
     atoms that every answer satisfies, are added.
 
     clingo stops taking clauses at the first conflicting one, and every cut conflicts with the
-    candidate that raised it: the others wait and are added at the next propagation fixpoint
-    (where they may propagate), so a candidate gets all its cuts, as in the SAT encoding's loop.
-    Nothing is watched: a fixpoint without waiting cuts costs one test."""
+    candidate that raised it: the others wait, watched on two literals each, and are all added
+    as soon as the search, back from the conflict, sets one of those literals false again (at the
+    latest on the next candidate), so a candidate gets all its cuts, as in the SAT encoding's
+    loop. Otherwise clingo calls the propagator on total assignments only: the search between two
+    candidates (hundreds of decisions on a large board) runs without Python. Past ``LOCK_AFTER``
+    cuts, the cuts are locked against clasp's deletion of learnt clauses (a deleted cut lets its
+    fault come back)."""
 
     def __init__(self, rule: LazyRule):
         self.rule = rule
-        self.literals: dict[Cell, int] = {}
-        self.order: list[int] = []  # the wall literals, in row-major order of their cells
-        self.free = 0  # index in order of a wall literal last seen unassigned
+        self.open: list[tuple[Cell, int]] = []  # the wall atoms not fixed by the facts
+        self.fixed: list[Cell] = []  # the cells whose wall atom is a fact
+        self.lit_of: dict[tuple[Cell, bool], int] = {}  # a cut's (cell, wall) as a solver literal
         self.waiting: list[list[int]] = []
+        self.watched: set[int] = set()
         self.rounds = 0
         self.cuts = 0
 
@@ -106,47 +125,66 @@ class LazyCuts:
 
         for atom in init.symbolic_atoms.by_signature("wall", 2):
             r, c = atom.symbol.arguments
-            lit = init.solver_literal(atom.literal)
-            self.literals[(r.number, c.number)] = lit
-            # kept through clasp's SAT preprocessing (some configurations eliminate variables)
-            init.freeze_literal(lit)
-        self.order = [self.literals[cell] for cell in sorted(self.literals)]
-        # checked at every propagation fixpoint: clasp's "total" assignment may leave eliminated
-        # or projected-away variables open (crafty, trendy), so the test is "every wall atom
-        # is assigned", not Assignment.is_total
-        init.check_mode = clingo.PropagatorCheckMode.Both
-
-    def _wall_decided(self, assignment: "clingo.Assignment") -> bool:
-        """Whether every wall atom is assigned (amortised: starts at the one last seen open)."""
-        order, value, n = self.order, assignment.value, len(self.order)
-        for k in range(n):
-            i = (self.free + k) % n
-            if value(order[i]) is None:
-                self.free = i
-                return False
-        return True
+            cell, lit = (r.number, c.number), init.solver_literal(atom.literal)
+            self.lit_of[cell, True], self.lit_of[cell, False] = lit, -lit
+            if init.assignment.is_fixed(lit):
+                self.fixed += [cell] if init.assignment.is_true(lit) else []
+            else:
+                # kept through clasp's SAT preprocessing (some configurations eliminate variables)
+                init.freeze_literal(lit)
+                self.open.append((cell, lit))
+        init.check_mode = clingo.PropagatorCheckMode.Total
 
     def check(self, control: "clingo.PropagateControl") -> None:
-        if not self._add_waiting(control) or not self._wall_decided(control.assignment):
+        if self.waiting and not self._add_waiting(control):
             return
-        value, literal = control.assignment.is_true, self.literals
-        cuts = self.rule(frozenset(cell for cell, lit in literal.items() if value(lit)))
+        value = control.assignment.value
+        marked = list(self.fixed)
+        for cell, lit in self.open:
+            v = value(lit)
+            if v:
+                marked.append(cell)
+            elif v is None:
+                # clasp's "total" assignment may leave eliminated or projected-away variables
+                # open (crafty, trendy); the wall atoms are frozen, so this guards the premise
+                return
+        cuts = self.rule(frozenset(marked))
         if not cuts:
             return
         self.rounds += 1
         self.cuts += len(cuts)
+        lit_of = self.lit_of
         for cut in cuts:
             # a clue cell has no wall atom: it is unshaded in every answer, so "it turns wall"
             # drops out of a cut (and "it is unshaded" would satisfy one)
-            if all(cell in literal or wall for cell, wall in cut):
-                self.waiting.append([literal[cell] if wall else -literal[cell] for cell, wall in cut if cell in literal])
+            clause = [lit_of.get(x, 0) for x in cut]
+            if 0 in clause:
+                if any(x not in lit_of and not x[1] for x in cut):
+                    continue
+                clause = [lit for lit in clause if lit]
+            self.waiting.append(clause)
+        self._add_waiting(control)
+
+    def propagate(self, control: "clingo.PropagateControl", changes: list[int]) -> None:
+        # a watched literal of a waiting cut turned false: add the waiting cuts now
         self._add_waiting(control)
 
     def _add_waiting(self, control: "clingo.PropagateControl") -> bool:
-        """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now)."""
+        """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now) and
+        the others stay watched (the negations of their first two literals)."""
         while self.waiting:
-            if not control.add_clause(self.waiting.pop()):
+            if not control.add_clause(self.waiting.pop(), lock=self.cuts > LOCK_AFTER):
+                watched = self.watched
+                for clause in self.waiting:
+                    for lit in clause[:2]:
+                        if -lit not in watched:
+                            watched.add(-lit)
+                            control.add_watch(-lit)
                 return False
+        if self.watched:
+            for lit in self.watched:
+                control.remove_watch(lit)
+            self.watched.clear()
         return control.propagate()
 
     def stats(self) -> dict[str, int]:
@@ -161,8 +199,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
     islands = options["islands"]
-    if islands == "auto":  # lazy cuts for the islands (and the wall) when some number is left without levels
-        islands = "lazy" if len(plan.levelled(p, budget=True)) < len(plan.reach) else "hybrid"
+    if islands == "auto":  # lazy cuts for the islands (and the wall) on large boards, or when some
+        # number is left without levels
+        lazy = p.rows * p.cols >= LAZY_CELLS or len(plan.levelled(p, budget=True)) < len(plan.reach)
+        islands = "lazy" if lazy else "hybrid"
     if islands == "lazy":  # levels for the large numbers within the budget only, as SAT's hybrid
         levelled = plan.levelled(p, budget=True, smallest=hybrid_smallest(p))
     else:
@@ -231,6 +271,9 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         predicate="wall",
         propagator=propagator,
         args=args,
+        # clasp's "trendy" preset: on the 41 slowest janko boards 0.72x the CPU time of clingo's
+        # default (faster on 23, slower on 7; 1091_15x15 6.0 -> 2.5 s), every 20th puzzle 1.2 vs 1.3 s
+        configuration="trendy",
         notes={"islands": islands, "connectivity": connectivity},
     )
 

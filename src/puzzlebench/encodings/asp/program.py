@@ -41,7 +41,8 @@ class AspProgram(Artifact):
     which ``to_cell`` maps back to 0-based cells. Enumeration projects on those atoms, so
     auxiliary atoms never multiply the count. ``args`` are extra clingo command-line options
     the encoding needs (e.g. ``--heuristic=Domain``); ``propagator`` an optional
-    ``clingo.Propagator`` registered before grounding.
+    ``clingo.Propagator`` registered before grounding; ``configuration`` the clasp preset the
+    encoding runs best on, used when the solver's ``configuration`` option is ``auto``.
 
     ``decision`` (from :class:`Artifact`) stays empty: the decision handle of cell ``(r, c)`` is
     the atom ``predicate(r, c)`` itself.
@@ -55,6 +56,7 @@ class AspProgram(Artifact):
     to_cell: Callable[["clingo.Symbol"], Cell] = cell_of
     args: tuple[str, ...] = ()
     propagator: Any = None
+    configuration: str = ""
 
     def program(self) -> str:
         """The rules of all files followed by the facts, as one text."""
