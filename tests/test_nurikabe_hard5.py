@@ -119,25 +119,30 @@ def test_753_10x10_is_a_wall_of_one_run_per_line(corpus):
     assert _runs(e.puzzle, e.solution.cells) == [1] * 20
 
 
-def test_sat_proves_753_10x10_with_the_published_answer(corpus):
-    if "sat" not in registry.available():
-        pytest.skip("no SAT backend")
+@pytest.mark.parametrize("paradigm", ["sat", "asp", "smt", "cp", "mip"])
+def test_every_paradigm_proves_753_10x10_with_the_published_answer(corpus, paradigm):
+    # the runs' count (stated by SAT, ASP, SMT and MIP, and by CP's switched model) is what
+    # settles it: without it no paradigm proved it within 10 s
+    if paradigm not in registry.available():
+        pytest.skip(f"no {paradigm} backend")
     from puzzlebench.solvers import solve
 
     e = next(e for e in corpus if e.id == "753_10x10")
-    result = solve(e.puzzle, "sat", count=2, timeout=120)
+    result = solve(e.puzzle, paradigm, count=2, timeout=120)
     assert result.exhausted and result.unique is True
     assert [s.cells for s in result.solutions] == [e.solution.cells]
+    assert not e.puzzle.verify(result.solutions[0])
 
 
+@pytest.mark.parametrize("paradigm", ["sat", "asp", "smt", "mip"])
 @pytest.mark.parametrize("value", ["met", "card"])
-def test_sat_wall_runs_counts_equal_brute_force(value):
-    if "sat" not in registry.available():
-        pytest.skip("no SAT backend")
+def test_wall_runs_counts_equal_brute_force(value, paradigm):
+    if paradigm not in registry.available():
+        pytest.skip(f"no {paradigm} backend")
     from puzzlebench.model import family_spec
 
     rng = random.Random(17)
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (2, 5)] * 4] + _planted_boards(80, 3)[:24]
     for p in boards:
-        assert_enumerates_brute_force(p, "sat", wall_runs=value)
+        assert_enumerates_brute_force(p, paradigm, wall_runs=value)

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import CUTS, IslandPlan, lazy_rules, wall_count_option, wall_count_pays, wall_size
+from ..islands import (CUTS, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option, wall_count_pays,
+                       wall_runs, wall_runs_pay, wall_size)
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -224,6 +225,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if count == "count" or count == "auto" and wall_count_pays(p, plan):
         parts.append("wall_size({},{}).".format(*wall_size(p, plan)))
         files.append("nurikabe_wall_count.lp")
+    runs = _wall_runs_facts(p, plan, options["wall_runs"])
+    if runs:
+        parts += runs
+        files.append("nurikabe_wall_runs.lp")
     # a wall part of up to K cells has a wall cell beside it, K below every answer's wall size
     most = 0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
     if most >= 1:
@@ -278,6 +283,26 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     )
 
 
+def _wall_runs_facts(p: Nurikabe, plan: IslandPlan, which: str) -> list[str]:
+    """The facts of ``nurikabe_wall_runs.lp`` the ``wall_runs`` option asks for: the met lines
+    (met, card), and the lines' stretches with the runs' bounds (card; auto: card where the met
+    lines make it tight, else met)."""
+    if which == "auto":
+        which = "card" if wall_runs_pay(p, plan) else "met"
+    if which == "none":
+        return []
+    out = [f"met({k},{r},{c})." for k, cells in enumerate(met_lines(p, plan)) for r, c in cells]
+    if which == "card":
+        groups, most, per_line = wall_runs(p, plan)
+        out.append(f"runs_most({most}).")
+        for k, stretches in enumerate(groups):
+            out.append(f"line_runs_most({k},{per_line[k]}).")
+            for run in stretches:
+                out.append("first({},{},{}).".format(k, *run[0]))
+                out += ["next({},{},{},{},{}).".format(k, *a, *b) for a, b in zip(run, run[1:])]
+    return out
+
+
 ENCODINGS: list[EncodingSpec] = [
     EncodingSpec(
         family=Family.NURIKABE,
@@ -286,6 +311,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION),
     ),
 ]
