@@ -286,9 +286,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
 def _wall_runs_facts(p: Nurikabe, plan: IslandPlan, which: str) -> list[str]:
     """The facts of ``nurikabe_wall_runs.lp`` the ``wall_runs`` option asks for: the met lines
     (met, card), and the lines' stretches with the runs' bounds (card; auto: card where the met
-    lines make it tight, else met)."""
-    if which == "auto":
-        which = "card" if wall_runs_pay(p, plan) else "met"
+    lines make it tight, else none)."""
+    if which == "auto":  # the met lines alone cost grounding: every 20th janko puzzle, one
+        # interleaved run, 1.60 s CPU with them, 1.38 s without (56/56 proven both)
+        which = "card" if wall_runs_pay(p, plan) else "none"
     if which == "none":
         return []
     out = [f"met({k},{r},{c})." for k, cells in enumerate(met_lines(p, plan)) for r, c in cells]
