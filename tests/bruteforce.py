@@ -74,10 +74,25 @@ def answered_boards(family, seed: int, shapes, count: int = 10, most: int = 50) 
     return boards
 
 
-def assert_enumerates_brute_force(puzzle: Puzzle, paradigm: str, **options) -> None:
-    """``paradigm`` with ``options`` enumerates (count=0) exactly ``puzzle``'s brute-force answers."""
+def assert_enumerates_brute_force(puzzle: Puzzle, paradigm: str, **options):
+    """``paradigm`` with ``options`` enumerates (count=0) exactly ``puzzle``'s brute-force answers,
+    each once; the result, for its figures."""
     from puzzlebench.solvers import solve
 
     result = solve(puzzle, paradigm, count=0, timeout=60, **options)
     assert result.exhausted, (puzzle.to_text(), paradigm, options)
-    assert {s.cells for s in result.solutions} == all_solutions(puzzle), (puzzle.to_text(), paradigm, options)
+    found = [s.cells for s in result.solutions]
+    assert len(found) == len(set(found)), (puzzle.to_text(), paradigm, options)
+    assert set(found) == all_solutions(puzzle), (puzzle.to_text(), paradigm, options)
+    return result
+
+
+def kuromasu_view(puzzle, black: frozenset, clue: tuple[int, int]) -> tuple[int, ...]:
+    """The (up, down, left, right) cells a Kuromasu number sees past itself, walked on the board."""
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        r, c, k = clue[0] + dr, clue[1] + dc, 0
+        while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols and (r, c) not in black:
+            r, c, k = r + dr, c + dc, k + 1
+        out.append(k)
+    return tuple(out)

@@ -15,7 +15,7 @@ from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import answers, solve
 from puzzlebench.solvers.cpsat_backend import CpSatBackend
 
-from bruteforce import all_solutions, answered_boards
+from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -28,23 +28,14 @@ def _boards() -> list[Nurikabe]:
                      Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
 
 
-def _check(p: Nurikabe, **options) -> dict:
-    expected = all_solutions(p)
-    result = solve(p, "cp", count=0, timeout=60, **options)
-    assert result.exhausted
-    found = [s.cells for s in result.solutions]
-    assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), options)
-    return result.extra
-
-
 @pytest.mark.parametrize("fixings", ["noprobe", "probe"])
 @pytest.mark.parametrize("presolve", [False, True])
 def test_switching_with_root_fixings_at_any_search_counts_equal_brute_force(fixings, presolve):
     fixed = 0
     for p in _boards():
         for after in (1, 2, 3, 5):
-            extra = _check(p, escalate=after, escalate_to="levels", escalate_fixings=fixings,
-                           escalate_presolve=presolve)
+            extra = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_to="levels",
+                                                  escalate_fixings=fixings, escalate_presolve=presolve).extra
             fixed += extra.get("root_fixings", 0) > 0
     assert fixed >= len(_boards())  # the fixings were taken, on most boards
 
@@ -53,14 +44,14 @@ def test_switching_with_root_fixings_at_any_search_counts_equal_brute_force(fixi
 def test_switching_to_eager_connectivity_counts_equal_brute_force(connectivity):
     for p in _boards()[::2]:
         for after in (1, 3):
-            _check(p, escalate=after, escalate_connectivity=connectivity)
+            assert_enumerates_brute_force(p, "cp", escalate=after, escalate_connectivity=connectivity)
 
 
 @pytest.mark.parametrize("cuts", ["mixed", "separator"])
 def test_the_other_cuts_count_equal_brute_force(cuts):
     for p in _boards()[::2]:
-        _check(p, cuts=cuts)
-        _check(p, cuts=cuts, escalate=2)
+        assert_enumerates_brute_force(p, "cp", cuts=cuts)
+        assert_enumerates_brute_force(p, "cp", cuts=cuts, escalate=2)
 
 
 def _two_free_bools() -> CpModelArtifact:

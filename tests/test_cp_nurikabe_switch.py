@@ -12,7 +12,7 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, answered_boards
+from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -26,19 +26,10 @@ def _boards() -> list[Nurikabe]:
                      Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
 
 
-def _check(p: Nurikabe, **options) -> dict:
-    expected = all_solutions(p)
-    result = solve(p, "cp", count=0, timeout=60, **options)
-    assert result.exhausted
-    found = [s.cells for s in result.solutions]
-    assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), options)
-    return result.extra
-
-
 @pytest.mark.parametrize("presolve", [True, False])
 def test_levels_alone_counts_equal_brute_force(presolve):
     for p in _boards():
-        _check(p, islands="levels", presolve=presolve)
+        assert_enumerates_brute_force(p, "cp", islands="levels", presolve=presolve)
 
 
 @pytest.mark.parametrize("presolve", [True, False])
@@ -46,7 +37,8 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
     switched = 0
     for p in _boards():
         for after in (1, 2, 3, 5, 8):
-            extra = _check(p, escalate=after, escalate_per_cell=0, escalate_to="levels", escalate_presolve=presolve)
+            extra = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_per_cell=0, escalate_to="levels",
+                                                  escalate_presolve=presolve).extra
             switched += "escalated_at" in extra
     assert switched >= len(_boards())
 
@@ -55,7 +47,8 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
 def test_switching_without_presolve_counts_equal_brute_force(target):
     for p in _boards()[::2]:
         for after in (1, 3):
-            _check(p, escalate=after, escalate_per_cell=0, escalate_to=target, escalate_presolve=False)
+            assert_enumerates_brute_force(p, "cp", escalate=after, escalate_per_cell=0, escalate_to=target,
+                                          escalate_presolve=False)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,8 @@ from puzzlebench.formats import load_solution
 from puzzlebench.model import Kuromasu
 from puzzlebench.model.kuromasu import random_kuromasu
 
+from bruteforce import kuromasu_view
+
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "gen-kuromasu"
 
 
@@ -92,7 +94,7 @@ def relaxed_answers(puzzle: Kuromasu) -> set[frozenset]:
 
     def extend(i: int, black: frozenset) -> None:
         if i == len(cells):
-            if all(1 + sum(seen(puzzle, black, clue)) == n for clue, n in puzzle.numbers.items()):
+            if all(1 + sum(kuromasu_view(puzzle, black, clue)) == n for clue, n in puzzle.numbers.items()):
                 found.add(black)
             return
         extend(i + 1, black)
@@ -102,17 +104,6 @@ def relaxed_answers(puzzle: Kuromasu) -> set[frozenset]:
 
     extend(0, frozenset())
     return found
-
-
-def seen(puzzle: Kuromasu, black: frozenset, clue: tuple[int, int]) -> list[int]:
-    """The cells a number sees up, down, left and right, walked on the board."""
-    out = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        r, c, k = clue[0] + dr, clue[1] + dc, 0
-        while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols and (r, c) not in black:
-            r, c, k = r + dr, c + dc, k + 1
-        out.append(k)
-    return out
 
 
 @pytest.mark.parametrize("connected", [True, False])

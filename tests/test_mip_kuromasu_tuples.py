@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("highspy", reason="highspy is not installed (pip install highspy)")
 
 import puzzlebench as pb
-from bruteforce import all_solutions
+from bruteforce import all_solutions, kuromasu_view
 from puzzlebench.encodings.mip import ENCODINGS
 from puzzlebench.encodings.mip.kuromasu import DEDUCE, VIEWS, _Views
 from puzzlebench.formats import load_solution
@@ -58,7 +58,7 @@ def planted_board(rng: random.Random, rows: int, cols: int) -> Kuromasu:
     for r in range(rows):
         for c in range(cols):
             if (r, c) not in black and rng.random() < 0.4:
-                numbers[(r, c)] = 1 + sum(seen_lengths(empty, frozenset(black), (r, c)))
+                numbers[(r, c)] = 1 + sum(kuromasu_view(empty, frozenset(black), (r, c)))
     return Kuromasu(rows, cols, numbers=numbers, name=f"planted-{rows}x{cols}")
 
 
@@ -96,19 +96,8 @@ def test_settled_cells_have_their_colour_in_every_brute_force_answer(probe: bool
         settled += len(views.colour) - len(puzzle.clue_cells)
         for clue in puzzle.numbers:  # every answer's view of a number is among the kept ones
             for answer in truth:
-                assert seen_lengths(puzzle, answer, clue) in views.views(clue), (puzzle.name, clue)
+                assert kuromasu_view(puzzle, answer, clue) in views.views(clue), (puzzle.name, clue)
     assert settled > 0
-
-
-def seen_lengths(puzzle: Kuromasu, black: frozenset, clue: tuple[int, int]) -> tuple[int, ...]:
-    """The (up, down, left, right) cells a number sees in an answer, walked on the board."""
-    out = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        r, c, k = clue[0] + dr, clue[1] + dc, 0
-        while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols and (r, c) not in black:
-            r, c, k = r + dr, c + dc, k + 1
-        out.append(k)
-    return tuple(out)
 
 
 @pytest.mark.parametrize("deduce", DEDUCE)
