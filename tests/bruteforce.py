@@ -96,3 +96,29 @@ def kuromasu_view(puzzle, black: frozenset, clue: tuple[int, int]) -> tuple[int,
             r, c, k = r + dr, c + dc, k + 1
         out.append(k)
     return tuple(out)
+
+
+def planted_nurikabe(seed: int, count: int, shapes, wall_p: float, most_cells: int, keep=lambda p: True) -> list:
+    """``count`` small Nurikabe boards with an answer planted: a random connected wall (each cell
+    wall with probability ``wall_p``) without a 2x2 block, one clue per island at a random cell
+    (its size), at most ``most_cells`` cells left to brute-force, kept when ``keep(board)``."""
+    from puzzlebench.encodings.regions import white_regions
+    from puzzlebench.model import Nurikabe
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rows, cols = rng.choice(shapes)
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        wall = frozenset(cell for cell in cells if rng.random() < wall_p)
+        if not wall or len(white_regions(rows, cols, frozenset(cells) - wall)) != 1:  # one wall
+            continue
+        if any({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= wall for r, c in cells):
+            continue
+        islands = white_regions(rows, cols, wall)
+        if not islands or rows * cols - len(islands) > most_cells:
+            continue
+        p = Nurikabe(rows, cols, numbers={rng.choice(sorted(island)): len(island) for island in islands})
+        if keep(p):
+            out.append(p)
+    return out

@@ -15,7 +15,7 @@ from puzzlebench.encodings.regions import white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 
-from bruteforce import all_solutions, assert_enumerates_brute_force
+from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -26,27 +26,9 @@ def corpus(janko_dir):
 
 
 def _diagonal_boards(count: int, seed: int) -> list[Nurikabe]:
-    """Small boards (at most 12 cells to brute-force) with an answer planted: a random connected
-    wall without a 2x2 block, one clue per island at a random cell (its size), kept when two
-    clues touch diagonally."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        rows, cols = rng.choice([(4, 4), (3, 4), (4, 3), (3, 5), (5, 3)])
-        cells = [(r, c) for r in range(rows) for c in range(cols)]
-        wall = frozenset(cell for cell in cells if rng.random() < 0.45)
-        everything = frozenset(cells)
-        if len(white_regions(rows, cols, everything - wall)) != 1:  # the wall is one region
-            continue
-        if any({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= wall for r, c in cells):
-            continue
-        islands = white_regions(rows, cols, wall)
-        if not islands or rows * cols - len(islands) > 12:
-            continue
-        p = Nurikabe(rows, cols, numbers={rng.choice(sorted(island)): len(island) for island in islands})
-        if diagonal_clues(p):
-            out.append(p)
-    return out
+    """Small boards (at most 12 cells to brute-force) with an answer planted, kept when two clues
+    touch diagonally."""
+    return planted_nurikabe(seed, count, [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3)], 0.45, 12, keep=diagonal_clues)
 
 
 def _plan_holds(p: Nurikabe, plan: IslandPlan, wall) -> bool:

@@ -10,11 +10,10 @@ import pytest
 
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan, met_lines, wall_runs, wall_runs_pay
-from puzzlebench.encodings.regions import white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 
-from bruteforce import all_solutions, assert_enumerates_brute_force
+from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -25,24 +24,8 @@ def corpus(janko_dir):
 
 
 def _planted_boards(count: int, seed: int) -> list[Nurikabe]:
-    """Small boards (at most 13 cells to brute-force) with an answer planted: a random connected
-    wall without a 2x2 block, one clue per island at a random cell (its size)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        rows, cols = rng.choice([(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5)])
-        cells = [(r, c) for r in range(rows) for c in range(cols)]
-        wall = frozenset(cell for cell in cells if rng.random() < 0.4)
-        everything = frozenset(cells)
-        if not wall or len(white_regions(rows, cols, everything - wall)) != 1:  # the wall is one region
-            continue
-        if any({(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} <= wall for r, c in cells):
-            continue
-        islands = white_regions(rows, cols, wall)
-        if not islands or rows * cols - len(islands) > 13:
-            continue
-        out.append(Nurikabe(rows, cols, numbers={rng.choice(sorted(island)): len(island) for island in islands}))
-    return out
+    """Small boards (at most 13 cells to brute-force) with an answer planted."""
+    return planted_nurikabe(seed, count, [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5)], 0.4, 13)
 
 
 def _runs(p: Nurikabe, wall) -> list[int]:
