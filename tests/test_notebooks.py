@@ -42,11 +42,11 @@ def _outputs(nb):
 
 
 def _summary(nb) -> dict:
-    for out in _outputs(nb):
-        if out.output_type == "stream":
-            for line in out.text.splitlines():
-                if line.startswith("SUMMARY "):
-                    return json.loads(line[len("SUMMARY "):])
+    # the kernel may split one printed line over two stream outputs: read them joined
+    text = "".join(out.text for out in _outputs(nb) if out.output_type == "stream")
+    for line in text.splitlines():
+        if line.startswith("SUMMARY "):
+            return json.loads(line[len("SUMMARY "):])
     raise AssertionError("the notebook printed no SUMMARY line")
 
 
