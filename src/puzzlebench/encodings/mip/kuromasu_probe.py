@@ -46,8 +46,9 @@ class Views:
     number to its four rays' kept lengths; ``contradiction`` says why the board has no answer.
     """
 
-    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True):
+    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True, whole_views: int = 0):
         self.puzzle = puzzle
+        self.whole_views = whole_views
         self.connected = connected
         rows, cols = puzzle.rows, puzzle.cols
         self.cols = cols
@@ -268,6 +269,8 @@ class Views:
         for q, masks in enumerate(self.mask):
             for i, m in enumerate(masks):
                 probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
+        if self.whole_views:  # each number's views, one by one (after the cells and lengths)
+            probes.extend((q, -1) for q in range(len(self.n)))
         self.probes = probes
         self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
         self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
@@ -305,6 +308,8 @@ class Views:
                     common = [(y, v) for y, v in white_seen[0] if both.get(y) == v]
                     learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
             seen = [black_seen] if not black_ok else [black_seen, white_seen]
+        elif len(probe) == 2:
+            learnt, seen = self._probe_views(probe[0])
         else:
             q, i, k = probe
             m = self.mask[q][i]
@@ -345,9 +350,53 @@ class Views:
             if v == self.version[w] and not queued[w]:
                 queued[w] = True
                 self.woken.append(w)
-        if len(probe) == 1 and col[probe[0]] == OPEN and not queued[p]:
+        if (len(probe) == 2 or col[probe[0]] == OPEN) and len(probe) < 3 and not queued[p]:
             queued[p] = True
             self.woken.append(p)
+
+    def _probe_views(self, q: int):
+        """Probe each kept view of number q (all four lengths at once). The answer shows q one of
+        its views, and a view whose propagation fails (or cuts the white cells apart) is in no
+        answer: so a ray keeps only the lengths of the views that survive, and a cell that every
+        surviving view settles alike takes that colour. Returns (what to learn or None, what the
+        probes read); nothing is probed while the number has one view or more than ``whole_views``
+        (it is probed again when its lengths change)."""
+        masks = self.mask[q]
+        if all(m & (m - 1) == 0 for m in masks):
+            return None, []
+        views = _views_of(self.n[q], masks, self.whole_views)
+        if views is None:
+            return None, []
+        kept = [0, 0, 0, 0]
+        common: dict[int, int] | None = None
+        seen = []
+        for view in views:
+            ok, changes = self._try(lambda: self._assume_view(q, view))
+            if not ok:
+                continue
+            for i, k in enumerate(view):
+                kept[i] |= 1 << k
+            settled = dict(changes[0])
+            common = settled if common is None else {y: v for y, v in common.items() if settled.get(y) == v}
+            seen.append(changes)
+        if common is None:
+            raise Contradiction(f"the {self.n[q]} at {self.clues[q]} has no view left")
+        if kept == masks and not any(self.col[y] == OPEN for y in common):
+            return None, seen
+
+        def learn():
+            for i, m in enumerate(kept):
+                if m != masks[i]:
+                    self._set_mask(q, i, m)
+            self._revise(q)
+            for y, v in common.items():
+                self._settle(y, v)
+        return learn, seen
+
+    def _assume_view(self, q: int, view: tuple[int, ...]) -> None:
+        for i, k in enumerate(view):
+            self._set_mask(q, i, 1 << k)
+        self._revise(q)
 
     def views(self, clue: Cell) -> list[tuple[int, ...]]:
         """The number's kept views, as (up, down, left, right) lengths."""
@@ -356,6 +405,22 @@ class Views:
         rights = set(right)
         return [(a, b, c, n - 1 - a - b - c) for a in up for b in down for c in left
                 if n - 1 - a - b - c in rights]
+
+
+def _views_of(n: int, masks: list[int], limit: int) -> list[tuple[int, int, int, int]] | None:
+    """The views (four lengths from the masks adding up to n - 1), or None past ``limit`` of them."""
+    bits = [[k for k in range(m.bit_length()) if m >> k & 1] for m in masks]
+    last = masks[3]
+    out = []
+    for a in bits[0]:
+        for b in bits[1]:
+            for c in bits[2]:
+                d = n - 1 - a - b - c
+                if d >= 0 and last >> d & 1:
+                    out.append((a, b, c, d))
+                    if len(out) > limit:
+                        return None
+    return out
 
 
 def _prune(n: int, a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
