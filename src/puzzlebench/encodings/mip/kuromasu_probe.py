@@ -269,8 +269,8 @@ class Views:
         for q, masks in enumerate(self.mask):
             for i, m in enumerate(masks):
                 probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
-        if self.whole_views:  # each number's views, one by one (after the cells and lengths)
-            probes.extend((q, -1) for q in range(len(self.n)))
+        if self.whole_views:  # each number's views first (gen 50x50 s1: 8.0 s of CPU, 10.6 s after the rest)
+            probes = [(q, -1) for q in range(len(self.n))] + probes
         self.probes = probes
         self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
         self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
