@@ -21,6 +21,14 @@ apart, is ruled out; a cell that takes the same colour whether a probed cell is 
 takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
 revised; it is probed again only when one of those changes for good, not after every success.
 
+Probing whole views (``whole_views=N``, for numbers with at most N views; these probes run
+first): each view of the number (its four lengths at once) is assumed and propagated in turn.
+Every answer shows the number one of its views, so the views that fail are in no answer: a ray
+keeps only the lengths of the views that survive, and a cell that every surviving view settles
+alike takes that colour (if none survives, the board has no answer). This is a case split over
+the views, stronger than probing one length at a time: failed views need not make any single
+length fail.
+
 A number left with no length on some ray, or a cell forced both ways, is a contradiction: the
 board has no answer.
 """
