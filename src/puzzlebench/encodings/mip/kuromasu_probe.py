@@ -358,7 +358,7 @@ class Views:
             if v == self.version[w] and not queued[w]:
                 queued[w] = True
                 self.woken.append(w)
-        if (len(probe) == 2 or col[probe[0]] == OPEN) and len(probe) < 3 and not queued[p]:
+        if (len(probe) == 2 or len(probe) == 1 and col[probe[0]] == OPEN) and not queued[p]:  # may learn more
             queued[p] = True
             self.woken.append(p)
 
