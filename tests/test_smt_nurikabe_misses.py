@@ -32,7 +32,9 @@ def answered() -> list[Nurikabe]:
     return answered_boards("nurikabe", 13, [(3, 3), (3, 4), (4, 4), (3, 5)], count=6)
 
 
-@pytest.mark.parametrize("options", [{"islands": "lazy", "escalate": 2}, {"islands": "levels"}, {"islands": "lazy", "escalate": 0}])
+@pytest.mark.parametrize("options", [
+    {"islands": "lazy", "escalate": 2}, {"islands": "levels"}, {"islands": "lazy", "escalate": 0},
+])
 def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options) -> None:
     # the check-read-cut loop by hand: every model read cell by cell against z3's model evaluation
     # (with completion), and the answers the loop finds against brute force

@@ -188,8 +188,10 @@ class Z3Backend(Backend):
             value = interp(ref, handle, decl).value
             if value == true:
                 marked.append(cell)
-            elif value is not None and value != false and z3.is_true(self._model.eval(self._artifact.decision[cell], True)):
-                marked.append(cell)  # a term rather than a value (an uncompacted model): evaluated
+            elif value is not None and value != false:
+                # a term rather than a value (an uncompacted model): evaluated with completion
+                if z3.is_true(self._model.eval(self._artifact.decision[cell], True)):
+                    marked.append(cell)
         return frozenset(marked)
 
     def add_clause(self, clause: CellClause) -> None:
