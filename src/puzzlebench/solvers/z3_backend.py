@@ -65,7 +65,15 @@ class Z3Backend(Backend):
         #: Each decision cell's literal and its negation as raw ASTs (their BoolRefs kept alive in
         #: ``_negations``), so that a cut costs a few C calls rather than a Python term per literal.
         self._lits: dict[Cell, tuple[Any, Any]] = {}
+        #: The same keyed by a clause's literal, (cell, True) or (cell, False).
+        self._literal: dict[tuple[Cell, bool], Any] = {}
         self._negations: list[Any] = []
+        #: Each decision cell's declaration, read from the model by one C call per cell.
+        self._decls: list[tuple[Cell, Any]] = []
+        self._true: int | None = None
+        self._false: int | None = None
+        #: Whether the solver's ``timeout`` parameter is set (once: see :meth:`check`).
+        self._timeout_set = False
         self._extra: dict[str, Any] = {}
 
     @classmethod
@@ -110,6 +118,11 @@ class Z3Backend(Backend):
         self._negations = [artifact.neg(var) for var in artifact.decision.values()]
         self._lits = {cell: (var.as_ast(), neg.as_ast())
                       for (cell, var), neg in zip(artifact.decision.items(), self._negations)}
+        self._literal = {(cell, positive): pair[0 if positive else 1]
+                         for cell, pair in self._lits.items() for positive in (True, False)}
+        self._decls = [(cell, z3.Z3_get_app_decl(ref, var.as_ast())) for cell, var in artifact.decision.items()]
+        # z3 shares its terms: a model's value "true" is this very AST.
+        self._true, self._false = (z3.BoolVal(value, ctx).as_ast().value for value in (True, False))
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
 
@@ -124,12 +137,32 @@ class Z3Backend(Backend):
         if left is not None:
             if left <= 0:
                 return None
-            self._solver.set("timeout", max(1, int(left * 1000)))
+            # Once: a check never outlasts the time left at the first one, and the harness's
+            # watchdog interrupts at the deadline. Setting parameters before every check re-reads
+            # them into the SAT core each time (and re-seeds its random generator), a cost on
+            # boards that take thousands of lazy rounds.
+            if not self._timeout_set:
+                self._solver.set("timeout", max(1, int(left * 1000)))
+                self._timeout_set = True
         outcome = self._solver.check()
         if outcome == z3.sat:
-            self._model = self._solver.model()
+            self._model = self._uncompacted_model()
             return True
         return False if outcome == z3.unsat else None
+
+    def _uncompacted_model(self) -> Any:
+        """The solver's model without z3's compaction (``model.compact``, read from the global
+        parameters only), restored right after. Compaction rewrites the whole model, every
+        auxiliary Boolean included: 12 ms a round on 1108_20x15 once its levels are added (13,000
+        Booleans), 1.8 ms without; the harness reads the decision cells only."""
+        import z3
+
+        previous = z3.get_param("model.compact")
+        z3.set_param("model.compact", False)
+        try:
+            return self._solver.model()
+        finally:
+            z3.set_param("model.compact", previous)
 
     def _escalate(self, more: Any) -> None:
         """Assert the escalation's terms into the running solver: its learnt clauses, the cuts and
@@ -143,39 +176,44 @@ class Z3Backend(Backend):
 
     def marked(self) -> frozenset[Cell]:
         import z3
-        from z3.z3types import Ast
 
-        # One C API call per cell (Model.eval wraps and re-checks each value, 50 us a cell on a
-        # 100x100 board); a decision Boolean the model leaves open reads as unmarked, as with
-        # model completion.
-        ctx = self._artifact.ctx
-        ref, handle = ctx.ref(), self._model.model
-        value = (Ast * 1)()
-        true = z3.Z3_L_TRUE
+        # One raw C call per cell: the value the model gives the cell's declaration, compared with
+        # the term "true" (Model.eval wraps and re-checks each value, 50 us a cell on a 100x100
+        # board, and Z3_model_eval sets up an evaluation per call); a decision Boolean the model
+        # leaves open reads as unmarked, as with model completion.
+        ref, handle = self._artifact.ctx.ref(), self._model.model
+        interp, true, false = _raw("Z3_model_get_const_interp"), self._true, self._false
         marked = []
-        for cell, var in self._artifact.decision.items():
-            ok = z3.Z3_model_eval(ref, handle, var.as_ast(), True, value)
-            if ok and z3.Z3_get_bool_value(ref, value[0]) == true:
+        for cell, decl in self._decls:
+            value = interp(ref, handle, decl).value
+            if value == true:
                 marked.append(cell)
+            elif value is not None and value != false:
+                # a term rather than a value (an uncompacted model): evaluated with completion
+                if z3.is_true(self._model.eval(self._artifact.decision[cell], True)):
+                    marked.append(cell)
         return frozenset(marked)
 
     def add_clause(self, clause: CellClause) -> None:
         import z3
         from z3.z3types import Ast
 
-        # Built from the decision literals' ASTs made once at build time: a blocking clause holds
-        # every decision cell, and a round of lazy cuts tens of thousands of literals (z3.Or
-        # coerces each argument, and a fresh Not per literal costs its Python wrapping); an empty
-        # clause is False.
+        # Built from the decision literals' ASTs made once at build time, by raw C calls: a
+        # blocking clause holds every decision cell, and a round of lazy cuts tens of thousands of
+        # literals (z3.Or coerces each argument, a fresh Not per literal costs its Python wrapping,
+        # and each checked call its error check); an empty clause is False.
         art = self._artifact
-        lits = self._lits
-        asts = [lits[cell][0 if positive else 1] for cell, positive in clause]
-        ref = art.ctx.ref()
+        asts = list(map(self._literal.__getitem__, clause))
+        ref, handle = art.ctx.ref(), self._solver.solver
+        assert_ = _raw("Z3_solver_assert")
         if len(asts) == 1:
-            z3.Z3_solver_assert(ref, self._solver.solver, asts[0])
-            return
-        term = art.any([]) if not asts else z3.BoolRef(z3.Z3_mk_or(ref, len(asts), (Ast * len(asts))(*asts)), art.ctx)
-        z3.Z3_solver_assert(ref, self._solver.solver, term.as_ast())
+            assert_(ref, handle, asts[0])
+        elif asts:
+            # The solver holds the new disjunction from here on (reference counts are its own).
+            assert_(ref, handle, _raw("Z3_mk_or")(ref, len(asts), (Ast * len(asts))(*asts)))
+        else:
+            assert_(ref, handle, art.any([]).as_ast())
+        _check(ref)
 
     def interrupt(self) -> None:
         if self._artifact is not None:
@@ -218,4 +256,19 @@ class Z3Backend(Backend):
         self._model = None
         self._solver = None
         self._artifact = None
-        self._lits, self._negations = {}, []
+        self._lits, self._literal, self._negations, self._decls = {}, {}, [], []
+
+
+def _check(ref: Any) -> None:
+    """Raise z3's error, if any, after raw C calls (the checked wrappers test after every call)."""
+    import z3
+
+    getattr(z3.z3core, "Z3_get_error_code").__defaults__[-1].Check(ref)
+
+
+def _raw(name: str) -> Any:
+    """z3's C function ``name`` without its Python wrapper's error check (each generated wrapper
+    keeps the ctypes function as its last default argument)."""
+    import z3
+
+    return getattr(z3.z3core, name).__defaults__[-1].f

@@ -21,7 +21,8 @@ Rules and the blocks that enforce them:
   (``escalate``: after that many checks) by adding the owners, levels and sizes of ``levels`` or
   ``hybrid`` (:func:`auto_islands`: levels where the hybrid levels most of what levels would,
   hybrid on the others) to the running solver; ``auto`` (the default) is levels on boards below
-  ``AUTO_LEVELS_CELLS`` cells, lazy with the escalation on the others;
+  ``AUTO_LEVELS_CELLS`` cells, lazy with the escalation on the others (the escalation's target from
+  the start where one number holds ``AUTO_START_SHARE`` of the board);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
   region, cell, mixed, or auto as in the SAT encoding), ``rank`` (levels, shared with Kuromasu and
   Hitori over the cells that may be wall), ``none`` (a relaxation), or ``auto`` (the default:
@@ -62,6 +63,11 @@ AUTO_LEVELS_CELLS = 150
 #: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
+#: ... but the stronger statement (auto_islands) from the start on a board whose largest number is
+#: at least this share of its cells (of the janko puzzles only 1030_32x32: 994 of 1,024 cells, the
+#: wall 10 cells; hybrid from the start 7.0 s CPU and 75 checks, escalating after 1 check 10.3 s,
+#: after 30 or 300 unproved in 30 s, load 6)
+AUTO_START_SHARE = 0.5
 #: islands=lazy: checks before the escalation to levels or hybrid. On 12 janko puzzles where the lazy
 #: rounds or the levels alone are slow (one interleaved run, count=2, 20 s cap, load 8): 300 took
 #: 24.8 s CPU in all, 600 27.2 s, 1000 30.8 s (11 proved each; 1108_20x15 by none)
@@ -96,6 +102,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     islands = options["islands"]
     if islands == "auto":
         islands = "levels" if puzzle.grid.size < AUTO_LEVELS_CELLS else "lazy"
+        if islands == "lazy" and max(puzzle.numbers.values(), default=0) >= AUTO_START_SHARE * puzzle.grid.size:
+            # One island holds most of the board: the lazy rounds would wander over its shapes
+            # while the few small islands are cheap to level, so the stronger statement from the start.
+            islands = auto_islands(puzzle, plan)
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     # islands=lazy escalates to the levels or the hybrid after many rounds
@@ -255,7 +265,7 @@ SPECS: list[EncodingSpec] = [
                    "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
                    "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
                    "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
-                   "hybrid, see escalate)"),
+                   "hybrid, see escalate; those from the start where one number holds half the board)"),
             Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
                    "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
                    "solver, keeping the cuts and what it learnt (0: never)"),
