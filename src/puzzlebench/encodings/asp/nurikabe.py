@@ -51,6 +51,8 @@ CONNECTIVITY = Option(
 # LAZY_CELLS or more: of the 41 slowest janko boards (20 s cap, interleaved), the 31 of 330 cells
 # or more took 58.2 -> 39.1 CPU s (669_14x24 6.4 -> 0.15, 459_20x36 6.1 -> 0.6, 667_14x24 6.7 ->
 # 2.8, 1046_23x33 4.4 -> 1.2), the 10 smaller ones 14.4 -> 14.9 (1109_20x15 0.19 -> 0.69).
+# 690_50x50 (count=2, 80 s cap, load 6-9): auto (lazy) found no answer in 25.5 CPU s (37k
+# conflicts); islands=distance proved it in 23.4 CPU s (254k conflicts, 0.5 s of them the proof).
 
 #: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts
 #: (14x24 and larger: 106 janko boards; the 31 slowest of them for hybrid and reach take 0.67x the

@@ -342,6 +342,13 @@ SPECS: list[EncodingSpec] = [
             # On 26 janko puzzles (the 22 where lazy islands took over 2 s or timed out, and four
             # where levels cost most; 10 s cap, one interleaved run): islands=lazy with
             # cuts=region 179 s in all, 15 over the cap; hybrid (cuts=cell) 112 s, 8 over it.
+            # 690_50x50 (its 70, 63, 57 and 47 beyond the level budget): hybrid finds no answer in
+            # 20 CPU s (2,116 lazy rounds, 189k cuts: every candidate leaves those four islands too
+            # small, pieces of them clueless, and about seven wall parts cut off); distance proves it
+            # in 17.0-21.8 CPU s (54-79k conflicts, 41-45 wall rounds, three CaDiCaL seeds). Levels
+            # for the large numbers alone (a budget of 150,000) prove it in 16.7-20.6 CPU s, but on
+            # the seven other boards the budget leaves large numbers unlevelled they took 12.7 ->
+            # 114 CPU s (interleaved, 40 s cap), 1050_15x25 and 1055_40x57 lost.
             Option("islands", "hybrid", ISLANDS,
                    "how islands get one number and its size: distance-bounded ownership (distance), "
                    "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
