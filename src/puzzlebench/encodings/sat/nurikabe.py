@@ -75,6 +75,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # A cell no island can reach is wall.
     cnf.extend([(wall[cell],) for cell in sorted(plan.wall)])
+    # A cell the plan's probing settled unshaded is unshaded.
+    cnf.extend([(-wall[cell],) for cell in sorted(plan.white)])
 
     # Two clues side by side share an island: no answer.
     if plan.clash:
