@@ -7,9 +7,9 @@ rules (it holds in every answer that agrees with the assignment):
 * the island rule (:func:`~puzzlebench.encodings.islands.island_reasoning`): every island holds
   one clue and the clue's count of cells, inside the cells the plan lets it reach;
 * the wall is connected (:func:`~puzzlebench.encodings.regions.connectivity_reasoning` with the
-  wall as the connected colour and a known wall cell as root): a cell no path of cells that may
-  be wall joins to the root is unshaded; a cell whose blackening... (an articulation) that alone
-  joins a known wall cell to the root is wall;
+  wall as the connected colour and a known wall cell as root): a cell that no path of cells
+  that may be wall joins to the root is unshaded (a conflict if it is wall); a cell on every
+  such path from a known wall cell to the root (an articulation) is wall;
 * no 2x2 block is all wall: a block with three wall cells has its fourth unshaded.
 
 A conflict means the assignment has no answer. Probing sets one open cell wall and closes the
