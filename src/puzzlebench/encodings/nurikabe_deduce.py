@@ -24,6 +24,7 @@ import time
 from typing import Sequence
 
 from ..model import Cell, Nurikabe
+from .islands import IslandGraph, IslandPlan, island_reasoning
 from .regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 
 #: the colours of the wall's connectivity check (the wall is the connected colour there)
@@ -33,7 +34,7 @@ _SWAP = {UNKNOWN: UNKNOWN, WHITE: BLACK, BLACK: WHITE}
 class Board:
     """The board as cell indices (row-major) with its side neighbours and 2x2 blocks."""
 
-    def __init__(self, p: Nurikabe, graph) -> None:
+    def __init__(self, p: Nurikabe, graph: IslandGraph) -> None:
         self.rows, self.cols = p.rows, p.cols
         self.g = graph
         self.adj = graph.adj
@@ -48,8 +49,6 @@ class Board:
 
 def settle(board: Board, state: list[int]) -> bool:
     """Close ``state`` (changed in place) under the three rules; False on a conflict."""
-    from .islands import island_reasoning
-
     while True:
         changed = False
         # no 2x2 block is all wall
@@ -130,11 +129,12 @@ def probe(board: Board, state: list[int], deadline: float) -> bool:
 
 
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
+    """The cells of ``state`` with ``colour``."""
     cols = board.cols
     return [divmod(i, cols) for i, s in enumerate(state) if s == colour]
 
 
-def refine(p: Nurikabe, plan, deadline: float):
+def refine(p: Nurikabe, plan: IslandPlan, deadline: float) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
@@ -142,8 +142,6 @@ def refine(p: Nurikabe, plan, deadline: float):
     island: another island never holds its cells nor a cell beside them (it would join the
     two). Each island's cells are then searched again from its clue through the cells left to
     it, keeping those fewer than its bound steps away (an island is connected)."""
-    from .islands import IslandGraph
-
     g = IslandGraph.of(p, plan)
     board = Board(p, g)
     cols = p.cols
@@ -199,6 +197,6 @@ def refine(p: Nurikabe, plan, deadline: float):
     if any(cell not in owners for cell in white):
         return plan  # (cannot happen when the probe is sound; kept as a guard)
     wall = frozenset(cell for cell in p.grid.all_cells if cell not in p.clue_cells and cell not in owners)
-    return type(plan)(reach, {c: tuple(o) for c, o in owners.items()}, wall,
+    return IslandPlan(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                       tuple(c for c in plan.open if c not in wall), plan.clash, dict(plan.bound),
                       frozenset(white))
