@@ -76,14 +76,15 @@ class IslandPlan:
     white: frozenset[Cell] = frozenset()
 
     @classmethod
-    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool | None = None) -> "IslandPlan":
+    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool = False) -> "IslandPlan":
         """The plan of ``p``; ``enclosure`` False leaves out the diagonal clues' enclosure
         (:func:`enclosure_boxes`), for tests that check it against the plan without it;
         ``deduce`` True adds the cells failed-literal probing settles
-        (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`), False leaves them out, None
-        (the default) adds them when :func:`deduce_pays`."""
+        (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, within ``DEDUCE_BUDGET``). It is
+        off by default: measured on the janko corpus, the probe costs SAT more than it saves
+        (every 10th puzzle: 7.9x CPU) and moves CP-SAT both ways."""
         plan = cls.searched(p, enclosure)
-        if deduce or deduce is None and deduce_pays(p, plan):
+        if deduce:
             from .nurikabe_deduce import refine
             plan = refine(p, plan, time.process_time() + DEDUCE_BUDGET)
         return plan
@@ -312,13 +313,6 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 
 #: IslandPlan.of: the most CPU seconds the probe may spend (past it, the searched plan is kept)
 DEDUCE_BUDGET = 2.0
-
-
-def deduce_pays(p: Nurikabe, plan: IslandPlan) -> bool:
-    """Whether :meth:`IslandPlan.of` probes ``p`` unless told: never. Measured on the janko
-    corpus, the probe (up to ``DEDUCE_BUDGET`` per board) costs SAT more than it saves, and
-    moves CP-SAT both ways; ``IslandPlan.of(p, deduce=True)`` asks for it."""
-    return False
 
 
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)
