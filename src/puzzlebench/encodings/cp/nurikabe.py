@@ -94,7 +94,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         cnf = sat_nurikabe.build_default(puzzle, {
             "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
             "wall_count": "none", "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
-            "wall_runs": "auto"})
+            "wall_runs": "auto", "plan": "search"})
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
         # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
