@@ -142,7 +142,7 @@ def test_the_feasibility_jump_probe_finds_exactly_the_brute_force_answers():
 def test_the_repaired_start_finds_exactly_the_brute_force_answers(enumeration):
     starts = 0
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, start="repair", enumeration=enumeration)
+        result = solve(p, "mip", count=0, timeout=60, start="always", enumeration=enumeration)
         assert result.exhausted
         found = [s.cells for s in result.solutions]
         assert len(found) == len(set(found)), p.to_text()
@@ -165,13 +165,14 @@ class _Recorder:
         return self.highs.setSolution(count, index, value)
 
 
-def test_the_start_is_the_candidate_away_from_the_cut_rows_and_none_after_a_block():
+@pytest.mark.parametrize("start", ["always", "repair"])
+def test_the_start_is_the_candidate_away_from_the_cut_rows_and_none_after_a_block(start):
     from puzzlebench.solvers.highs_backend import HighsBackend
 
     p = next(b for b in planted_nurikabe(7, 20, [(5, 5)], 0.6, 25) if (2, 2) not in b.clue_cells
              and not {(1, 2), (3, 2), (2, 1), (2, 3)} & b.clue_cells)
     model = _model_with(p)
-    backend = HighsBackend({"start": "repair"})
+    backend = HighsBackend({"start": start})
     backend.build(model, None)
     try:
         recorder = _Recorder(backend._highs)
@@ -180,7 +181,14 @@ def test_the_start_is_the_candidate_away_from_the_cut_rows_and_none_after_a_bloc
         backend._candidate = candidate  # as marked() leaves it
         named = (2, 2)
         backend.add_clause(Cut(Var(model.decision[named]), lower=0.0))  # a round's row naming one cell
+        backend._searched = False  # repair: no start after a run that found its point without simplex
         assert backend.check(None) is True
+        assert len(recorder.starts) == (1 if start == "always" else 0)
+        if start == "repair":
+            backend._candidate = candidate
+            backend.add_clause(Cut(Var(model.decision[named]), lower=0.0))
+            backend._searched = True  # the last run needed simplex iterations
+            assert backend.check(None) is True
         assert len(recorder.starts) == 1
         start = recorder.starts[0]
         cell_of = {col: cell for cell, col in model.decision.items()}
@@ -213,6 +221,6 @@ def _model_with(p: Nurikabe, **options):
 @pytest.mark.parametrize("record", ["962_10x10", "241_10x10"])
 def test_janko_records_with_the_repaired_start_get_their_published_answer(janko_dir, record):
     entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
-    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="repair")
+    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always")
     assert result.solutions and result.solutions[0] == entry.solution
     assert result.extra.get("starts", 0) > 0

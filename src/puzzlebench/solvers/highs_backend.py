@@ -139,11 +139,13 @@ class HighsBackend(Backend):
         Option(
             "start",
             "off",
-            ("off", "repair"),
-            "the run after a lazy round: off (HiGHS starts from nothing), or repair (a partial MIP start: the "
+            ("off", "repair", "always"),
+            "the run after a lazy round: off (HiGHS starts from nothing), always (a partial MIP start: the "
             "previous candidate's values on the decision cells that the round's cut rows do not name nor touch, "
             "which HiGHS tries to complete by a sub-MIP on the cells left free; a start only steers the search, "
-            "every answer is still a feasible point of the model and passes the lazy rule)",
+            "every answer is still a feasible point of the model and passes the lazy rule), or repair (that "
+            "start only after a run that needed simplex iterations, where HiGHS's heuristics found no point "
+            "at the root without them: the sub-MIP costs more than such a run otherwise)",
         ),
         Option(
             "enumeration",
@@ -181,6 +183,7 @@ class HighsBackend(Backend):
         self._candidate: frozenset[Cell] | None = None
         self._touched: set[int] = set()
         self._cells_of: dict[int, Cell] = {}  # MipModel.cells_of
+        self._searched = False  # the last run took simplex iterations
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -353,7 +356,8 @@ class HighsBackend(Backend):
 
         candidate, touched = self._candidate, self._touched
         self._touched = set()
-        if self.options.get("start", "off") != "repair" or candidate is None or not touched:
+        start = self.options.get("start", "off")
+        if start == "off" or candidate is None or not touched or (start == "repair" and not self._searched):
             return
         named = {cell for cell in self._cells if self._column[cell] in touched}
         named.update(cell for col, cell in self._cells_of.items() if col in touched)
@@ -567,6 +571,7 @@ class HighsBackend(Backend):
         info = highs.getInfo()
         self._search["nodes"] += max(0, info.mip_node_count)
         self._search["lp_iterations"] += max(0, info.simplex_iteration_count)
+        self._searched = info.simplex_iteration_count > 0
         self._count("runs")
         self._extra["highs_time"] = highs.getRunTime()  # HiGHS's run clock, cumulative over runs
         self._extra["model_status"] = highs.modelStatusToString(highs.getModelStatus())
