@@ -10,12 +10,12 @@ import pytest
 
 from puzzlebench import registry
 from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
-from puzzlebench.encodings.mip.common import Cut
+from puzzlebench.encodings.mip.common import Cut, Var
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe, Rule, family_spec
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions
+from bruteforce import all_solutions, planted_nurikabe
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -133,3 +133,94 @@ def test_the_feasibility_jump_probe_finds_exactly_the_brute_force_answers():
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
         hits += result.extra.get("probe_hits", 0)
     assert hits > 0  # the probe answered some of the runs itself
+
+
+# -- start=repair: the previous candidate, away from the round's cut rows, as a partial MIP start --
+
+
+@pytest.mark.parametrize("enumeration", ["auto", "nogood"])
+def test_the_repaired_start_finds_exactly_the_brute_force_answers(enumeration):
+    starts = 0
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, start="always", enumeration=enumeration)
+        assert result.exhausted
+        found = [s.cells for s in result.solutions]
+        assert len(found) == len(set(found)), p.to_text()
+        assert set(found) == all_solutions(p), p.to_text()
+        starts += result.extra.get("starts", 0)
+    assert starts > 0  # some runs were handed a start
+
+
+class _Recorder:
+    """Stands in for the HiGHS instance: records the partial starts and forwards the rest."""
+
+    def __init__(self, highs):
+        self.highs, self.starts = highs, []
+
+    def __getattr__(self, name):
+        return getattr(self.highs, name)
+
+    def setSolution(self, count, index, value):
+        self.starts.append(dict(zip(np.asarray(index).tolist(), np.asarray(value).tolist())))
+        return self.highs.setSolution(count, index, value)
+
+
+@pytest.mark.parametrize("start", ["always", "repair"])
+def test_the_start_is_the_candidate_away_from_the_cut_rows_and_none_after_a_block(start):
+    from puzzlebench.solvers.highs_backend import HighsBackend
+
+    p = next(b for b in planted_nurikabe(7, 20, [(5, 5)], 0.6, 25) if (2, 2) not in b.clue_cells
+             and not {(1, 2), (3, 2), (2, 1), (2, 3)} & b.clue_cells)
+    model = _model_with(p)
+    backend = HighsBackend({"start": start})
+    backend.build(model, None)
+    try:
+        recorder = _Recorder(backend._highs)
+        backend._highs = recorder
+        candidate = frozenset(cell for cell in model.decision if cell[0] % 2 == 0)
+        backend._candidate = candidate  # as marked() leaves it
+        named = (2, 2)
+        backend.add_clause(Cut(Var(model.decision[named]), lower=0.0))  # a round's row naming one cell
+        backend._searched = False  # repair: no start after a run that found its point without simplex
+        assert backend.check(None) is True
+        assert len(recorder.starts) == (1 if start == "always" else 0)
+        if start == "repair":
+            backend._candidate = candidate
+            backend.add_clause(Cut(Var(model.decision[named]), lower=0.0))
+            backend._searched = True  # the last run needed simplex iterations
+            assert backend.check(None) is True
+        assert len(recorder.starts) == 1
+        start = recorder.starts[0]
+        cell_of = {col: cell for cell, col in model.decision.items()}
+        near = {named, (1, 2), (3, 2), (2, 1), (2, 3)}
+        assert {cell_of[col] for col in start} == set(model.decision) - near
+        assert all(value == float(cell_of[col] in candidate) for col, value in start.items())
+        # a block or a run without new rows hands no start
+        assert backend.check(None) is True
+        backend.block(backend.marked(), list(model.decision))
+        assert backend.check(None) in (True, False)
+        assert len(recorder.starts) == 1
+    finally:
+        backend._highs = recorder.highs
+        backend.close()
+
+
+def test_owner_columns_name_their_cell_for_the_start():
+    p = Nurikabe(5, 5, numbers={(0, 0): 4, (0, 4): 4})
+    model = _model_with(p)
+    assert model.cells_of  # the cells two numbers may both reach have owner columns
+    assert set(model.cells_of.values()) <= set(model.decision)
+    assert not set(model.cells_of) & set(model.decision.values())
+
+
+def _model_with(p: Nurikabe, **options):
+    spec = registry.get("nurikabe", "mip")
+    return spec.build(p, {**{o.name: o.default for o in spec.options}, **options})
+
+
+@pytest.mark.parametrize("record", ["962_10x10", "241_10x10"])
+def test_janko_records_with_the_repaired_start_get_their_published_answer(janko_dir, record):
+    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
+    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always")
+    assert result.solutions and result.solutions[0] == entry.solution
+    assert result.extra.get("starts", 0) > 0

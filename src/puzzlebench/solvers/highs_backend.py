@@ -137,6 +137,17 @@ class HighsBackend(Backend):
             "twice as tight: the uniqueness proof's LPs are what a proof costs without presolve)",
         ),
         Option(
+            "start",
+            "off",
+            ("off", "repair", "always"),
+            "the run after a lazy round: off (HiGHS starts from nothing), always (a partial MIP start: the "
+            "previous candidate's values on the decision cells that the round's cut rows do not name nor touch, "
+            "which HiGHS tries to complete by a sub-MIP on the cells left free; a start only steers the search, "
+            "every answer is still a feasible point of the model and passes the lazy rule), or repair (that "
+            "start only after a run that needed simplex iterations, where HiGHS's heuristics found no point "
+            "at the root without them: the sub-MIP costs more than such a run otherwise)",
+        ),
+        Option(
             "enumeration",
             "auto",
             _ENUMERATION,
@@ -167,6 +178,12 @@ class HighsBackend(Backend):
         self._size: dict[str, int] = {}
         self._search: dict[str, float] = {"nodes": 0, "lp_iterations": 0}
         self._extra: dict[str, Any] = {"runs": 0, "rows_added": 0, "highs_time": 0.0}
+        #: start=repair: the last candidate (None after a block or a new subspace) and the columns
+        #: the rows added since name
+        self._candidate: frozenset[Cell] | None = None
+        self._touched: set[int] = set()
+        self._cells_of: dict[int, Cell] = {}  # MipModel.cells_of
+        self._searched = False  # the last run took simplex iterations
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -213,6 +230,7 @@ class HighsBackend(Backend):
         self._lower, self._upper = col_lower[self._columns], col_upper[self._columns]
         self._lazy = artifact.lazy
         self._fixed_marks = artifact.fixed_marks
+        self._cells_of = dict(artifact.cells_of)
         self._proof_presolve = str(self.options.get("proof_presolve", "auto"))
         if self._proof_presolve == "auto":
             self._proof_presolve = artifact.proof_presolve
@@ -296,6 +314,7 @@ class HighsBackend(Backend):
                 return None
         highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
+        self._repaired_start()
         status = highs.run()
         if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
             # The process's thread pool was started with another size: restart it, run again.
@@ -328,6 +347,29 @@ class HighsBackend(Backend):
             return None
         raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
 
+    def _repaired_start(self) -> None:
+        """``start=repair``: after a lazy round, hand HiGHS the previous candidate on the decision
+        cells away from the round's cut rows (neither named by them nor next to one named) as a
+        partial start. A start is a hint: HiGHS checks it, and completes it by a sub-MIP over the
+        free columns or drops it, so the run's verdict is unchanged."""
+        import numpy as np
+
+        candidate, touched = self._candidate, self._touched
+        self._touched = set()
+        start = self.options.get("start", "off")
+        if start == "off" or candidate is None or not touched or (start == "repair" and not self._searched):
+            return
+        named = {cell for cell in self._cells if self._column[cell] in touched}
+        named.update(cell for col, cell in self._cells_of.items() if col in touched)
+        near = named | {(r + dr, c + dc) for r, c in named for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+        keep = [cell for cell in self._cells if cell not in near]
+        if not keep:
+            return
+        index = np.fromiter((self._column[cell] for cell in keep), dtype=np.int32, count=len(keep))
+        value = np.fromiter((cell in candidate for cell in keep), dtype=np.float64, count=len(keep))
+        self._highs.setSolution(len(keep), index, value)
+        self._count("starts")
+
     def _jump(self, left: float | None) -> bool:
         """The ``probe=jump`` run: no presolve, no simplex iteration; True when it found a point."""
         import highspy
@@ -355,7 +397,8 @@ class HighsBackend(Backend):
         if not len(self._cells):
             return frozenset()
         on = values[self._columns] > 0.5
-        return frozenset(cell for cell, flag in zip(self._cells, on.tolist()) if flag)
+        self._candidate = frozenset(cell for cell, flag in zip(self._cells, on.tolist()) if flag)
+        return self._candidate
 
     def add_clause(self, clause: CellClause) -> None:
         """The row sum_{pos} x + sum_{neg} (1 - x) >= 1, i.e. >= 1 - (number of negative literals).
@@ -390,6 +433,7 @@ class HighsBackend(Backend):
         index = np.array([col for col, _ in entries], dtype=np.int32)
         value = np.array([v for _, v in entries], dtype=np.float64)
         self._highs.addRow(lower, highspy.kHighsInf, len(entries), index, value)
+        self._touched.update(coef)
         self._count("rows_added")
 
     def block(self, cells: frozenset[Cell], decision) -> None:
@@ -398,6 +442,7 @@ class HighsBackend(Backend):
         Another answer with as many marked cells that differs from this one turns a marked cell
         unmarked and an unmarked one marked, so either side alone excludes exactly this answer
         among answers. Cells the model fixes by their bounds never change and are left out."""
+        self._candidate = None  # the answer is no start for the runs that look past it
         if not self._fixed_marks or self.options.get("block", "auto") != "auto":
             super().block(cells, decision)
             return
@@ -423,6 +468,7 @@ class HighsBackend(Backend):
         index = np.array([col for col, _ in entries], dtype=np.int32)
         value = np.array([coef for _, coef in entries], dtype=np.float64)
         self._highs.addRow(lower, upper, len(entries), index, value)
+        self._touched.update(col for col, _ in entries)
         self._count("rows_added")
 
     # -- enumeration by splitting ---------------------------------------------------------------
@@ -503,6 +549,7 @@ class HighsBackend(Backend):
         """Set the decision binaries' bounds to the subspace's fixings; return its ``fixed`` array."""
         import numpy as np
 
+        self._candidate = None  # another subspace: the last candidate may lie outside it
         if j >= 0:
             fixed = fixed.copy()
             fixed[free[:j]] = answer[free[:j]]
@@ -524,6 +571,7 @@ class HighsBackend(Backend):
         info = highs.getInfo()
         self._search["nodes"] += max(0, info.mip_node_count)
         self._search["lp_iterations"] += max(0, info.simplex_iteration_count)
+        self._searched = info.simplex_iteration_count > 0
         self._count("runs")
         self._extra["highs_time"] = highs.getRunTime()  # HiGHS's run clock, cumulative over runs
         self._extra["model_status"] = highs.modelStatusToString(highs.getModelStatus())

@@ -136,6 +136,9 @@ class MipModel(Artifact):
     #: Presolve in the runs after the first answer (backend option ``proof_presolve=auto``): ``off``,
     #: or ``same`` for a model whose proof goes through lazy rounds (runs ending on a candidate)
     proof_presolve: str = "off"
+    #: The cell an auxiliary column speaks of (Nurikabe's owner columns), beside ``decision``: the
+    #: backend's ``start=repair`` frees the cells a lazy round's cut rows name through either
+    cells_of: dict[int, Cell] = field(default_factory=dict)
 
     # -- columns --------------------------------------------------------------------------------
     def column(self, lower: float, upper: float, integer: bool) -> Var:

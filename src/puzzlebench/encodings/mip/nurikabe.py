@@ -239,6 +239,7 @@ def _owners(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> 
             continue
         cols = [model.binary() for _ in owners]
         owns.update(zip(((clue, cell) for clue in owners), cols))
+        model.cells_of.update((col.index, cell) for col in cols)
         # An unshaded cell has exactly one owner; a wall cell none.
         model.add_eq(total(cols) + wall[cell], 1)
 
