@@ -118,8 +118,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         region, root = wall_region(puzzle, plan)
         connect = connect_by_rank if connectivity == "rank" else connect_by_flow
         connect(model, region, {cell: ~w for cell, w in wall.items()}, root)
-    art.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
+    anchor = min(plan.wall, default=None)
+    art.lazy = lazy_rules(puzzle, wall, options, anchor=anchor)
     art.notes.update(connectivity=connectivity, islands=islands)
+    switched = []  # (the escalation, once built: the lazy rule's cuts after the switch)
+    if islands == "lazy" and options["escalate"] > 0 and options["escalate_cuts"] not in ("same", options["cuts"]):
+        before = art.lazy
+        after_switch = lazy_rules(puzzle, wall, {**options, "cuts": options["escalate_cuts"]}, anchor=anchor)
+        if before is not None and after_switch is not None:
+            art.lazy = lambda marked: (after_switch if switched else before)(marked)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
         stronger = {**options, "islands": options["escalate_to"], "escalate": 0,
@@ -127,11 +134,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
 
         def escalated() -> CpModelArtifact:
             bigger = build_default(puzzle, stronger)
+            switched.append(True)
+            if options["escalate_linearization"] != "same":
+                bigger.parameters["linearization_level"] = options["escalate_linearization"]
             if not options["escalate_presolve"]:
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
             bigger.carry_fixings = options["escalate_fixings"] != "off"
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
+            bigger.refix_every = options["escalate_refix"]
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -293,6 +304,12 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
                    "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
                    "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
+            Option("escalate_refix", 0, description="islands=lazy with escalate_fixings: after the switch, "
+                   "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
+            Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
+                   "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
+            Option("escalate_linearization", "same", ("same", 0, 1, 2),
+                   "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
