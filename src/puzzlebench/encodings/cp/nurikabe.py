@@ -137,6 +137,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             switched.append(True)
             if options["escalate_linearization"] != "same":
                 bigger.parameters["linearization_level"] = options["escalate_linearization"]
+            if not options["escalate_inprocessing"]:
+                bigger.parameters["use_sat_inprocessing"] = False
             if not options["escalate_presolve"]:
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
             bigger.carry_fixings = options["escalate_fixings"] != "off"
@@ -310,6 +312,8 @@ ENCODINGS: list[EncodingSpec] = [
                    "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
             Option("escalate_linearization", "same", ("same", 0, 1, 2),
                    "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
+            Option("escalate_inprocessing", True, description="islands=lazy with escalate: CP-SAT's "
+                   "use_sat_inprocessing after the switch"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
