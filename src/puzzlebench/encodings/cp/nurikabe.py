@@ -136,7 +136,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             bigger = build_default(puzzle, stronger)
             switched.append(True)
             if options["escalate_linearization"] != "same":
-                bigger.parameters["linearization_level"] = options["escalate_linearization"]
+                bigger.parameters["linearization_level"] = int(options["escalate_linearization"])
             if not options["escalate_inprocessing"]:
                 bigger.parameters["use_sat_inprocessing"] = False
             if not options["escalate_presolve"]:
@@ -310,9 +310,9 @@ ENCODINGS: list[EncodingSpec] = [
                    "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
             Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
                    "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
-            Option("escalate_linearization", "same", ("same", 0, 1, 2),
+            Option("escalate_linearization", "0", ("same", "0", "1", "2"),
                    "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
-            Option("escalate_inprocessing", True, description="islands=lazy with escalate: CP-SAT's "
+            Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
                    "use_sat_inprocessing after the switch"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
