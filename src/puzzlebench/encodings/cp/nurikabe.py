@@ -22,8 +22,11 @@ Rules and the blocks that enforce them:
   after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
   rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
   searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
-  propagation and probing fix in that model fixed once for all its searches (``escalate_fixings``),
-  and with the wall's connectivity stated up front from then on or not (``escalate_connectivity``);
+  propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
+  anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
+  the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
+  lazy cuts from then on (``escalate_cuts``), and with the wall's connectivity stated up front from
+  then on or not (``escalate_connectivity``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -306,14 +309,21 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
                    "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
                    "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
+            # one interleaved run each (count=2, load 5-7 on 2 cores; CPU s, CP-SAT deterministic time
+            # after the switch): on the 14 misses of the last idle whole-corpus run (20 s cap) linearization
+            # 1 with inprocessing 0 proven, 105.4 CPU s; 0 without inprocessing 3 (660_14x24, 668_14x24,
+            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 2.5x to 13x the searches per deterministic time
+            # unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7 / 12.1 CPU s (the five
+            # boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization 0 with inprocessing
+            # kept 15.1 s: the inprocessing is the cost (it simplifies a clause base each search rebuilds)
+            Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
+                   "use_sat_inprocessing after the switch"),
+            Option("escalate_linearization", "0", ("same", "0", "1", "2"),
+                   "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
             Option("escalate_refix", 0, description="islands=lazy with escalate_fixings: after the switch, "
                    "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
             Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
                    "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
-            Option("escalate_linearization", "0", ("same", "0", "1", "2"),
-                   "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
-            Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
-                   "use_sat_inprocessing after the switch"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
