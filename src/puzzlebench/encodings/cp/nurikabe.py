@@ -312,10 +312,10 @@ ENCODINGS: list[EncodingSpec] = [
             # one interleaved run each (count=2, load 5-7 on 2 cores; CPU s, CP-SAT deterministic time
             # after the switch): on the 14 misses of the last idle whole-corpus run (20 s cap) linearization
             # 1 with inprocessing 0 proven, 105.4 CPU s; 0 without inprocessing 3 (660_14x24, 668_14x24,
-            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 2.5x to 13x the searches per deterministic time
-            # unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7 / 12.1 CPU s (the five
-            # boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization 0 with inprocessing
-            # kept 15.1 s: the inprocessing is the cost (it simplifies a clause base each search rebuilds)
+            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 1.3x (950_13x13) to 13x (999_16x21) the searches
+            # per deterministic time unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7
+            # / 12.1 CPU s (the five boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization
+            # 0 with inprocessing kept 15.1 s: dropping the inprocessing is most of the gain
             Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
                    "use_sat_inprocessing after the switch"),
             Option("escalate_linearization", "0", ("same", "0", "1", "2"),
