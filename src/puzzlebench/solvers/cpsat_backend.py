@@ -76,6 +76,8 @@ class CpSatBackend(Backend):
         self._clauses: list[CellClause] = []  # every clause added (kept for an escalation)
         self._user_time = 0.0  # CP-SAT's user_time summed over the searches so far
         self._fixed = False  # the root fixings of the model searched are in it (carry_fixings)
+        self._fixed_at = 0  # the search count when the last root fixings were taken
+        self._unfixed: dict[str, Any] = {}  # the parameters fixed_parameters replaced
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -163,6 +165,9 @@ class CpSatBackend(Backend):
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
                 return None
+        refix = self._artifact.refix_every
+        if self._fixed and refix and self._extra["solves"] - self._fixed_at >= refix:
+            self._fixed = False  # the cuts since the last root run imply more: take its fixings anew
         if self._artifact.carry_fixings and not self._fixed:
             solver.parameters.max_time_in_seconds = left if left is not None else float("inf")
             self._root_fixings()
@@ -218,6 +223,7 @@ class CpSatBackend(Backend):
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
         self._fixed = False
+        self._unfixed = {}
         for clause in clauses:
             self.add_clause(clause)
 
@@ -227,6 +233,8 @@ class CpSatBackend(Backend):
         from ortools.sat.python import cp_model
 
         solver, params = self._solver, self._solver.parameters
+        for key, value in self._unfixed.items():
+            setattr(params, key, value)  # (a later root run probes as the first did)
         # (a presolve must keep every answer, so that the domains it reports exclude none)
         keep = params.keep_all_feasible_solutions_in_presolve
         params.stop_after_root_propagation = params.fill_tightened_domains_in_response = True
@@ -238,7 +246,10 @@ class CpSatBackend(Backend):
             params.stop_after_root_propagation = params.fill_tightened_domains_in_response = False
             params.keep_all_feasible_solutions_in_presolve = keep
         self._fixed = True
-        self._extra["root_fixings_time"] = round(solver.response_proto.user_time, 3)
+        self._fixed_at = self._extra["solves"]
+        self._extra["root_runs"] = self._extra.get("root_runs", 0) + 1
+        self._extra["root_fixings_time"] = round(self._extra.get("root_fixings_time", 0.0)
+                                                 + solver.response_proto.user_time, 3)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
         if status not in (cp_model.UNKNOWN, cp_model.FEASIBLE, cp_model.OPTIMAL):
@@ -255,7 +266,8 @@ class CpSatBackend(Backend):
                 var.domain.clear()
                 var.domain.extend([lo, lo])
                 fixed += 1
-        self._extra["root_fixings"] = fixed
+        self._extra["root_fixings"] = self._extra.get("root_fixings", 0) + fixed
+        self._unfixed = {key: getattr(params, key) for key in self._artifact.fixed_parameters}
         for key, value in self._artifact.fixed_parameters.items():
             setattr(params, key, value)
 

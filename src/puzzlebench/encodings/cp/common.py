@@ -41,7 +41,8 @@ class CpModelArtifact(Artifact):
     its root propagation and probing fixes in the model the variables it fixed: the model only
     grows (cuts, blocking clauses), so what it implied stays implied, and later searches need
     not re-derive them (CP-SAT keeps nothing between searches); ``fixed_parameters`` then apply
-    (e.g. no more probing).
+    (e.g. no more probing). ``refix_every`` (0: never): after that many searches since the last
+    root run, another one, on the model with the clauses added since, fixes what they imply.
     """
 
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
@@ -50,6 +51,7 @@ class CpModelArtifact(Artifact):
     escalation: tuple[int, Callable[[], "CpModelArtifact"]] | None = None
     carry_fixings: bool = False
     fixed_parameters: dict[str, Any] = field(default_factory=dict)
+    refix_every: int = 0
 
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:

@@ -22,8 +22,11 @@ Rules and the blocks that enforce them:
   after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
   rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
   searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
-  propagation and probing fix in that model fixed once for all its searches (``escalate_fixings``),
-  and with the wall's connectivity stated up front from then on or not (``escalate_connectivity``);
+  propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
+  anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
+  the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
+  lazy cuts from then on (``escalate_cuts``), and with the wall's connectivity stated up front from
+  then on or not (``escalate_connectivity``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -118,8 +121,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         region, root = wall_region(puzzle, plan)
         connect = connect_by_rank if connectivity == "rank" else connect_by_flow
         connect(model, region, {cell: ~w for cell, w in wall.items()}, root)
-    art.lazy = lazy_rules(puzzle, wall, options, anchor=min(plan.wall, default=None))
+    anchor = min(plan.wall, default=None)
+    art.lazy = lazy_rules(puzzle, wall, options, anchor=anchor)
     art.notes.update(connectivity=connectivity, islands=islands)
+    switched = []  # (the escalation, once built: the lazy rule's cuts after the switch)
+    if islands == "lazy" and options["escalate"] > 0 and options["escalate_cuts"] not in ("same", options["cuts"]):
+        before = art.lazy
+        after_switch = lazy_rules(puzzle, wall, {**options, "cuts": options["escalate_cuts"]}, anchor=anchor)
+        if before is not None and after_switch is not None:
+            art.lazy = lambda marked: (after_switch if switched else before)(marked)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
         stronger = {**options, "islands": options["escalate_to"], "escalate": 0,
@@ -127,11 +137,17 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
 
         def escalated() -> CpModelArtifact:
             bigger = build_default(puzzle, stronger)
+            switched.append(True)
+            if options["escalate_linearization"] != "same":
+                bigger.parameters["linearization_level"] = int(options["escalate_linearization"])
+            if not options["escalate_inprocessing"]:
+                bigger.parameters["use_sat_inprocessing"] = False
             if not options["escalate_presolve"]:
                 bigger.parameters.update(cp_model_presolve=False, symmetry_level=0)
             bigger.carry_fixings = options["escalate_fixings"] != "off"
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
+            bigger.refix_every = options["escalate_refix"]
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -293,6 +309,21 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
                    "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
                    "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
+            # one interleaved run each (count=2, load 5-7 on 2 cores; CPU s, CP-SAT deterministic time
+            # after the switch): on the 14 misses of the last idle whole-corpus run (20 s cap) linearization
+            # 1 with inprocessing 0 proven, 105.4 CPU s; 0 without inprocessing 3 (660_14x24, 668_14x24,
+            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 1.3x (950_13x13) to 13x (999_16x21) the searches
+            # per deterministic time unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7
+            # / 12.1 CPU s (the five boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization
+            # 0 with inprocessing kept 15.1 s: dropping the inprocessing is most of the gain
+            Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
+                   "use_sat_inprocessing after the switch"),
+            Option("escalate_linearization", "0", ("same", "0", "1", "2"),
+                   "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
+            Option("escalate_refix", 0, description="islands=lazy with escalate_fixings: after the switch, "
+                   "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
+            Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
+                   "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
