@@ -355,3 +355,35 @@ def test_dask_local_zero_is_refused_not_run_sequentially(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     assert main(["bench", "--suite", "seeds", "--paradigm", "sat", "--dask-local", "0", "--out", str(out)]) == 2
     assert "--dask-local needs N >= 1" in capsys.readouterr().err and not out.exists()
+
+
+def test_cadical_without_a_propagator_stops_at_its_deadline():
+    """python-sat cannot interrupt CaDiCaL (its ``interrupt`` raises), so one long call went on
+    past the deadline (a 10 s run of a Nurikabe board took 78 s); the backend now asks in slices
+    of a conflict budget and stops between them. The pigeonhole formula keeps CaDiCaL busy for
+    minutes in one call."""
+    from pysat.examples.genhard import PHP
+    from pysat.formula import IDPool
+
+    from puzzlebench.encodings.sat.common import CnfModel
+    from puzzlebench.solvers.pysat_backend import PysatBackend
+
+    if not PysatBackend.supported():
+        pytest.skip("python-sat is not available")
+    php = PHP(12)
+    cnf = CnfModel(pool=IDPool(start_from=php.nv + 1))
+    cnf.extend(php.clauses)
+    backend = PysatBackend({})
+    start = time.perf_counter()
+    deadline = start + 0.5
+    backend.build(cnf, deadline)
+    assert backend.check(deadline) is None
+    assert time.perf_counter() - start < 3, "the check went on past its deadline"
+    # an answer still comes back when there is one: a few pigeons fewer than holes
+    easy = PHP(5)
+    cnf = CnfModel(pool=IDPool(start_from=easy.nv + 1))
+    cnf.extend(clause for clause in easy.clauses if len(clause) > 2)  # no two pigeons per hole left out
+    backend = PysatBackend({})
+    deadline = time.perf_counter() + 30
+    backend.build(cnf, deadline)
+    assert backend.check(deadline) is True

@@ -3,15 +3,19 @@
 The registry names each python-sat solver (``cadical195``, ``glucose4``, ``minisat22``, ...) as a
 solver of the SAT paradigm; this adapter loads the CNF, answers ``check`` with
 ``solve_limited(expect_interrupt=True)`` (the harness's watchdog calls :meth:`interrupt` at the
-deadline), reads the model on the decision variables and adds clauses over them. Solvers whose
-python-sat binding cannot be interrupted (Lingeling) are asked with ``solve()``: their deadline
-holds between calls only, and the isolated benchmark runner enforces it hard. An encoding may
-attach an IPASIR-UP propagator (CaDiCaL 1.9.5 only).
+deadline), reads the model on the decision variables and adds clauses over them. python-sat
+cannot interrupt CaDiCaL (its ``interrupt`` raises NotImplementedError), so CaDiCaL is asked in
+slices of a conflict budget sized from its conflict rate, the deadline looked at between slices
+(:meth:`PysatBackend._sliced_check`). Solvers whose python-sat binding can be neither interrupted
+nor budgeted (Lingeling, Kissat) are asked with ``solve()``: their deadline holds between calls
+only, and the isolated benchmark runner enforces it hard. An encoding may attach an IPASIR-UP
+propagator (CaDiCaL 1.9.5 only).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from itertools import compress, repeat
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -24,6 +28,10 @@ from .base import Backend
 DEFAULT_SOLVER = "cadical195"
 #: Solvers whose python-sat binding lacks an interruptible ``solve_limited``.
 _NOT_INTERRUPTIBLE = frozenset({"lingeling", "lgl", "kissat404", "kissat"})
+#: CaDiCaL in slices: the first slice's conflicts, and the seconds a later slice aims at (its
+#: budget is the conflict rate so far times this, or times the time left if that is less).
+SLICE_FIRST = 2000
+SLICE_SECONDS = 0.25
 
 
 #: python-sat solver classes whose clauses are loaded straight through their C entry point:
@@ -102,6 +110,8 @@ class PysatBackend(Backend):
         self._model: list[int] = []
         self._first_n: int | None = None
         self._lock = threading.Lock()
+        self._sliced = False
+        self._stop = False
 
     @classmethod
     def supported(cls) -> bool:
@@ -152,6 +162,7 @@ class PysatBackend(Backend):
             )
         self._artifact = artifact
         self._solver = Solver(name=self.solver_name)
+        self._sliced = type(getattr(self._solver, "solver", None)).__name__.startswith("Cadical")
         native = getattr(artifact, "native", None)
         if native and not self._solver.supports_atmost():
             artifact.clausal(f"solver={self.solver_name!r}")  # their clauses instead, or refused
@@ -175,6 +186,8 @@ class PysatBackend(Backend):
     def check(self, deadline: float | None) -> bool | None:
         if self.solver_name in _NOT_INTERRUPTIBLE:
             outcome = self._solver.solve()
+        elif self._sliced:
+            outcome = self._sliced_check(deadline)
         else:
             outcome = self._solver.solve_limited(expect_interrupt=True)
             if outcome is None:
@@ -185,6 +198,25 @@ class PysatBackend(Backend):
         if outcome:
             self._model = self._solver.get_model() or []
         return outcome
+
+    def _sliced_check(self, deadline: float | None) -> bool | None:
+        """CaDiCaL's answer, asked in slices of a conflict budget until it answers or the
+        deadline passes (None then). The solver is incremental: a slice ends like a restart,
+        keeping the learnt clauses. Without a deadline, one call without a budget."""
+        solver = self._solver
+        if deadline is None:
+            return solver.solve_limited()
+        self._stop = False
+        budget = SLICE_FIRST
+        start, done = time.perf_counter(), solver.accum_stats().get("conflicts", 0)
+        while True:
+            solver.conf_budget(budget)
+            outcome = solver.solve_limited()
+            left = self.remaining(deadline)
+            if outcome is not None or self._stop or not left:
+                return outcome
+            rate = (solver.accum_stats().get("conflicts", 0) - done) / max(time.perf_counter() - start, 1e-3)
+            budget = max(100, int(rate * min(SLICE_SECONDS, left)))
 
     def _ordered(self) -> int:
         """n when the decision variables are 1..n in the order of the decision cells (every
@@ -218,7 +250,11 @@ class PysatBackend(Backend):
 
     def interrupt(self) -> None:
         with self._lock:
-            if self._solver is not None and self.solver_name not in _NOT_INTERRUPTIBLE:
+            if self._solver is None or self.solver_name in _NOT_INTERRUPTIBLE:
+                return
+            if self._sliced:
+                self._stop = True  # the slice running ends by its budget; no next slice
+            else:
                 self._solver.interrupt()
 
     # -- figures ------------------------------------------------------------------------------
