@@ -205,14 +205,17 @@ def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: 
     return False
 
 
-def probe(board: Board, state: list[int], deadline: float) -> bool:
+def probe(board: Board, state: list[int], deadline: float, depth: int = 1) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
-    False when the assignment has no answer."""
+    False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
+    :func:`settle`; at a greater depth, once the probe one level down settles nothing more,
+    each side is closed with that probe (a side it refutes has no answer either)."""
     if not settle(board, state):
         return False
-    progress = True
-    while progress:
+    while True:
+        if depth > 1 and not probe(board, state, deadline, depth - 1):
+            return False
         progress = False
         for i in range(len(state)):
             if state[i] != UNKNOWN:
@@ -223,22 +226,27 @@ def probe(board: Board, state: list[int], deadline: float) -> bool:
             for colour in (BLACK, WHITE):
                 trial = list(state)
                 trial[i] = colour
-                sides.append(trial if settle(board, trial) else None)
+                closed = settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1)
+                sides.append(trial if closed else None)
             wall, white = sides
             if wall is None and white is None:
                 return False
             if wall is None or white is None:
                 state[:] = white if wall is None else wall
                 progress = True
-                continue
-            agreed = [j for j in range(len(state)) if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
-            if agreed:
-                for j in agreed:
-                    state[j] = wall[j]
-                if not settle(board, state):
-                    return False
-                progress = True
-    return True
+            else:
+                agreed = [j for j in range(len(state))
+                          if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
+                if agreed:
+                    for j in agreed:
+                        state[j] = wall[j]
+                    if not settle(board, state):
+                        return False
+                    progress = True
+            if progress and depth > 1:
+                break  # close the new cells one level down first (cheaper)
+        if not progress:
+            return True
 
 
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
@@ -247,14 +255,15 @@ def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
     return [divmod(i, cols) for i, s in enumerate(state) if s == colour]
 
 
-def refine(p: Nurikabe, plan: IslandPlan, deadline: float) -> IslandPlan:
+def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
     settled unshaded cells go to ``white``. An unshaded part joined to a clue is that clue's
     island: another island never holds its cells nor a cell beside them (it would join the
     two). Each island's cells are then searched again from its clue through the cells left to
-    it, keeping those fewer than its bound steps away (an island is connected)."""
+    it, keeping those fewer than its bound steps away (an island is connected). ``depth`` is the
+    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1)."""
     g = IslandGraph.of(p, plan)
     board = Board(p, g)
     cols = p.cols
@@ -265,7 +274,7 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float) -> IslandPlan:
     for cell in plan.wall:
         state[index(cell)] = BLACK
     before = sum(s != UNKNOWN for s in state)
-    if not probe(board, state, deadline):
+    if not probe(board, state, deadline, depth):
         return plan
     if sum(s != UNKNOWN for s in state) == before:
         return plan
