@@ -1,7 +1,7 @@
 """Cells settled before solving by trying each open cell both ways (failed-literal probing).
 
 :func:`settle` works on a partial assignment of the board (``UNKNOWN``, ``WHITE`` unshaded,
-``BLACK`` wall) and closes it under three rules of the puzzle, each a sound consequence of the
+``BLACK`` wall) and closes it under four rules, each a sound consequence of the puzzle's
 rules (it holds in every answer that agrees with the assignment):
 
 * the island rule (:func:`~puzzlebench.encodings.islands.island_reasoning`): every island holds
@@ -18,7 +18,8 @@ rules (it holds in every answer that agrees with the assignment):
 A conflict means the assignment has no answer. Probing sets one open cell wall and closes the
 assignment, then unshaded: when one side fails, every answer takes the other, so the cell is
 settled that way; when both sides agree on another cell, every answer agrees too. Repeated
-until a pass settles nothing, every settled cell holds in every answer.
+until a pass settles nothing, every settled cell holds in every answer. At depth 2 each side is
+closed by such a probe instead of :func:`settle` (slower; not what the plan asks for).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Board:
 
 
 def settle(board: Board, state: list[int]) -> bool:
-    """Close ``state`` (changed in place) under the three rules; False on a conflict."""
+    """Close ``state`` (changed in place) under the four rules; False on a conflict."""
     while True:
         changed = False
         # no 2x2 block is all wall
@@ -135,10 +136,10 @@ def crossing(board: Board, state: Sequence[int]) -> bool:
     the next. Let a and b be rim cells of two different wall parts: the wall is connected, so a
     path of wall cells side by side joins a to b. Such a path together with the outside of the
     board is a closed curve, and a chain of cells stepping also corner to corner cannot pass it
-    (its two wall cells beside such a step would be corner to corner, not side by side, so the
-    path does not go between them): when a, c, b, t lie in this order around the rim, c and t
-    are on either side of the curve and the chain meets the path in a cell that is both wall
-    and unshaded. So when every clue that may take U has such an a, c, b, t, no answer agrees
+    (where the chain steps corner to corner, the other two cells of that 2x2 block are corner to
+    corner too, so the path, whose cells go side by side, does not pass between them): when
+    a, c, b, t lie in this order around the rim, c and t are on either side of the curve and
+    the chain meets the path in a cell that is both wall and unshaded. So when every clue that may take U has such an a, c, b, t, no answer agrees
     with ``state``."""
     g = board.g
     white4 = _parts(state, WHITE, board.adj)
