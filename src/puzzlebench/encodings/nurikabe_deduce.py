@@ -139,8 +139,8 @@ def crossing(board: Board, state: Sequence[int]) -> bool:
     (where the chain steps corner to corner, the other two cells of that 2x2 block are corner to
     corner too, so the path, whose cells go side by side, does not pass between them): when
     a, c, b, t lie in this order around the rim, c and t are on either side of the curve and
-    the chain meets the path in a cell that is both wall and unshaded. So when every clue that may take U has such an a, c, b, t, no answer agrees
-    with ``state``."""
+    the chain meets the path in a cell that is both wall and unshaded. So when every clue that
+    may take U has such an a, c, b, t, no answer agrees with ``state``."""
     g = board.g
     white4 = _parts(state, WHITE, board.adj)
     white8 = _parts(state, WHITE, board.adj8)
