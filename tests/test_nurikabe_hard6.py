@@ -1,6 +1,7 @@
 """Nurikabe: the cells failed-literal probing settles before solving (``nurikabe_deduce``,
-``IslandPlan.of(deduce=True)``), checked against brute force on small boards and against the
-published answers (never against the solver's own say-so)."""
+``IslandPlan.of(deduce=True)``) and the crossing rule it closes assignments with, checked
+against brute force on small boards and against the published answers (never against the
+solver's own say-so)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import random
 import pytest
 
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan
-from puzzlebench.encodings.nurikabe_deduce import Board, probe, settle
+import puzzlebench.encodings.nurikabe_deduce as deduce
+from puzzlebench.encodings.nurikabe_deduce import Board, crossing, probe, refine, settle
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
+
+from puzzlebench.solvers import solve
 
 from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
 
@@ -129,3 +133,101 @@ def test_the_probe_settles_683_14x24_up_to_the_band(corpus):
     assert {(7, 3), (7, 9), (3, 9), (3, 12)} <= plan.white
     assert all(c >= 10 for _, c in set(plan.open) - plan.white)
     assert len(plan.open) < len(IslandPlan.of(e.puzzle, deduce=False).open) - 80
+
+
+def _random_states(p: Nurikabe, rng: random.Random, share: float, count: int):
+    """``count`` random partial assignments of ``p`` (numbered cells unshaded)."""
+    cols = p.cols
+    for _ in range(count):
+        state = [UNKNOWN] * (p.rows * cols)
+        for i in range(len(state)):
+            if divmod(i, cols) in p.clue_cells:
+                state[i] = WHITE
+            elif rng.random() < share:
+                state[i] = rng.choice((BLACK, WHITE))
+        yield state
+
+
+def _agrees(state, wall, cols) -> bool:
+    return all(s == UNKNOWN or (s == BLACK) == (divmod(i, cols) in wall) for i, s in enumerate(state))
+
+
+def test_the_crossing_rule_never_refutes_part_of_an_answer():
+    rng = random.Random(11)
+    checked = 0
+    for p in _boards():
+        board = Board(p, IslandGraph.of(p, IslandPlan.of(p, deduce=False)))
+        cols = p.cols
+        for wall in all_solutions(p):
+            truth = [BLACK if divmod(i, cols) in wall else WHITE for i in range(p.rows * cols)]
+            for _ in range(10):
+                state = [t if divmod(i, cols) in p.clue_cells or rng.random() < 0.6 else UNKNOWN
+                         for i, t in enumerate(truth)]
+                assert not crossing(board, state), p.to_text()
+                checked += 1
+    assert checked >= 500
+
+
+def test_the_crossing_rule_refutes_only_assignments_without_an_answer(monkeypatch):
+    # random assignments, closed under the other rules (the crossing rule off), on which the
+    # crossing rule alone finds a conflict: no brute-forced answer agrees with any of them
+    rng = random.Random(7)
+    fired = 0
+    for p in _boards():
+        answers = all_solutions(p)
+        board = Board(p, IslandGraph.of(p, IslandPlan.of(p, deduce=False)))
+        for state in _random_states(p, rng, 0.4, 40):
+            if not crossing(board, state):
+                continue
+            with monkeypatch.context() as m:
+                m.setattr(deduce, "crossing", lambda board, state: False)
+                closed = settle(board, state)
+            if closed and crossing(board, state):
+                fired += 1
+                assert not any(_agrees(state, wall, p.cols) for wall in answers), p.to_text()
+    assert fired >= 10
+
+
+def test_the_crossing_rule_on_a_small_board():
+    # 3x3, a 5 at the bottom left: "(0, 2) is unshaded" puts an island cell on the top rim
+    # between the wall of the top-left corner and the wall of the right edge, while the 5's
+    # part reaches the rim at the bottom left; no answer has (0, 2) unshaded (brute force)
+    p = Nurikabe(3, 3, numbers={(2, 0): 5})
+    board = Board(p, IslandGraph.of(p, IslandPlan.of(p, deduce=False)))
+    state = [BLACK, BLACK, WHITE,
+             UNKNOWN, UNKNOWN, BLACK,
+             WHITE, UNKNOWN, UNKNOWN]
+    assert crossing(board, state)
+    assert not any(_agrees(state, wall, 3) for wall in all_solutions(p))
+
+
+def test_the_probe_at_depth_two_holds_for_every_brute_forced_answer():
+    deeper = 0
+    for p in _boards()[::3]:
+        answers = all_solutions(p)
+        one = refine(p, IslandPlan.of(p, deduce=False), float("inf"))
+        two = refine(p, IslandPlan.of(p, deduce=False), float("inf"), depth=2)
+        deeper += answers != set() and _settled(two) > _settled(one)
+        for wall in answers:
+            assert _holds(p, two, wall), p.to_text()
+    assert deeper >= 1
+
+
+def test_the_crossing_rule_settles_the_band_edge_of_683_14x24(corpus):
+    # step 3 of the short proof: a cell of row 0 past column 11 unshaded would have to join the
+    # 51 across the wall path from the top-left wall to the rest, so row 0 is wall; with the
+    # probed plan SAT proves the published answer unique
+    e = next(e for e in corpus if e.id == "683_14x24")
+    plan = IslandPlan.of(e.puzzle, deduce=True)
+    assert _holds(e.puzzle, plan, e.solution.cells)
+    assert {(0, c) for c in range(12, 24)} <= plan.wall
+    result = solve(e.puzzle, "sat", count=2, timeout=120, plan="probe")
+    assert result.exhausted and result.count == 1
+    assert result.solution.cells == e.solution.cells
+
+
+def test_the_probe_at_depth_two_settles_683_14x24(corpus):
+    e = next(e for e in corpus if e.id == "683_14x24")
+    plan = refine(e.puzzle, IslandPlan.of(e.puzzle, deduce=False), float("inf"), depth=2)
+    assert _holds(e.puzzle, plan, e.solution.cells)
+    assert set(plan.open) <= plan.white

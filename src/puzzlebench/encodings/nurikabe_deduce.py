@@ -1,7 +1,7 @@
 """Cells settled before solving by trying each open cell both ways (failed-literal probing).
 
 :func:`settle` works on a partial assignment of the board (``UNKNOWN``, ``WHITE`` unshaded,
-``BLACK`` wall) and closes it under three rules of the puzzle, each a sound consequence of the
+``BLACK`` wall) and closes it under four rules, each a sound consequence of the puzzle's
 rules (it holds in every answer that agrees with the assignment):
 
 * the island rule (:func:`~puzzlebench.encodings.islands.island_reasoning`): every island holds
@@ -10,12 +10,16 @@ rules (it holds in every answer that agrees with the assignment):
   wall as the connected colour and a known wall cell as root): a cell that no path of cells
   that may be wall joins to the root is unshaded (a conflict if it is wall); a cell on every
   such path from a known wall cell to the root (an articulation) is wall;
-* no 2x2 block is all wall: a block with three wall cells has its fourth unshaded.
+* no 2x2 block is all wall: a block with three wall cells has its fourth unshaded;
+* a wall path and an island's path do not cross (:func:`crossing`): two wall parts on the
+  board's rim must be joined, and so must an unshaded part and its clue; when their ends lie on
+  the rim in the order wall, unshaded, wall, unshaded, the assignment fails.
 
 A conflict means the assignment has no answer. Probing sets one open cell wall and closes the
 assignment, then unshaded: when one side fails, every answer takes the other, so the cell is
 settled that way; when both sides agree on another cell, every answer agrees too. Repeated
-until a pass settles nothing, every settled cell holds in every answer.
+until a pass settles nothing, every settled cell holds in every answer. At depth 2 each side is
+closed by such a probe instead of :func:`settle` (slower; not what the plan asks for).
 """
 
 from __future__ import annotations
@@ -45,10 +49,22 @@ class Board:
         for k, block in enumerate(self.blocks):
             for i in block:
                 self.blocks_of[i].append(k)
+        # the rim's cells in their order around the board (clockwise from the top-left corner)
+        rows = p.rows
+        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)]
+        if rows > 1:
+            ring += [(rows - 1, c) for c in range(cols - 2, -1, -1)]
+        if cols > 1:
+            ring += [(r, 0) for r in range(rows - 2, 0, -1)]
+        self.rim = [r * cols + c for r, c in ring]
+        # the eight cells around each cell (an unshaded chain may step diagonally past a wall)
+        self.adj8 = [tuple(r2 * cols + c2 for r2 in range(r - 1, r + 2) for c2 in range(c - 1, c + 2)
+                           if (r2, c2) != (r, c) and 0 <= r2 < rows and 0 <= c2 < cols)
+                     for r in range(rows) for c in range(cols)]
 
 
 def settle(board: Board, state: list[int]) -> bool:
-    """Close ``state`` (changed in place) under the three rules; False on a conflict."""
+    """Close ``state`` (changed in place) under the four rules; False on a conflict."""
     while True:
         changed = False
         # no 2x2 block is all wall
@@ -89,17 +105,118 @@ def settle(board: Board, state: list[int]) -> bool:
                     state[art.cell] = BLACK
                     changed = True
         if not changed:
+            return not crossing(board, state)
+
+
+def _parts(state: Sequence[int], colour: int, adj: Sequence[Sequence[int]]) -> list[int]:
+    """The part (index of its first cell) of each cell with ``colour`` joined through ``adj``
+    by cells of that colour; -1 for the other cells."""
+    part = [-1] * len(state)
+    for i, s in enumerate(state):
+        if s != colour or part[i] >= 0:
+            continue
+        part[i] = i
+        todo = [i]
+        for j in todo:
+            for k in adj[j]:
+                if state[k] == colour and part[k] < 0:
+                    part[k] = i
+                    todo.append(k)
+    return part
+
+
+def crossing(board: Board, state: Sequence[int]) -> bool:
+    """True when the wall and an island must cross, so ``state`` has no answer.
+
+    Take an unshaded part U holding no clue: in every answer its island joins it to a clue k
+    whose plan holds all of U (:attr:`IslandGraph.owners`), by a path of unshaded cells side by
+    side. Let c be a rim cell of the unshaded cells that U reaches through known unshaded cells
+    side by side or corner to corner, and t one of those that clue k's part reaches; then
+    ``c ... U ... k ... t`` is a chain of unshaded cells, each next to or corner to corner with
+    the next. Let a and b be rim cells of two different wall parts: the wall is connected, so a
+    path of wall cells side by side joins a to b. Such a path together with the outside of the
+    board is a closed curve, and a chain of cells stepping also corner to corner cannot pass it
+    (where the chain steps corner to corner, the other two cells of that 2x2 block are corner to
+    corner too, so the path, whose cells go side by side, does not pass between them): when
+    a, c, b, t lie in this order around the rim, c and t are on either side of the curve and
+    the chain meets the path in a cell that is both wall and unshaded. So when every clue that
+    may take U has such an a, c, b, t, no answer agrees with ``state``."""
+    g = board.g
+    white4 = _parts(state, WHITE, board.adj)
+    white8 = _parts(state, WHITE, board.adj8)
+    wall = _parts(state, BLACK, board.adj)
+    rim = board.rim
+    if len({wall[i] for i in rim if wall[i] >= 0}) < 2:
+        return False
+    on_rim: dict[int, list[int]] = {}
+    for pos, i in enumerate(rim):
+        if white8[i] >= 0:
+            on_rim.setdefault(white8[i], []).append(pos)
+    clue_part = {white4[i]: k for k, i in enumerate(g.clues)}
+    members: dict[int, list[int]] = {}
+    for i, s in enumerate(state):
+        if s == WHITE and white4[i] not in clue_part:
+            members.setdefault(white4[i], []).append(i)
+    n = len(rim)
+    for first, cells in members.items():
+        cs = on_rim.get(white8[first])
+        if not cs:
+            continue
+        takers = set(g.owners[cells[0]])
+        for i in cells[1:]:
+            takers &= set(g.owners[i])
+        if not takers:
+            continue  # (the island rule finds this conflict)
+        for k in takers:
+            ts = on_rim.get(white8[g.clues[k]])
+            if not ts or not _interleaved(cs, ts, [wall[i] for i in rim], n):
+                break
+        else:
             return True
+    return False
 
 
-def probe(board: Board, state: list[int], deadline: float) -> bool:
+def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: int) -> bool:
+    """Whether some c in ``cs`` and t in ``ts`` (rim positions) have a wall part on the rim
+    strictly between c and t one way round and a different one the other way round."""
+    tset = set(ts)
+    for c in cs:
+        if c in tset:
+            continue
+        # walking once round from c: the wall parts met before each t, and after it
+        before: set[int] = set()
+        seen_at_t = []
+        for step in range(1, n):
+            pos = (c + step) % n
+            if pos in tset:
+                seen_at_t.append((step, frozenset(before)))
+            if walls[pos] >= 0:
+                before.add(walls[pos])
+        after: set[int] = set()
+        k = len(seen_at_t) - 1
+        for step in range(n - 1, 0, -1):
+            while k >= 0 and seen_at_t[k][0] == step:
+                one, other = seen_at_t[k][1], after
+                if one and other and (len(one | other) > 1):
+                    return True
+                k -= 1
+            pos = (c + step) % n
+            if walls[pos] >= 0:
+                after.add(walls[pos])
+    return False
+
+
+def probe(board: Board, state: list[int], deadline: float, depth: int = 1) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
-    False when the assignment has no answer."""
+    False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
+    :func:`settle`; at a greater depth, once the probe one level down settles nothing more,
+    each side is closed with that probe (a side it refutes has no answer either)."""
     if not settle(board, state):
         return False
-    progress = True
-    while progress:
+    while True:
+        if depth > 1 and not probe(board, state, deadline, depth - 1):
+            return False
         progress = False
         for i in range(len(state)):
             if state[i] != UNKNOWN:
@@ -110,22 +227,27 @@ def probe(board: Board, state: list[int], deadline: float) -> bool:
             for colour in (BLACK, WHITE):
                 trial = list(state)
                 trial[i] = colour
-                sides.append(trial if settle(board, trial) else None)
+                closed = settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1)
+                sides.append(trial if closed else None)
             wall, white = sides
             if wall is None and white is None:
                 return False
             if wall is None or white is None:
                 state[:] = white if wall is None else wall
                 progress = True
-                continue
-            agreed = [j for j in range(len(state)) if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
-            if agreed:
-                for j in agreed:
-                    state[j] = wall[j]
-                if not settle(board, state):
-                    return False
-                progress = True
-    return True
+            else:
+                agreed = [j for j in range(len(state))
+                          if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
+                if agreed:
+                    for j in agreed:
+                        state[j] = wall[j]
+                    if not settle(board, state):
+                        return False
+                    progress = True
+            if progress and depth > 1:
+                break  # close the new cells one level down first (cheaper)
+        if not progress:
+            return True
 
 
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
@@ -134,14 +256,15 @@ def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
     return [divmod(i, cols) for i, s in enumerate(state) if s == colour]
 
 
-def refine(p: Nurikabe, plan: IslandPlan, deadline: float) -> IslandPlan:
+def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
     settled unshaded cells go to ``white``. An unshaded part joined to a clue is that clue's
     island: another island never holds its cells nor a cell beside them (it would join the
     two). Each island's cells are then searched again from its clue through the cells left to
-    it, keeping those fewer than its bound steps away (an island is connected)."""
+    it, keeping those fewer than its bound steps away (an island is connected). ``depth`` is the
+    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1)."""
     g = IslandGraph.of(p, plan)
     board = Board(p, g)
     cols = p.cols
@@ -152,7 +275,7 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float) -> IslandPlan:
     for cell in plan.wall:
         state[index(cell)] = BLACK
     before = sum(s != UNKNOWN for s in state)
-    if not probe(board, state, deadline):
+    if not probe(board, state, deadline, depth):
         return plan
     if sum(s != UNKNOWN for s in state) == before:
         return plan
