@@ -93,10 +93,11 @@ def apply_search(artifact: CpModelArtifact, name: str, order: Sequence[cp_model.
 
 # -- CP-SAT's LP relaxation (linearization_level), chosen per encoding by measurement ----------
 
-def linearization_option(default: int, measured: str = "") -> Option:
-    """The ``linearization`` option: CP-SAT's ``linearization_level`` for this encoding's models."""
+def linearization_option(default: int | str, measured: str = "") -> Option:
+    """The ``linearization`` option: CP-SAT's ``linearization_level`` for this encoding's models
+    (``auto`` among the choices when it is the default: the encoding resolves it)."""
     return Option(
-        "linearization", default, (0, 1, 2),
+        "linearization", default, (("auto",) if default == "auto" else ()) + (0, 1, 2),
         "CP-SAT linearization_level: 0 (no LP relaxation: propagation and clause learning only), 1 "
         "(CP-SAT's own default: linear constraints kept in an LP, with cuts), 2 (more of the model "
         "linearized)" + (f"; {measured}" if measured else ""),

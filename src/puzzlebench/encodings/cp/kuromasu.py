@@ -80,7 +80,10 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
         presolve = "off" if visibility in CLAUSAL else "on"
     # Rays and distances are functions of the colouring; rank levels and flows are not.
     art = CpModelArtifact(functional=connectivity in ("lazy", "none"))
-    apply_linearization(art, options["linearization"])
+    level = options["linearization"]
+    if level == "auto":  # the labels of rank and flow are integers the LP bounds; lazy/none are clauses
+        level = 1 if connectivity in ("rank", "flow") else 0
+    apply_linearization(art, level)
     apply_inprocessing(art, options["inprocessing"])
     if presolve == "off":
         art.parameters.update(cp_model_presolve=False, symmetry_level=0)
@@ -224,8 +227,9 @@ ENCODINGS: list[EncodingSpec] = [
             ),
             # on the 100x100 gen-kuromasu boards CP-SAT's LP (level 1) made about 50 conflicts a
             # CPU second and no answer in 60 s; level 0 makes thousands and proves s1 in about 22 CPU
-            # s; the janko sample (every 10th) takes 0.5 s either way
-            linearization_option(0),
+            # s; the janko sample (every 10th) takes 0.5 s either way. connectivity=flow needs the
+            # LP: seed 000's 11x11 took 59 s at level 0 and 1.0 s at level 1 (rank: 1.0 s and 0.04 s)
+            linearization_option("auto", "auto: 1 with connectivity=rank|flow, else 0"),
             # first search on the three 100x100 boards: 0.72-0.87 deterministic s without, 0.96-1.47 with
             inprocessing_option(False),
         ),
