@@ -37,13 +37,14 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines, most_adjacencies,
+from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines, most_adjacencies,
                        small_wall_parts, wall_adjacency, wall_blocks, wall_count_option, wall_count_pays, wall_lines,
                        wall_runs, wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
@@ -58,6 +59,10 @@ HYBRID_SMALLEST = 16
 #: ... and on a small board, every number of at least 1/HYBRID_SHARE of its cells (a big island on a
 #: small board has many shapes: the lazy cuts take thousands of rounds where levels settle it)
 HYBRID_SHARE = 10
+
+
+#: plan=auto: the checks (lazy rounds) before the probe.
+ESCALATE = 50
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -140,8 +145,22 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if options["cuts"] == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
         options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
+    if options["plan"] == "auto" and options["escalate"] >= 0:
+        cnf.escalation = (options["escalate"], lambda seconds: probed_units(puzzle, plan, decision, seconds))
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
+
+
+def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float) -> list[tuple[int]]:
+    """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
+    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as unit clauses over the wall literals: each
+    holds in every answer."""
+    from ..nurikabe_deduce import refine
+
+    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
+    return ([(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
+            + [(-wall[cell],) for cell in sorted(probed.white - plan.white)])
 
 
 def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
@@ -373,10 +392,14 @@ SPECS: list[EncodingSpec] = [
                    "each number n's island, over its ownership; with islands=lazy as card), or none"),
             # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
             # 7.9x the CPU of search, every puzzle proven either way.
-            Option("plan", "search", ("search", "probe"),
+            Option("plan", "search", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity and 2x2 rules "
-                   "(probe, within a CPU budget)"),
+                   "(probe, within a CPU budget), or by the searches with the probe's cells added "
+                   "as unit clauses after escalate checks (auto)"),
+            Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
+                   "the settled cells to the running solver as unit clauses, keeping its cuts and what "
+                   "it learnt (0: before the first check)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
