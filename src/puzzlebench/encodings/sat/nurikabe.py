@@ -4,7 +4,10 @@ Rules and the blocks that enforce them:
 
 * clue cells (numbers and '?') are unshaded: they get no variable;
 * sound precomputations (:class:`~puzzlebench.encodings.islands.IslandPlan`): a cell no island
-  can reach is wall;
+  can reach is wall; with ``plan=probe`` also the cells failed-literal probing settles
+  (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
+  running solver after ``escalate`` checks (``CnfModel.escalation``), so that only boards whose
+  lazy rounds run long pay for the probe;
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
