@@ -41,7 +41,7 @@ def _settles_more(p: Nurikabe) -> bool:
 def test_escalating_keeps_every_brute_forced_answer(after):
     fired = 0
     for p in _boards():
-        result = assert_enumerates_brute_force(p, "sat", plan="auto", escalate=after)
+        result = assert_enumerates_brute_force(p, "sat", plan="auto", escalate=after, escalate_cpu=0.0)
         extra = result.extra
         if extra.get("escalated_at") == after and extra.get("escalation_clauses", 0) > 0:
             fired += 1
@@ -61,13 +61,20 @@ def test_the_unit_clauses_are_the_probed_cells():
         searched = IslandPlan.of(p, deduce=False)
         probed = IslandPlan.of(p, deduce=True)
         expected = len(probed.wall - searched.wall) + len(probed.white - searched.white)
-        result = solve(p, "sat", count=2, timeout=60, plan="auto", escalate=0)
+        result = solve(p, "sat", count=2, timeout=60, plan="auto", escalate=0, escalate_cpu=0.0)
         assert result.extra["escalation_clauses"] == expected, p.to_text()
 
 
 def test_plan_search_never_escalates():
     p = _boards()[0]
     result = solve(p, "sat", count=0, timeout=60, plan="search", escalate=0)
+    assert "escalated_at" not in result.extra
+    assert {s.cells for s in result.solutions} == all_solutions(p)
+
+
+def test_the_cpu_gate_holds_the_escalation_back():
+    p = _boards()[0]
+    result = solve(p, "sat", count=0, timeout=60, plan="auto", escalate=0, escalate_cpu=1e9)
     assert "escalated_at" not in result.extra
     assert {s.cells for s in result.solutions} == all_solutions(p)
 

@@ -114,6 +114,7 @@ class PysatBackend(Backend):
         self._sliced = False
         self._stop = False
         self._checks = 0
+        self._first_check = 0.0
         self._figures: dict[str, Any] = {}
 
     @classmethod
@@ -188,8 +189,11 @@ class PysatBackend(Backend):
 
     def check(self, deadline: float | None) -> bool | None:
         self._checks += 1
+        if self._checks == 1:
+            self._first_check = time.process_time()
         escalation = getattr(self._artifact, "escalation", None)
-        if escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._figures:
+        if (escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._figures
+                and time.process_time() - self._first_check >= getattr(self._artifact, "escalation_cpu", 0.0)):
             self._escalate(escalation[1], deadline)
             if deadline is not None and self.remaining(deadline) <= 0:
                 return None

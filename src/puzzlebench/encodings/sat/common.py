@@ -74,6 +74,8 @@ class CnfModel(Artifact):
     #: returns (given the CPU seconds it may take) to the running solver, keeping what it learnt
     #: and the clauses added so far; sound only if every answer satisfies them. None: never.
     escalation: tuple[int, Callable[[float], list[Clause]]] | None = None
+    #: The CPU seconds the checks must also have taken (since the first) before the escalation.
+    escalation_cpu: float = 0.0
 
     def var(self, *key: Any) -> int:
         """The variable named by ``key`` (created on first use)."""

@@ -6,8 +6,8 @@ Rules and the blocks that enforce them:
 * sound precomputations (:class:`~puzzlebench.encodings.islands.IslandPlan`): a cell no island
   can reach is wall; with ``plan=probe`` also the cells failed-literal probing settles
   (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
-  running solver after ``escalate`` checks (``CnfModel.escalation``), so that only boards whose
-  lazy rounds run long pay for the probe;
+  running solver once ``escalate`` checks have taken ``escalate_cpu`` CPU seconds
+  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe;
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
@@ -65,7 +65,9 @@ HYBRID_SHARE = 10
 
 
 #: plan=auto: the checks (lazy rounds) before the probe.
-ESCALATE = 50
+ESCALATE = 300
+#: ... and the CPU seconds those checks must have taken.
+ESCALATE_CPU = 1.0
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -150,6 +152,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     if options["plan"] == "auto" and options["escalate"] >= 0:
         cnf.escalation = (options["escalate"], lambda seconds: probed_units(puzzle, plan, decision, seconds))
+        cnf.escalation_cpu = options["escalate_cpu"]
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
@@ -395,7 +398,7 @@ SPECS: list[EncodingSpec] = [
                    "each number n's island, over its ownership; with islands=lazy as card), or none"),
             # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
             # 7.9x the CPU of search, every puzzle proven either way.
-            Option("plan", "search", ("search", "probe", "auto"),
+            Option("plan", "auto", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity and 2x2 rules "
                    "(probe, within a CPU budget), or by the searches with the probe's cells added "
@@ -403,6 +406,8 @@ SPECS: list[EncodingSpec] = [
             Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
                    "the settled cells to the running solver as unit clauses, keeping its cuts and what "
                    "it learnt (0: before the first check)"),
+            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
+                   "have taken before the probe (boards of many quick rounds never pay for it)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
