@@ -397,7 +397,13 @@ SPECS: list[EncodingSpec] = [
                    "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
                    "each number n's island, over its ownership; with islands=lazy as card), or none"),
             # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
-            # 7.9x the CPU of search, every puzzle proven either way.
+            # 7.9x the CPU of search, every puzzle proven either way. plan=auto against search (one
+            # interleaved run, count=2, 20 s cap, load 4-6): on the 45 misses of the paradigms'
+            # last whole-corpus runs 47.5 CPU s against 55.5, 683_14x24 proven (3.0 s; search
+            # 9.9 s, unproven), 1108_20x15 2.4 s against 5.5, 1055_40x57 5.8 against 3.9 (the
+            # probe's 2 s settle nothing it needs), 690_50x50 unproven either way; every 20th
+            # puzzle 1.07 s either way (none escalates). Escalating after 100 checks instead,
+            # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
             Option("plan", "auto", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity and 2x2 rules "
