@@ -47,9 +47,9 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines, most_adjacencies,
-                       small_wall_parts, wall_adjacency, wall_blocks, wall_count_option, wall_count_pays, wall_lines,
-                       wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
+                       most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
+                       wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
