@@ -9,7 +9,8 @@ slices of a conflict budget sized from its conflict rate, the deadline looked at
 (:meth:`PysatBackend._sliced_check`). Solvers whose python-sat binding can be neither interrupted
 nor budgeted (Lingeling, Kissat) are asked with ``solve()``: their deadline holds between calls
 only, and the isolated benchmark runner enforces it hard. An encoding may attach an IPASIR-UP
-propagator (CaDiCaL 1.9.5 only).
+propagator (CaDiCaL 1.9.5 only), and an escalation (``CnfModel.escalation``: clauses added
+after a number of checks, the solver keeping what it learnt).
 """
 
 from __future__ import annotations
@@ -112,6 +113,9 @@ class PysatBackend(Backend):
         self._lock = threading.Lock()
         self._sliced = False
         self._stop = False
+        self._checks = 0
+        self._first_check = 0.0
+        self._figures: dict[str, Any] = {}
 
     @classmethod
     def supported(cls) -> bool:
@@ -184,6 +188,15 @@ class PysatBackend(Backend):
             self.timed_out = True
 
     def check(self, deadline: float | None) -> bool | None:
+        self._checks += 1
+        if self._checks == 1:
+            self._first_check = time.process_time()
+        escalation = getattr(self._artifact, "escalation", None)
+        if (escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._figures
+                and time.process_time() - self._first_check >= getattr(self._artifact, "escalation_cpu", 0.0)):
+            self._escalate(escalation[1], deadline)
+            if deadline is not None and self.remaining(deadline) <= 0:
+                return None
         if self.solver_name in _NOT_INTERRUPTIBLE:
             outcome = self._solver.solve()
         elif self._sliced:
@@ -198,6 +211,17 @@ class PysatBackend(Backend):
         if outcome:
             self._model = self._solver.get_model() or []
         return outcome
+
+    def _escalate(self, more: Any, deadline: float | None) -> None:
+        """Add the escalation's clauses to the running solver, given the seconds left as its
+        CPU allowance (CPU time runs no faster than the clock): the learnt clauses, the cuts and
+        the blocking clauses added so far all stay."""
+        left = self.remaining(deadline)
+        start = time.process_time()
+        clauses = more(float("inf") if left is None else left)
+        _append(self._solver, [list(c) for c in clauses])
+        self._figures.update(escalated_at=self._checks - 1, escalation_clauses=len(clauses),
+                             escalation_cpu=round(time.process_time() - start, 3))
 
     def _sliced_check(self, deadline: float | None) -> bool | None:
         """CaDiCaL's answer, asked in slices of a conflict budget until it answers or the
@@ -285,6 +309,7 @@ class PysatBackend(Backend):
 
     def extra(self) -> dict[str, Any]:
         out: dict[str, Any] = {"solver": self.solver_name}
+        out.update(self._figures)
         engine = self._engine
         if engine is not None and hasattr(engine, "stats"):
             out.update(engine.stats())

@@ -53,7 +53,8 @@ class CnfModel(Artifact):
 
     ``decision`` maps each markable cell to its variable (true = marked). ``propagator``,
     when set, builds an IPASIR-UP engine (:class:`pysat.engines.Propagator`) for CaDiCaL 1.9.5,
-    together with the variables it observes.
+    together with the variables it observes. ``escalation``, when set, adds clauses after a
+    number of checks (see the field).
     """
 
     pool: "IDPool" = None  # type: ignore[assignment]
@@ -69,6 +70,12 @@ class CnfModel(Artifact):
     #: When set, the clauses that state ``native`` for a solver that takes no native
     #: constraint (the backend loads them instead); None: such a solver is refused.
     native_fallback: Callable[[], list[Clause]] | None = None
+    #: ``(checks, more)``: after that many checks the backend adds the clauses ``more(cpu_seconds)``
+    #: returns (given the CPU seconds it may take) to the running solver, keeping what it learnt
+    #: and the clauses added so far; sound only if every answer satisfies them. None: never.
+    escalation: tuple[int, Callable[[float], list[Clause]]] | None = None
+    #: The CPU seconds the checks must also have taken (since the first) before the escalation.
+    escalation_cpu: float = 0.0
 
     def var(self, *key: Any) -> int:
         """The variable named by ``key`` (created on first use)."""

@@ -4,7 +4,10 @@ Rules and the blocks that enforce them:
 
 * clue cells (numbers and '?') are unshaded: they get no variable;
 * sound precomputations (:class:`~puzzlebench.encodings.islands.IslandPlan`): a cell no island
-  can reach is wall;
+  can reach is wall; with ``plan=probe`` also the cells failed-literal probing settles
+  (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
+  running solver once ``escalate`` checks have taken ``escalate_cpu`` CPU seconds
+  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe;
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
@@ -37,15 +40,16 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines, most_adjacencies,
-                       small_wall_parts, wall_adjacency, wall_blocks, wall_count_option, wall_count_pays, wall_lines,
-                       wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
+                       most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
+                       wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -58,6 +62,12 @@ HYBRID_SMALLEST = 16
 #: ... and on a small board, every number of at least 1/HYBRID_SHARE of its cells (a big island on a
 #: small board has many shapes: the lazy cuts take thousands of rounds where levels settle it)
 HYBRID_SHARE = 10
+
+
+#: plan=auto: the checks (lazy rounds) before the probe.
+ESCALATE = 300
+#: ... and the CPU seconds those checks must have taken.
+ESCALATE_CPU = 1.0
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -140,8 +150,23 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     if options["cuts"] == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
         options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
+    if options["plan"] == "auto" and options["escalate"] >= 0:
+        cnf.escalation = (options["escalate"], lambda seconds: probed_units(puzzle, plan, decision, seconds))
+        cnf.escalation_cpu = options["escalate_cpu"]
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
+
+
+def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float) -> list[tuple[int]]:
+    """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
+    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as unit clauses over the wall literals: each
+    holds in every answer."""
+    from ..nurikabe_deduce import refine
+
+    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
+    return ([(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
+            + [(-wall[cell],) for cell in sorted(probed.white - plan.white)])
 
 
 def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
@@ -372,11 +397,23 @@ SPECS: list[EncodingSpec] = [
                    "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
                    "each number n's island, over its ownership; with islands=lazy as card), or none"),
             # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
-            # 7.9x the CPU of search, every puzzle proven either way.
-            Option("plan", "search", ("search", "probe"),
+            # 7.9x the CPU of search, every puzzle proven either way. plan=auto against search (one
+            # interleaved run, count=2, 20 s cap, load 4-6): on the 45 misses of the paradigms'
+            # last whole-corpus runs 47.5 CPU s against 55.5, 683_14x24 proven (3.0 s; search
+            # 9.9 s, unproven), 1108_20x15 2.4 s against 5.5, 1055_40x57 5.8 against 3.9 (the
+            # probe's 2 s settle nothing it needs), 690_50x50 unproven either way; every 20th
+            # puzzle 1.07 s either way (none escalates). Escalating after 100 checks instead,
+            # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
+            Option("plan", "auto", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity and 2x2 rules "
-                   "(probe, within a CPU budget)"),
+                   "(probe, within a CPU budget), or by the searches with the probe's cells added "
+                   "as unit clauses after escalate checks (auto)"),
+            Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
+                   "the settled cells to the running solver as unit clauses, keeping its cuts and what "
+                   "it learnt (0: before the first check)"),
+            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
+                   "have taken before the probe (boards of many quick rounds never pay for it)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
