@@ -132,7 +132,7 @@ class Z3Backend(Backend):
         self._checks += 1
         escalation = getattr(self._artifact, "escalation", None)
         if escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra:
-            self._escalate(escalation[1])
+            self._escalate(escalation[1], self.remaining(deadline))
         left = self.remaining(deadline)
         if left is not None:
             if left <= 0:
@@ -164,13 +164,13 @@ class Z3Backend(Backend):
         finally:
             z3.set_param("model.compact", previous)
 
-    def _escalate(self, more: Any) -> None:
-        """Assert the escalation's terms into the running solver: its learnt clauses, the cuts and
-        the blocking clauses added so far all stay."""
+    def _escalate(self, more: Any, left: float | None) -> None:
+        """Assert the escalation's terms (made within ``left`` seconds) into the running solver:
+        its learnt clauses, the cuts and the blocking clauses added so far all stay."""
         import z3
 
         ref, handle = self._artifact.ctx.ref(), self._solver.solver
-        for term in more():
+        for term in more(left):
             z3.Z3_solver_assert(ref, handle, term.as_ast())
         self._extra["escalated_at"] = self._checks - 1
 
