@@ -8,9 +8,9 @@ z3's own timeout is soft (checked between steps), so each check gets the ``timeo
 parameter (the milliseconds left) and the harness's watchdog interrupts the context at the
 deadline; an ``unknown`` answer means the deadline was reached. The harness owns enumeration and
 lazy cuts; this adapter turns cell literals into disjunctions of the decision Booleans. An
-artefact's ``escalation`` (``SmtModel.escalation``: a number of checks and the terms to add then)
-is asserted into the running solver when the loop reaches that many checks, so that what z3 learnt
-and every cut stay.
+artefact's ``escalation`` (``SmtModel.escalation``: a number of checks and the terms to add then,
+made within the time left) is asserted into the running solver when the loop reaches that many
+checks, so that what z3 learnt and every cut stay.
 """
 
 from __future__ import annotations

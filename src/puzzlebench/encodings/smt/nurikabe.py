@@ -20,7 +20,9 @@ Rules and the blocks that enforce them:
   (``IslandPlan.levelled``) and leaves the other islands to the lazy cuts; ``lazy`` escalates
   (``escalate``: after that many checks) by adding the owners, levels and sizes of ``levels`` or
   ``hybrid`` (:func:`auto_islands`: levels where the hybrid levels most of what levels would,
-  hybrid on the others) to the running solver; ``auto`` (the default) is levels on boards below
+  hybrid on the others) to the running solver, with the cells failed-literal probing settles
+  (``escalate_probe``, :func:`~puzzlebench.encodings.nurikabe_deduce.refine`) as unit facts and the
+  levels over the probed plan's islands; ``auto`` (the default) is levels on boards below
   ``AUTO_LEVELS_CELLS`` cells, lazy with the escalation on the others (the escalation's target from
   the start where one number holds ``AUTO_START_SHARE`` of the board);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates (``cuts``:
