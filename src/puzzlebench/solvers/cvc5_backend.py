@@ -334,7 +334,7 @@ class Cvc5Backend(Backend):
         escalation = getattr(self._artifact, "escalation", None)
         if escalation is not None and self._checks >= escalation[0] and "escalated_at" not in self._figures:
             # the encoding's stronger statement, added to the running solver (cuts and clauses stay)
-            for term in escalation[1]():
+            for term in escalation[1](left):
                 self._solver.assertFormula(self._translator.term(term))
             self._figures["escalated_at"] = self._checks
         self._checks += 1

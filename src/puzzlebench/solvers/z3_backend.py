@@ -8,9 +8,9 @@ z3's own timeout is soft (checked between steps), so each check gets the ``timeo
 parameter (the milliseconds left) and the harness's watchdog interrupts the context at the
 deadline; an ``unknown`` answer means the deadline was reached. The harness owns enumeration and
 lazy cuts; this adapter turns cell literals into disjunctions of the decision Booleans. An
-artefact's ``escalation`` (``SmtModel.escalation``: a number of checks and the terms to add then)
-is asserted into the running solver when the loop reaches that many checks, so that what z3 learnt
-and every cut stay.
+artefact's ``escalation`` (``SmtModel.escalation``: a number of checks and the terms to add then,
+made within the time left) is asserted into the running solver when the loop reaches that many
+checks, so that what z3 learnt and every cut stay.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class Z3Backend(Backend):
         self._checks += 1
         escalation = getattr(self._artifact, "escalation", None)
         if escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra:
-            self._escalate(escalation[1])
+            self._escalate(escalation[1], self.remaining(deadline))
         left = self.remaining(deadline)
         if left is not None:
             if left <= 0:
@@ -164,13 +164,13 @@ class Z3Backend(Backend):
         finally:
             z3.set_param("model.compact", previous)
 
-    def _escalate(self, more: Any) -> None:
-        """Assert the escalation's terms into the running solver: its learnt clauses, the cuts and
-        the blocking clauses added so far all stay."""
+    def _escalate(self, more: Any, left: float | None) -> None:
+        """Assert the escalation's terms (made within ``left`` seconds) into the running solver:
+        its learnt clauses, the cuts and the blocking clauses added so far all stay."""
         import z3
 
         ref, handle = self._artifact.ctx.ref(), self._solver.solver
-        for term in more():
+        for term in more(left):
             z3.Z3_solver_assert(ref, handle, term.as_ast())
         self._extra["escalated_at"] = self._checks - 1
 

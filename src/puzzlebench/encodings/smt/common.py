@@ -68,10 +68,11 @@ class SmtModel(Artifact):
     #: Booleans declared in SMT-LIB text handed to z3's parser (:class:`UnarySums`), not in ``bools``.
     text_bools: int = 0
     #: ``(checks, more)``: after that many checks of the enumeration loop the backend asserts the
-    #: terms ``more()`` makes (a stronger statement of rules the lazy cuts check anyway), keeping
-    #: every clause learnt and added so far; None: never. A backend without it loses no answer,
-    #: as the lazy rule still checks every candidate.
-    escalation: tuple[int, Callable[[], list[z3.BoolRef]]] | None = None
+    #: terms ``more(left)`` makes within ``left`` seconds (None: no limit; a stronger statement of
+    #: rules the lazy cuts check anyway, or facts every answer holds), keeping every clause learnt
+    #: and added so far; None: never. A backend without it loses no answer, as the lazy rule still
+    #: checks every candidate.
+    escalation: tuple[int, Callable[[float | None], list[z3.BoolRef]]] | None = None
 
     # -- variables ------------------------------------------------------------------------------
     def bool(self, *key: Any) -> z3.BoolRef:
