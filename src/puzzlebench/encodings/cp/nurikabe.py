@@ -38,6 +38,7 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, Mapping
 
 from ortools.sat.python import cp_model
@@ -45,8 +46,9 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (DEDUCE_BUDGET, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
+from ..nurikabe_deduce import refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
@@ -148,6 +150,20 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
+            if options["escalate_plan"] == "probe":
+                # Cells the probe settles (within its budget and the time left) hold in every
+                # answer: wall or unshaded as unit facts of the switched model.
+                left = art.escalation_left
+                budget = DEDUCE_BUDGET if left is None else min(DEDUCE_BUDGET, left)
+                start = time.process_time()
+                probed = refine(puzzle, plan, start + budget)
+                for cell in sorted(probed.wall - plan.wall):
+                    bigger.model.add(bigger.decision[cell] == 1)
+                for cell in sorted(probed.white):
+                    bigger.model.add(bigger.decision[cell] == 0)
+                bigger.notes["escalation_stats"] = {
+                    "probe_time": round(time.process_time() - start, 3),
+                    "probe_settled": len(probed.wall - plan.wall) + len(probed.white)}
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -293,6 +309,9 @@ ENCODINGS: list[EncodingSpec] = [
             # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
             Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
+            Option("escalate_plan", "search", ("search", "probe"),
+                   "islands=lazy with escalate: the switched model's settled cells from the island plan's "
+                   "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
             # on 459_20x36 neither rank nor flow ended the first search after the switch within
