@@ -1,7 +1,8 @@
 """CP-SAT Nurikabe's switched model with the probed island plan (``escalate_plan=probe``): the
 probe runs once at the switch and its settled cells become unit facts, so enumeration with the
 switch before, between and after answers still finds exactly brute force's answers, and the probe
-settles cells on those boards (else the facts would test nothing)."""
+settles cells on those boards (else the facts would test nothing); 683_14x24, which the lazy
+default cannot prove, is proven with its published answer by the default."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from puzzlebench import registry
 from puzzlebench.model import Nurikabe
+from puzzlebench.solvers import solve
 
 from bruteforce import answered_boards, assert_enumerates_brute_force
 
@@ -41,3 +43,20 @@ def test_probe_only_at_the_switch():
     p = _boards()[0]
     result = assert_enumerates_brute_force(p, "cp", escalate=10_000, escalate_plan="probe")
     assert "probe_time" not in result.extra and "escalated_at" not in result.extra
+
+
+@pytest.fixture(scope="module")
+def board_683(janko_dir):
+    from puzzlebench.formats import iter_janko
+
+    return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24"]
+
+
+def test_683_is_proven_with_its_published_answer_by_default(board_683):
+    # the lazy default times out here; the probed switch proves it in a few CPU seconds
+    assert len(board_683) == 1
+    entry = board_683[0]
+    result = solve(entry.puzzle, "cp", count=2, timeout=120)
+    assert result.exhausted and "escalated_at" in result.extra and result.extra["probe_settled"] > 0
+    assert [s.cells for s in result.solutions] == [entry.solution.cells]
+    assert not entry.puzzle.verify(result.solutions[0].cells)

@@ -25,8 +25,10 @@ Rules and the blocks that enforce them:
   propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
   anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
   the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
-  lazy cuts from then on (``escalate_cuts``), and with the wall's connectivity stated up front from
-  then on or not (``escalate_connectivity``);
+  lazy cuts from then on (``escalate_cuts``), with the wall's connectivity stated up front from
+  then on or not (``escalate_connectivity``), and with the cells failed-literal probing settles
+  (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within its CPU
+  budget and the time left) as unit facts of the larger model or not (``escalate_plan``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -309,7 +311,11 @@ ENCODINGS: list[EncodingSpec] = [
             # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
             Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
-            Option("escalate_plan", "search", ("search", "probe"),
+            # one interleaved run (count=2, 20 s cap, load 2.7-4.9 on 2 cores), search / probe: on the 15
+            # CP misses of the last idle whole-corpus run 5 / 8 proven (683_14x24, 950_13x13, 1091_15x15,
+            # 1108_20x15 gained in 1.7-5.5 CPU s; 688_20x20 lost, 10.0 against a timeout at 12.5), 129.9 /
+            # 99.4 CPU s in all (0.77x); boards that never switch never probe
+            Option("escalate_plan", "probe", ("search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
                    "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
