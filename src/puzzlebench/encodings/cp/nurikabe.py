@@ -314,7 +314,9 @@ ENCODINGS: list[EncodingSpec] = [
             # one interleaved run (count=2, 20 s cap, load 2.7-4.9 on 2 cores), search / probe: on the 15
             # CP misses of the last idle whole-corpus run 5 / 8 proven (683_14x24, 950_13x13, 1091_15x15,
             # 1108_20x15 gained in 1.7-5.5 CPU s; 688_20x20 lost, 10.0 against a timeout at 12.5), 129.9 /
-            # 99.4 CPU s in all (0.77x); boards that never switch never probe
+            # 99.4 CPU s in all (0.77x); on every 20th janko puzzle (56) 56 / 56 proven, 12.4 / 13.8 CPU s
+            # (1.11x), all of it on the 5 boards that switch (261_20x36 3.6 / 5.1, its probe 2.0 s):
+            # boards that never switch never probe
             Option("escalate_plan", "probe", ("search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
                    "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
