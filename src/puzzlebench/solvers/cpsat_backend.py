@@ -161,6 +161,7 @@ class CpSatBackend(Backend):
             return None
         escalation = self._artifact.escalation
         if escalation is not None and self._extra["solves"] >= escalation[0]:
+            self._artifact.escalation_left = left
             self._escalate(escalation[1])
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
@@ -220,6 +221,7 @@ class CpSatBackend(Backend):
         self._extra["escalated_at"] = self._extra["solves"]
         # CP-SAT's user_time over the searches before the switch
         self._extra["escalated_after"] = round(self._user_time, 3)
+        self._extra.update(artifact.notes.get("escalation_stats", {}))  # (what the switch's build did)
         clauses, self._clauses = self._clauses, []
         self._take(artifact)
         self._fixed = False

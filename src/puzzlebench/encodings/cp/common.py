@@ -36,7 +36,9 @@ class CpModelArtifact(Artifact):
     ``escalation`` (optional): ``(searches, build)``, a larger model of the same rules over the same
     decision cells that the resolve loop switches to after that many searches, keeping every
     clause (cut or blocking clause) added so far; it must accept exactly the answers this model
-    and the lazy rule accept.
+    and the lazy rule accept. ``escalation_left``: the seconds left to the run's deadline when the
+    loop switches (None: no deadline), set by the backend just before it calls ``build`` (a build
+    that does work of its own keeps within it).
     ``carry_fixings``: in the resolve loop, before the first search, one CP-SAT run stopped after
     its root propagation and probing fixes in the model the variables it fixed: the model only
     grows (cuts, blocking clauses), so what it implied stays implied, and later searches need
@@ -49,6 +51,7 @@ class CpModelArtifact(Artifact):
     parameters: dict[str, Any] = field(default_factory=dict)
     functional: bool = False
     escalation: tuple[int, Callable[[], "CpModelArtifact"]] | None = None
+    escalation_left: float | None = None
     carry_fixings: bool = False
     fixed_parameters: dict[str, Any] = field(default_factory=dict)
     refix_every: int = 0

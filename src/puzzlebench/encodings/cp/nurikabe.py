@@ -25,8 +25,10 @@ Rules and the blocks that enforce them:
   propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
   anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
   the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
-  lazy cuts from then on (``escalate_cuts``), and with the wall's connectivity stated up front from
-  then on or not (``escalate_connectivity``);
+  lazy cuts from then on (``escalate_cuts``), with the wall's connectivity stated up front from
+  then on or not (``escalate_connectivity``), and with the cells failed-literal probing settles
+  (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within its CPU
+  budget and the time left) as unit facts of the larger model or not (``escalate_plan``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -38,6 +40,7 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, Mapping
 
 from ortools.sat.python import cp_model
@@ -45,8 +48,9 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (DEDUCE_BUDGET, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
+from ..nurikabe_deduce import refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
@@ -148,6 +152,20 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
+            if options["escalate_plan"] == "probe":
+                # Cells the probe settles (within its budget and the time left) hold in every
+                # answer: wall or unshaded as unit facts of the switched model.
+                left = art.escalation_left
+                budget = DEDUCE_BUDGET if left is None else min(DEDUCE_BUDGET, left)
+                start = time.process_time()
+                probed = refine(puzzle, plan, start + budget)
+                for cell in sorted(probed.wall - plan.wall):
+                    bigger.model.add(bigger.decision[cell] == 1)
+                for cell in sorted(probed.white):
+                    bigger.model.add(bigger.decision[cell] == 0)
+                bigger.notes["escalation_stats"] = {
+                    "probe_time": round(time.process_time() - start, 3),
+                    "probe_settled": len(probed.wall - plan.wall) + len(probed.white)}
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -293,6 +311,17 @@ ENCODINGS: list[EncodingSpec] = [
             # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
             Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
                    "the islands variant islands=lazy escalates to (see escalate)"),
+            # one interleaved run (count=2, 20 s cap, load 2.7-4.9 on 2 cores), search / probe: on the 15
+            # CP misses of the last idle whole-corpus run 5 / 8 proven (683_14x24, 950_13x13, 1091_15x15,
+            # 1108_20x15 gained in 1.7-5.5 CPU s; 688_20x20 lost, 10.0 against a timeout at 12.5), 129.9 /
+            # 99.4 CPU s in all (0.77x); on every 20th janko puzzle (56) 56 / 56 proven, 12.4 / 13.8 CPU s
+            # (1.11x), all of it on the 5 boards that switch (261_20x36 3.6 / 5.1, its probe 2.0 s):
+            # boards that never switch never probe; whole corpus (10 s cap, load 1-5) 1,103 proven against
+            # 1,095 of the last idle run, none lost, 473.6 against 464.5 CPU s (166 boards switch, 103 s
+            # of probing among them)
+            Option("escalate_plan", "probe", ("search", "probe"),
+                   "islands=lazy with escalate: the switched model's settled cells from the island plan's "
+                   "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
             # on 459_20x36 neither rank nor flow ended the first search after the switch within
