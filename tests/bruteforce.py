@@ -122,3 +122,17 @@ def planted_nurikabe(seed: int, count: int, shapes, wall_p: float, most_cells: i
         if keep(p):
             out.append(p)
     return out
+
+
+def plan_holds(p, plan, wall) -> bool:
+    """A Nurikabe island plan holds for the answer whose wall cells are ``wall``: the plan's wall
+    cells are wall, its white cells (if any) unshaded, and every island lies in its clue's reach."""
+    from puzzlebench.encodings.regions import white_regions
+
+    if not plan.wall <= wall or getattr(plan, "white", frozenset()) & wall:
+        return False
+    for island in white_regions(p.rows, p.cols, wall):
+        clue = next(c for c in island if c in p.clue_cells)
+        if not set(island) <= set(plan.reach[clue]):
+            return False
+    return True

@@ -15,7 +15,7 @@ from puzzlebench.encodings.regions import white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
+from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -29,17 +29,6 @@ def _diagonal_boards(count: int, seed: int) -> list[Nurikabe]:
     """Small boards (at most 12 cells to brute-force) with an answer planted, kept when two clues
     touch diagonally."""
     return planted_nurikabe(seed, count, [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3)], 0.45, 12, keep=diagonal_clues)
-
-
-def _plan_holds(p: Nurikabe, plan: IslandPlan, wall) -> bool:
-    """The plan's wall cells are wall, and every island lies in its clue's reach."""
-    if not plan.wall <= wall:
-        return False
-    for island in white_regions(p.rows, p.cols, wall):
-        clue = next(c for c in island if c in p.clue_cells)
-        if not set(island) <= set(plan.reach[clue]):
-            return False
-    return True
 
 
 def _enclosure_holds(p: Nurikabe, wall) -> bool:
@@ -110,7 +99,7 @@ def test_the_enclosure_plan_holds_for_every_brute_forced_answer():
         if plan != IslandPlan.of(p, enclosure=False) and answers:
             changed += 1
         for wall in answers:
-            assert _plan_holds(p, plan, wall), p.to_text()
+            assert plan_holds(p, plan, wall), p.to_text()
     assert changed >= 5
 
 
@@ -119,7 +108,7 @@ def test_the_enclosure_plan_holds_for_the_published_answers(corpus):
     for e in corpus:
         plan = IslandPlan.of(e.puzzle)
         changed += len(plan.wall) > len(IslandPlan.of(e.puzzle, enclosure=False).wall)
-        assert _plan_holds(e.puzzle, plan, e.solution.cells), e.id
+        assert plan_holds(e.puzzle, plan, e.solution.cells), e.id
     assert changed >= 100
 
 

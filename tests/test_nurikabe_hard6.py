@@ -12,13 +12,13 @@ import pytest
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan
 import puzzlebench.encodings.nurikabe_deduce as deduce
 from puzzlebench.encodings.nurikabe_deduce import Board, crossing, probe, refine, settle
-from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, white_regions
+from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
+from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
@@ -45,18 +45,6 @@ def _boards() -> list[Nurikabe]:
     return planted + _with_a_question_mark(planted[:40], 3)
 
 
-def _holds(p: Nurikabe, plan: IslandPlan, wall) -> bool:
-    """The plan's wall cells are wall, its white cells unshaded, and every island lies in its
-    clue's reach."""
-    if not plan.wall <= wall or plan.white & wall:
-        return False
-    for island in white_regions(p.rows, p.cols, wall):
-        clue = next(c for c in island if c in p.clue_cells)
-        if not set(island) <= set(plan.reach[clue]):
-            return False
-    return True
-
-
 def _settled(plan: IslandPlan) -> int:
     return len(plan.wall) + len(plan.white)
 
@@ -70,7 +58,7 @@ def test_the_probed_plan_holds_for_every_brute_forced_answer():
         if answers and _settled(plan) > _settled(searched):
             fired += 1
         for wall in answers:
-            assert _holds(p, plan, wall), p.to_text()
+            assert plan_holds(p, plan, wall), p.to_text()
     assert fired >= 40  # the probe settles cells the searches leave open on many of them
 
 
@@ -119,7 +107,7 @@ def test_the_probed_plan_holds_for_the_published_answers(corpus):
             continue
         plan = IslandPlan.of(e.puzzle, deduce=True)
         fired += _settled(plan) > _settled(IslandPlan.of(e.puzzle, deduce=False))
-        assert _holds(e.puzzle, plan, e.solution.cells), e.id
+        assert plan_holds(e.puzzle, plan, e.solution.cells), e.id
     assert fired >= 10
 
 
@@ -129,7 +117,7 @@ def test_the_probe_settles_683_14x24_up_to_the_band(corpus):
     # board's right edge
     e = next(e for e in corpus if e.id == "683_14x24")
     plan = IslandPlan.of(e.puzzle, deduce=True)
-    assert _holds(e.puzzle, plan, e.solution.cells)
+    assert plan_holds(e.puzzle, plan, e.solution.cells)
     assert {(7, 3), (7, 9), (3, 9), (3, 12)} <= plan.white
     assert all(c >= 10 for _, c in set(plan.open) - plan.white)
     assert len(plan.open) < len(IslandPlan.of(e.puzzle, deduce=False).open) - 80
@@ -209,7 +197,7 @@ def test_the_probe_at_depth_two_holds_for_every_brute_forced_answer():
         two = refine(p, IslandPlan.of(p, deduce=False), float("inf"), depth=2)
         deeper += answers != set() and _settled(two) > _settled(one)
         for wall in answers:
-            assert _holds(p, two, wall), p.to_text()
+            assert plan_holds(p, two, wall), p.to_text()
     assert deeper >= 1
 
 
@@ -219,7 +207,7 @@ def test_the_crossing_rule_settles_the_band_edge_of_683_14x24(corpus):
     # probed plan SAT proves the published answer unique
     e = next(e for e in corpus if e.id == "683_14x24")
     plan = IslandPlan.of(e.puzzle, deduce=True)
-    assert _holds(e.puzzle, plan, e.solution.cells)
+    assert plan_holds(e.puzzle, plan, e.solution.cells)
     assert {(0, c) for c in range(12, 24)} <= plan.wall
     result = solve(e.puzzle, "sat", count=2, timeout=120, plan="probe")
     assert result.exhausted and result.count == 1
@@ -229,5 +217,5 @@ def test_the_crossing_rule_settles_the_band_edge_of_683_14x24(corpus):
 def test_the_probe_at_depth_two_settles_683_14x24(corpus):
     e = next(e for e in corpus if e.id == "683_14x24")
     plan = refine(e.puzzle, IslandPlan.of(e.puzzle, deduce=False), float("inf"), depth=2)
-    assert _holds(e.puzzle, plan, e.solution.cells)
+    assert plan_holds(e.puzzle, plan, e.solution.cells)
     assert set(plan.open) <= plan.white
