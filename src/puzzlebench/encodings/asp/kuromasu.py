@@ -72,9 +72,10 @@ SUM = Option(
     "one #count aggregate (count); or auto: adder on boards of 2,000 cells or more, else count",
 )
 #: ``links=auto`` picks ``counts`` on boards of this many cells or more when the sum is the adder,
-#: else ``none``: on the three generated 100x100 boards it took 0.58x the CPU time (half the
-#: conflicts), on the 50x50 and 70x70 boards 1.11x (about as many conflicts, a larger program).
-LINK_CELLS = 10000
+#: else ``none``: the ties cut clasp's conflicts more the larger the board (count=2, CPU time
+#: with/without, one interleaved run each): 1.11x on the generated 50x50 and 70x70 boards, 0.86x
+#: on three 85x85 boards, 0.58x and 0.71x on the bundled and four more 100x100 boards.
+LINK_CELLS = 7000
 LINKS = Option(
     "links",
     "auto",
@@ -84,7 +85,7 @@ LINKS = Option(
     "the same cells (rays; SAT's shared stretches); or, when one sees the other, their unary "
     "counts along the line are equal and those across it differ by the difference of the "
     "numbers (counts; SAT's card=lines tie, with sum=adder only); or not (none); auto: counts on "
-    "boards of 10,000 cells or more with sum=adder, else none",
+    "boards of 7,000 cells or more with sum=adder, else none",
 )
 CUT = Option(
     "cut",
