@@ -19,7 +19,6 @@ from bruteforce import all_solutions, random_kuromasu  # noqa: E402
 
 from puzzlebench import registry, solve  # noqa: E402
 from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS, LINK_CELLS  # noqa: E402
-from puzzlebench.errors import EncodingError  # noqa: E402
 from puzzlebench.model import Family, Kuromasu  # noqa: E402
 from puzzlebench.result import Status  # noqa: E402
 from puzzlebench.suites import load_suite  # noqa: E402
@@ -68,9 +67,10 @@ def test_count_links_are_implied_by_the_number_rule() -> None:
 
 
 @pytest.mark.parametrize("total", ["count", "paired"])
-def test_count_links_need_the_adder(total) -> None:
-    with pytest.raises(EncodingError):
-        solve(BOARDS[-1], "asp", count=0, timeout=60, sum=total, links="counts")
+def test_count_links_with_the_other_sums_enumerate_the_brute_force_answers(total) -> None:
+    for puzzle, truth in zip(BOARDS, TRUTHS):
+        got = {s.cells for s in _solve(puzzle, connectivity="lazy", sum=total, links="counts").solutions}
+        assert got == truth, (total, puzzle.key())
 
 
 def test_auto_ties_counts_on_the_largest_boards_with_the_adder_only() -> None:
