@@ -54,7 +54,8 @@ def test_the_tiny_boards_have_numbers_in_line_and_mixed_counts() -> None:
 @pytest.mark.parametrize("connectivity,cut", list(product(("lazy", "reach"), ("auto", "none"))))
 def test_count_links_enumerate_the_brute_force_answers(connectivity, cut) -> None:
     for puzzle, truth in zip(BOARDS, TRUTHS):
-        got = {s.cells for s in _solve(puzzle, connectivity=connectivity, cut=cut, sum="adder", links="counts").solutions}
+        result = _solve(puzzle, connectivity=connectivity, cut=cut, sum="adder", links="counts")
+        got = {s.cells for s in result.solutions}
         assert got == truth, (connectivity, cut, puzzle.key())
 
 
