@@ -85,6 +85,13 @@ PREFER = Option(
     "island's reach can hold: every island that may hold the cell is at least half its bound away)",
 )
 
+#: plan=auto: the candidates the lazy cuts check before the probe (1055_40x57, 6 CPU s without the
+#: probe, checks 488: escalating after 300 cost it 2.4 s, the probe's 2 s settling 97 cells it
+#: does not need; 683_14x24 checks about 400 a CPU second and is proven soon after the probe)
+ESCALATE = 600
+#: ... and the CPU seconds of search those checks must also have taken (689_20x20 checks 529
+#: candidates in 0.8 s and needs no probe)
+ESCALATE_CPU = 1.0
 PLAN = Option(
     "plan", "auto", ("search", "probe", "auto"),
     "the cells settled before solving: by the island plan's searches (search), also by "
@@ -93,12 +100,13 @@ PLAN = Option(
     "clauses once the lazy cuts' checks run long (auto: escalate checks and escalate_cpu seconds)",
 )
 ESCALATE_OPTION = Option(
-    "escalate", 0, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
+    "escalate", ESCALATE, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
     "probe then runs once and its cells join the running search as unit clauses, keeping the cuts "
-    "and what clasp learnt (0: at the first check past escalate_cpu)",
+    "and what clasp learnt (0: at the first check past escalate_cpu); with the lazy cuts only "
+    "(islands or connectivity lazy)",
 )
 ESCALATE_CPU_OPTION = Option(
-    "escalate_cpu", 0.0, description="plan=auto: the CPU seconds of the search (from its start) "
+    "escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds of the search (from its start) "
     "before the probe (boards whose lazy rounds end sooner never pay for it)",
 )
 
@@ -135,13 +143,13 @@ class LazyCuts:
         self.rule = rule
         self.escalation = escalation
         self.deadline: float | None = None  # the run's deadline on the harness clock, set by the backend
-        self.checks = 0
+        self.checks = 0  # the candidates checked
         self.started = 0.0  # the process's CPU time at the search's start
         self.figures: dict[str, Any] = {}
         self.open: list[tuple[Cell, int]] = []  # the wall atoms not fixed by the facts
         self.fixed: list[Cell] = []  # the cells whose wall atom is a fact
         self.lit_of: dict[tuple[Cell, bool], int] = {}  # a cut's (cell, wall) as a solver literal
-        self.waiting: list[tuple[list[int], bool]] = []  # clauses to add, each with its lock
+        self.waiting: list[tuple[list[int], bool]] = []  # clauses to add, True: locked (a settled cell)
         self.watched: set[int] = set()
         self.rounds = 0
         self.cuts = 0
@@ -170,7 +178,6 @@ class LazyCuts:
                 and time.process_time() - self.started >= escalation.cpu:
             if not self._escalate(control):
                 return
-        self.checks += 1
         value = control.assignment.value
         marked = list(self.fixed)
         for cell, lit in self.open:
@@ -181,6 +188,7 @@ class LazyCuts:
                 # clasp's "total" assignment may leave eliminated or projected-away variables
                 # open (crafty, trendy); the wall atoms are frozen, so this guards the premise
                 return
+        self.checks += 1  # a candidate: every wall atom assigned
         cuts = self.rule(frozenset(marked))
         if not cuts:
             return
@@ -195,7 +203,7 @@ class LazyCuts:
                 if any(x not in lit_of and not x[1] for x in cut):
                     continue
                 clause = [lit for lit in clause if lit]
-            self.waiting.append((clause, self.cuts > LOCK_AFTER))
+            self.waiting.append((clause, False))
         self._add_waiting(control)
 
     def _escalate(self, control: "clingo.PropagateControl") -> bool:
@@ -219,7 +227,8 @@ class LazyCuts:
         """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now) and
         the others stay watched (the negations of their first two literals)."""
         while self.waiting:
-            if not control.add_clause(*self.waiting.pop()):
+            clause, settled = self.waiting.pop()
+            if not control.add_clause(clause, lock=settled or self.cuts > LOCK_AFTER):
                 watched = self.watched
                 for clause, _ in self.waiting:
                     for lit in clause[:2]:
