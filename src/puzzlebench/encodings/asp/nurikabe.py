@@ -4,7 +4,9 @@ The Python side writes the puzzle's facts and the sound precomputation of
 :class:`~puzzlebench.encodings.islands.IslandPlan` (which island may hold which cell, how far
 from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``. The clingo
 backend enumerates natively, so the rules the SAT encoding leaves to lazy cuts run here inside
-the search, in a propagator (:class:`LazyCuts`) that checks total assignments.
+the search, in a propagator (:class:`LazyCuts`) that checks total assignments. When its checks
+run long (plan=auto), it runs failed-literal probing once and adds the settled cells as unit
+clauses inside the same solve call, so the cuts and clasp's learnt clauses stay.
 
 On the large "art" boards (long thin islands of 20-50 cells, too many for the level budget)
 grounded recursion for the unlevelled islands left clingo without a first answer in 20 s, with
@@ -20,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option, wall_count_pays,
-                       wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
+                       wall_count_pays, wall_runs, wall_runs_pay, wall_size)
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -137,7 +139,12 @@ class LazyCuts:
     loop. Otherwise clingo calls the propagator on total assignments only: the search between two
     candidates (hundreds of decisions on a large board) runs without Python. Past ``LOCK_AFTER``
     cuts, the cuts are locked against clasp's deletion of learnt clauses (a deleted cut lets its
-    fault come back)."""
+    fault come back).
+
+    With an :class:`Escalation` (plan=auto), once ``escalation.checks`` candidates and
+    ``escalation.cpu`` CPU seconds of search have passed, the probe runs once, within the seconds
+    left before the run's ``deadline`` (the backend sets it), and each cell it settles joins the
+    search as a locked unit clause, waiting like a cut when it conflicts with the candidate."""
 
     def __init__(self, rule: LazyRule, escalation: "Escalation | None" = None):
         self.rule = rule
