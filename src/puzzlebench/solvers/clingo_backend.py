@@ -107,6 +107,8 @@ class ClingoBackend(Backend):
         self._ctl = ctl
         ctl.add("base", [], artifact.program())
         if artifact.propagator is not None:
+            if hasattr(artifact.propagator, "deadline"):  # a propagator that bounds its own work by it
+                artifact.propagator.deadline = deadline
             ctl.register_propagator(artifact.propagator)
         t0 = time.perf_counter()
         ctl.ground([("base", [])])

@@ -4,7 +4,9 @@ The Python side writes the puzzle's facts and the sound precomputation of
 :class:`~puzzlebench.encodings.islands.IslandPlan` (which island may hold which cell, how far
 from its number, which cells no island reaches); the rules are in ``nurikabe*.lp``. The clingo
 backend enumerates natively, so the rules the SAT encoding leaves to lazy cuts run here inside
-the search, in a propagator (:class:`LazyCuts`) that checks total assignments.
+the search, in a propagator (:class:`LazyCuts`) that checks total assignments. When its checks
+run long (plan=auto), it runs failed-literal probing once and adds the settled cells as unit
+clauses inside the same solve call, so the cuts and clasp's learnt clauses stay.
 
 On the large "art" boards (long thin islands of 20-50 cells, too many for the level budget)
 grounded recursion for the unlevelled islands left clingo without a first answer in 20 s, with
@@ -14,13 +16,14 @@ encoding's cuts, as SAT's default does, it proves them (islands=auto, connectivi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+import time
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (CUTS, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option, wall_count_pays,
-                       wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
+                       wall_count_pays, wall_runs, wall_runs_pay, wall_size)
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -84,6 +87,31 @@ PREFER = Option(
     "island's reach can hold: every island that may hold the cell is at least half its bound away)",
 )
 
+#: plan=auto: the candidates the lazy cuts check before the probe (1055_40x57, 6 CPU s without the
+#: probe, checks 488: escalating after 300 cost it 2.4 s, the probe's 2 s settling 97 cells it
+#: does not need; 683_14x24 checks about 400 a CPU second and is proven soon after the probe)
+ESCALATE = 600
+#: ... and the CPU seconds of search those checks must also have taken (689_20x20 checks 529
+#: candidates in 0.8 s and needs no probe)
+ESCALATE_CPU = 1.0
+PLAN = Option(
+    "plan", "auto", ("search", "probe", "auto"),
+    "the cells settled before solving: by the island plan's searches (search), also by "
+    "failed-literal probing of the island, wall-connectivity and 2x2 rules (probe, within a CPU "
+    "budget), or by the searches with the probe's cells added to the running search as unit "
+    "clauses once the lazy cuts' checks run long (auto: escalate checks and escalate_cpu seconds)",
+)
+ESCALATE_OPTION = Option(
+    "escalate", ESCALATE, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
+    "probe then runs once and its cells join the running search as unit clauses, keeping the cuts "
+    "and what clasp learnt (0: at the first check past escalate_cpu); with the lazy cuts only "
+    "(islands or connectivity lazy)",
+)
+ESCALATE_CPU_OPTION = Option(
+    "escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds of the search (from its start) "
+    "before the probe (boards whose lazy rounds end sooner never pay for it)",
+)
+
 _ISLAND_FILES: dict[str, tuple[str, ...]] = {
     "reach": ("nurikabe_owners.lp", "nurikabe_reach.lp"),
     "distance": ("nurikabe_owners.lp", "nurikabe_distance.lp"),
@@ -111,14 +139,24 @@ class LazyCuts:
     loop. Otherwise clingo calls the propagator on total assignments only: the search between two
     candidates (hundreds of decisions on a large board) runs without Python. Past ``LOCK_AFTER``
     cuts, the cuts are locked against clasp's deletion of learnt clauses (a deleted cut lets its
-    fault come back)."""
+    fault come back).
 
-    def __init__(self, rule: LazyRule):
+    With an :class:`Escalation` (plan=auto), once ``escalation.checks`` candidates and
+    ``escalation.cpu`` CPU seconds of search have passed, the probe runs once, within the seconds
+    left before the run's ``deadline`` (the backend sets it), and each cell it settles joins the
+    search as a locked unit clause, waiting like a cut when it conflicts with the candidate."""
+
+    def __init__(self, rule: LazyRule, escalation: "Escalation | None" = None):
         self.rule = rule
+        self.escalation = escalation
+        self.deadline: float | None = None  # the run's deadline on the harness clock, set by the backend
+        self.checks = 0  # the candidates checked
+        self.started = 0.0  # the process's CPU time at the search's start
+        self.figures: dict[str, Any] = {}
         self.open: list[tuple[Cell, int]] = []  # the wall atoms not fixed by the facts
         self.fixed: list[Cell] = []  # the cells whose wall atom is a fact
         self.lit_of: dict[tuple[Cell, bool], int] = {}  # a cut's (cell, wall) as a solver literal
-        self.waiting: list[list[int]] = []
+        self.waiting: list[tuple[list[int], bool]] = []  # clauses to add, True: locked (a settled cell)
         self.watched: set[int] = set()
         self.rounds = 0
         self.cuts = 0
@@ -137,10 +175,16 @@ class LazyCuts:
                 init.freeze_literal(lit)
                 self.open.append((cell, lit))
         init.check_mode = clingo.PropagatorCheckMode.Total
+        self.started = time.process_time()
 
     def check(self, control: "clingo.PropagateControl") -> None:
         if self.waiting and not self._add_waiting(control):
             return
+        escalation = self.escalation
+        if escalation is not None and "escalated_at" not in self.figures and self.checks >= escalation.checks \
+                and time.process_time() - self.started >= escalation.cpu:
+            if not self._escalate(control):
+                return
         value = control.assignment.value
         marked = list(self.fixed)
         for cell, lit in self.open:
@@ -151,6 +195,7 @@ class LazyCuts:
                 # clasp's "total" assignment may leave eliminated or projected-away variables
                 # open (crafty, trendy); the wall atoms are frozen, so this guards the premise
                 return
+        self.checks += 1  # a candidate: every wall atom assigned
         cuts = self.rule(frozenset(marked))
         if not cuts:
             return
@@ -165,8 +210,21 @@ class LazyCuts:
                 if any(x not in lit_of and not x[1] for x in cut):
                     continue
                 clause = [lit for lit in clause if lit]
-            self.waiting.append(clause)
+            self.waiting.append((clause, False))
         self._add_waiting(control)
+
+    def _escalate(self, control: "clingo.PropagateControl") -> bool:
+        """Run the escalation's probe once (within the seconds left before the deadline) and add
+        its settled cells as unit clauses; False when one conflicts with the assignment."""
+        left = float("inf") if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        start = time.process_time()
+        settled = self.escalation.settled(left)
+        units = [[self.lit_of[cell, wall]] for cell, wall in settled if (cell, wall) in self.lit_of]
+        self.figures.update(escalated_at=self.checks, escalation_clauses=len(units),
+                            escalation_cpu=round(time.process_time() - start, 3))
+        # a settled cell holds in every answer: its unit clause is never deleted
+        self.waiting += [(unit, True) for unit in units]
+        return self._add_waiting(control)
 
     def propagate(self, control: "clingo.PropagateControl", changes: list[int]) -> None:
         # a watched literal of a waiting cut turned false: add the waiting cuts now
@@ -176,9 +234,10 @@ class LazyCuts:
         """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now) and
         the others stay watched (the negations of their first two literals)."""
         while self.waiting:
-            if not control.add_clause(self.waiting.pop(), lock=self.cuts > LOCK_AFTER):
+            clause, settled = self.waiting.pop()
+            if not control.add_clause(clause, lock=settled or self.cuts > LOCK_AFTER):
                 watched = self.watched
-                for clause in self.waiting:
+                for clause, _ in self.waiting:
                     for lit in clause[:2]:
                         if -lit not in watched:
                             watched.add(-lit)
@@ -191,13 +250,32 @@ class LazyCuts:
         return control.propagate()
 
     def stats(self) -> dict[str, int]:
-        return {"lazy_rounds": self.rounds, "lazy_cuts": self.cuts}
+        return {"lazy_checks": self.checks, "lazy_rounds": self.rounds, "lazy_cuts": self.cuts, **self.figures}
+
+
+class Escalation:
+    """plan=auto: after ``checks`` checks and ``cpu`` CPU seconds of search, ``settled(seconds)``
+    gives the cells the probe settles, as (cell, wall) pairs, within that many seconds."""
+
+    def __init__(self, checks: int, cpu: float, settled: Callable[[float], list[tuple[Cell, bool]]]):
+        self.checks, self.cpu, self.settled = checks, cpu, settled
+
+
+def probed_cells(p: Nurikabe, plan: IslandPlan, seconds: float) -> list[tuple[Cell, bool]]:
+    """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``,
+    within ``DEDUCE_BUDGET`` CPU seconds and ``seconds``): each holds in every answer."""
+    from ..nurikabe_deduce import refine
+
+    probed = refine(p, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    # a cell the probe settled as wall is wall; one it settled unshaded is unshaded
+    return [(cell, True) for cell in sorted(probed.wall - plan.wall)] + \
+        [(cell, False) for cell in sorted(probed.white - plan.white)]
 
 
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if not isinstance(puzzle, Nurikabe):
         raise TypeError(f"expected a Nurikabe puzzle, got {type(puzzle).__name__}")
-    p, plan = puzzle, IslandPlan.of(puzzle)
+    p, plan = puzzle, IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
@@ -220,6 +298,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
             parts.append(f"uncounted({i}).")
         parts += [f"can({i},{r},{c},{d})." for (r, c), d in dist.items() if (r, c) != clue]
     parts += [f"walled({r},{c})." for r, c in sorted(plan.wall)]
+    # a cell the probe settled unshaded (plan=probe) is unshaded
+    parts += [f":- wall({r},{c})." for r, c in sorted(plan.white)]
     files = ["nurikabe.lp", *_ISLAND_FILES[islands]]
     if islands == "lazy":  # stated up front: what the lazy cuts would find one cell at a time
         files.append("nurikabe_lonely.lp")
@@ -271,7 +351,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         if rule is not None:
             if propagator is not None:
                 raise EncodingError("connectivity=propagator runs alone: pick islands other than lazy")
-            propagator = LazyCuts(rule)
+            escalation = None
+            if options["plan"] == "auto":  # the probe once the lazy rounds run long
+                escalation = Escalation(options["escalate"], options["escalate_cpu"],
+                                        lambda seconds: probed_cells(p, plan, seconds))
+            propagator = LazyCuts(rule, escalation)
     return AspProgram(
         files=tuple(files),
         facts="".join(parts),
@@ -314,6 +398,7 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION),
+        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION, PLAN,
+                 ESCALATE_OPTION, ESCALATE_CPU_OPTION),
     ),
 ]
