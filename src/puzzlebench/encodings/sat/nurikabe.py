@@ -50,6 +50,7 @@ from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
                        most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
                        wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
+from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -151,19 +152,21 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     if options["plan"] == "auto" and options["escalate"] >= 0:
-        cnf.escalation = (options["escalate"], lambda seconds: probed_units(puzzle, plan, decision, seconds))
+        cnf.escalation = (options["escalate"],
+                          lambda seconds: probed_units(puzzle, plan, decision, seconds, options["probe_stop"]))
         cnf.escalation_cpu = options["escalate_cpu"]
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
 
-def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float) -> list[tuple[int]]:
+def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float,
+                 stop: str | None = None) -> list[tuple[int]]:
     """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
-    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as unit clauses over the wall literals: each
-    holds in every answer."""
+    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``, ``stop`` as there), as unit clauses over the
+    wall literals: each holds in every answer."""
     from ..nurikabe_deduce import refine
 
-    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds), stop=stop)
     # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
     return ([(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
             + [(-wall[cell],) for cell in sorted(probed.white - plan.white)])
@@ -414,6 +417,10 @@ SPECS: list[EncodingSpec] = [
                    "it learnt (0: before the first check)"),
             Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
                    "have taken before the probe (boards of many quick rounds never pay for it)"),
+            Option("probe_stop", PROBE_STOP, PROBE_STOPS,
+                   "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
+                   "second of its first pass shows the pass would not end within it (pass: big boards "
+                   "pay about 0.1-0.2 s instead of the whole budget)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
