@@ -206,8 +206,12 @@ def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: 
     return False
 
 
-#: probe(stop="pass"): the CPU seconds of a pass after which its pace is judged
+#: probe(stop="pass"): the CPU seconds of a pass after which its pace is judged, and how many
+#: times the time left its rest may take (beyond, it would reach too few cells to pay: a 20x36
+#: board's pass takes 2-4 s against the 2 s budget and its part pays in CP-SAT on 94_20x36; a
+#: 40x57 or 50x50 board's takes 40-60 s and its part pays nowhere)
 PASS_SAMPLE = 0.1
+PASS_SLACK = 4.0
 #: refine's and probe's ``stop`` by default (see :func:`probe`)
 PROBE_STOP = "pass"
 PROBE_STOPS = ("budget", "pass")
@@ -220,8 +224,9 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     :func:`settle`; at a greater depth, once the probe one level down settles nothing more,
     each side is closed with that probe (a side it refutes has no answer either).
     ``stop="pass"`` (depth 1) also stops once ``PASS_SAMPLE`` CPU seconds of a pass show that
-    the pass would not end by the deadline (on a big board a part of one pass settles little
-    the solver needs); ``"budget"`` probes until the deadline."""
+    the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
+    a small part of one pass settles little the solver needs); ``"budget"`` probes until the
+    deadline."""
     if not settle(board, state):
         return False
     while True:
@@ -240,8 +245,8 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
             if judge and now - start > PASS_SAMPLE:
                 judge = False
                 left = sum(s == UNKNOWN for s in state[i:])
-                if now + (now - start) * left / max(tried, 1) > deadline:
-                    return True  # the pass would not end in time: keep what it settled so far
+                if (now - start) * left / max(tried, 1) > PASS_SLACK * (deadline - now):
+                    return True  # the pass would reach few of its cells in time: keep what it settled
             tried += 1
             sides = []
             for colour in (BLACK, WHITE):

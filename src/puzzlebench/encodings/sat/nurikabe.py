@@ -7,7 +7,8 @@ Rules and the blocks that enforce them:
   can reach is wall; with ``plan=probe`` also the cells failed-literal probing settles
   (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
   running solver once ``escalate`` checks have taken ``escalate_cpu`` CPU seconds
-  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe;
+  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe
+  (``probe_stop``: to its budget, or only while its passes can end within it);
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
@@ -417,10 +418,14 @@ SPECS: list[EncodingSpec] = [
                    "it learnt (0: before the first check)"),
             Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
                    "have taken before the probe (boards of many quick rounds never pay for it)"),
+            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 4-6): SAT
+            # 1055_40x57 5.91 -> 4.08 CPU s (the probe 2.05 -> 0.24 s), SMT 9.62 -> 6.98;
+            # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
+            # within the budget); every 10th puzzle 1.80 s either way (none escalates).
             Option("probe_stop", PROBE_STOP, PROBE_STOPS,
                    "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
-                   "second of its first pass shows the pass would not end within it (pass: big boards "
-                   "pay about 0.1-0.2 s instead of the whole budget)"),
+                   "second of a pass shows the pass would take over four times the time left (pass: "
+                   "boards of 2,000 cells and more pay about 0.1-0.3 s instead of the whole budget)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
