@@ -8,7 +8,7 @@ Rules and the blocks that enforce them:
   (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
   running solver once ``escalate`` checks have taken ``escalate_cpu`` CPU seconds
   (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe
-  (``probe_stop``: to its budget, or only while its passes can end within it);
+  (``probe_stop``: to its budget, or cut once a pass shows it would reach few of its cells);
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
@@ -418,10 +418,11 @@ SPECS: list[EncodingSpec] = [
                    "it learnt (0: before the first check)"),
             Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
                    "have taken before the probe (boards of many quick rounds never pay for it)"),
-            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 4-6): SAT
-            # 1055_40x57 5.91 -> 4.08 CPU s (the probe 2.05 -> 0.24 s), SMT 9.62 -> 6.98;
+            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 8-10): SAT
+            # 1055_40x57 5.62 -> 3.86 CPU s (the probe 2.03 -> 0.22 s), SMT 9.61 -> 7.43;
             # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
-            # within the budget); every 10th puzzle 1.80 s either way (none escalates).
+            # within the budget), and so does CP-SAT on 94_20x36 (a 3.9 s pass, within the
+            # slack); every 10th puzzle 1.80 s either way (none escalates).
             Option("probe_stop", PROBE_STOP, PROBE_STOPS,
                    "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
                    "second of a pass shows the pass would take over four times the time left (pass: "
