@@ -80,13 +80,14 @@ class IslandPlan:
         """The plan of ``p``; ``enclosure`` False leaves out the diagonal clues' enclosure
         (:func:`enclosure_boxes`), for tests that check it against the plan without it;
         ``deduce`` True adds the cells failed-literal probing settles
-        (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, within ``DEDUCE_BUDGET``). It is
+        (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, within ``DEDUCE_BUDGET``, every
+        pass run to the budget: ``stop="budget"``). It is
         off by default: measured on the janko corpus, the probe costs SAT more than it saves
         (every 10th puzzle: 7.9x CPU) and moves CP-SAT both ways."""
         plan = cls.searched(p, enclosure)
         if deduce:
             from .nurikabe_deduce import refine
-            plan = refine(p, plan, time.process_time() + DEDUCE_BUDGET)
+            plan = refine(p, plan, time.process_time() + DEDUCE_BUDGET, stop="budget")
         return plan
 
     @classmethod

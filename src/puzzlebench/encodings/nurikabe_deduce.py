@@ -206,28 +206,53 @@ def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: 
     return False
 
 
-def probe(board: Board, state: list[int], deadline: float, depth: int = 1) -> bool:
+#: probe(stop="pass"): the CPU seconds of a pass after which its pace is judged, and how many
+#: times the time left its rest may take (beyond, it would reach too few cells to pay: a 20x36
+#: board's pass takes 2-4 s against the 2 s budget and its part pays in CP-SAT on 94_20x36; a
+#: 40x57 or 50x50 board's takes 40-60 s and its part pays nowhere)
+PASS_SAMPLE = 0.1
+PASS_SLACK = 4.0
+#: refine's and probe's ``stop`` by default (see :func:`probe`)
+PROBE_STOP = "pass"
+PROBE_STOPS = ("budget", "pass")
+
+
+def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
     False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
     :func:`settle`; at a greater depth, once the probe one level down settles nothing more,
-    each side is closed with that probe (a side it refutes has no answer either)."""
+    each side is closed with that probe (a side it refutes has no answer either).
+    ``stop="pass"`` (depth 1) also stops once ``PASS_SAMPLE`` CPU seconds of a pass show that
+    the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
+    a small part of one pass settles little the solver needs); ``"budget"`` probes until the
+    deadline."""
     if not settle(board, state):
         return False
     while True:
-        if depth > 1 and not probe(board, state, deadline, depth - 1):
+        if depth > 1 and not probe(board, state, deadline, depth - 1, stop):
             return False
         progress = False
+        start = time.process_time()
+        judge = depth == 1 and stop == "pass"  # this pass's pace not judged yet
+        tried = 0
         for i in range(len(state)):
             if state[i] != UNKNOWN:
                 continue
-            if time.process_time() > deadline:
+            now = time.process_time()
+            if now > deadline:
                 return True
+            if judge and now - start > PASS_SAMPLE:
+                judge = False
+                left = sum(s == UNKNOWN for s in state[i:])
+                if (now - start) * left / max(tried, 1) > PASS_SLACK * (deadline - now):
+                    return True  # the pass would reach few of its cells in time: keep what it settled
+            tried += 1
             sides = []
             for colour in (BLACK, WHITE):
                 trial = list(state)
                 trial[i] = colour
-                closed = settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1)
+                closed = settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1, stop)
                 sides.append(trial if closed else None)
             wall, white = sides
             if wall is None and white is None:
@@ -256,7 +281,7 @@ def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
     return [divmod(i, cols) for i, s in enumerate(state) if s == colour]
 
 
-def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1) -> IslandPlan:
+def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop: str | None = None) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
@@ -264,7 +289,8 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1) -> Is
     island: another island never holds its cells nor a cell beside them (it would join the
     two). Each island's cells are then searched again from its clue through the cells left to
     it, keeping those fewer than its bound steps away (an island is connected). ``depth`` is the
-    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1)."""
+    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1), and so is ``stop``
+    (``PROBE_STOP`` unless given)."""
     g = IslandGraph.of(p, plan)
     board = Board(p, g)
     cols = p.cols
@@ -275,7 +301,7 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1) -> Is
     for cell in plan.wall:
         state[index(cell)] = BLACK
     before = sum(s != UNKNOWN for s in state)
-    if not probe(board, state, deadline, depth):
+    if not probe(board, state, deadline, depth, PROBE_STOP if stop is None else stop):
         return plan
     if sum(s != UNKNOWN for s in state) == before:
         return plan

@@ -7,7 +7,8 @@ Rules and the blocks that enforce them:
   can reach is wall; with ``plan=probe`` also the cells failed-literal probing settles
   (``nurikabe_deduce.refine``), and with ``plan=auto`` those cells as unit clauses added to the
   running solver once ``escalate`` checks have taken ``escalate_cpu`` CPU seconds
-  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe;
+  (``CnfModel.escalation``), so that only boards whose lazy rounds run long pay for the probe
+  (``probe_stop``: to its budget, or cut once a pass shows it would reach few of its cells);
 * no 2x2 block is all wall: one clause per block;
 * every island holds one clue, a number equal to its size or a '?' (``islands`` option):
   ``distance`` gives each cell one owner among the clues that can reach it, passes ownership
@@ -50,6 +51,7 @@ from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
                        most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
                        wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
+from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -151,19 +153,21 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
         options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     if options["plan"] == "auto" and options["escalate"] >= 0:
-        cnf.escalation = (options["escalate"], lambda seconds: probed_units(puzzle, plan, decision, seconds))
+        cnf.escalation = (options["escalate"],
+                          lambda seconds: probed_units(puzzle, plan, decision, seconds, options["probe_stop"]))
         cnf.escalation_cpu = options["escalate_cpu"]
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
 
-def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float) -> list[tuple[int]]:
+def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float,
+                 stop: str | None = None) -> list[tuple[int]]:
     """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
-    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as unit clauses over the wall literals: each
-    holds in every answer."""
+    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``, ``stop`` as there), as unit clauses over the
+    wall literals: each holds in every answer."""
     from ..nurikabe_deduce import refine
 
-    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds), stop=stop)
     # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
     return ([(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
             + [(-wall[cell],) for cell in sorted(probed.white - plan.white)])
@@ -414,6 +418,15 @@ SPECS: list[EncodingSpec] = [
                    "it learnt (0: before the first check)"),
             Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
                    "have taken before the probe (boards of many quick rounds never pay for it)"),
+            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 8-10): SAT
+            # 1055_40x57 5.62 -> 3.86 CPU s (the probe 2.03 -> 0.22 s), SMT 9.61 -> 7.43;
+            # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
+            # within the budget), and so does CP-SAT on 94_20x36 (a 3.9 s pass, within the
+            # slack); every 10th puzzle 1.80 s either way (none escalates).
+            Option("probe_stop", PROBE_STOP, PROBE_STOPS,
+                   "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
+                   "second of a pass shows the pass would take over four times the time left (pass: "
+                   "boards of 2,000 cells and more pay about 0.1-0.3 s instead of the whole budget)"),
             Option("wall_parts", "none", ("none", "1", "2", "3"),
                    "wall parts of up to this many cells stated up front to have a wall cell beside "
                    "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
