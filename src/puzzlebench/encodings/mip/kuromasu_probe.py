@@ -399,6 +399,8 @@ class Views:
             m = self.mask[q][i]
             if not m >> k & 1 or m == 1 << k:
                 return
+            if self.whole_views and _views_of(self.n[q], self.mask[q], self.whole_views) is not None:
+                return
             ok = self._branch(("length", q, i, k), p, lambda: self._assume_length(q, i, 1 << k))[0]
             learnt = None if ok else (lambda: self._assume_length(q, i, m & ~(1 << k)))
         if learnt is None:
