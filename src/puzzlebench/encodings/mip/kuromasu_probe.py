@@ -86,6 +86,7 @@ class Views:
             for i, ray in enumerate(rays):
                 for pos, x in enumerate(ray):
                     self.watch[x].append((q, i, pos))
+        self.watchers = [{q for q, _, _ in w} for w in self.watch]  # cell -> the numbers that see it
         self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
         self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
         self.queue: list[int] = []
@@ -192,7 +193,7 @@ class Views:
         trail, col, bits = self.trail, self.col, self.bits
         while len(trail) > mark:
             entry = trail.pop()
-            if isinstance(entry, int):
+            if entry.__class__ is int:
                 bits[col[entry]] &= ~(1 << entry)
                 col[entry] = OPEN
             else:
@@ -219,7 +220,7 @@ class Views:
         if ok:
             col, mask = self.col, self.mask
             for entry in self.trail[mark:]:
-                if isinstance(entry, int):
+                if entry.__class__ is int:
                     settled[entry] = col[entry]
                 elif entry[0] not in revised:
                     revised[entry[0]] = tuple(mask[entry[0]])
@@ -234,7 +235,7 @@ class Views:
         Otherwise the whole board is searched."""
         col, nbrs, rings = self.col, self.nbrs, self.rings
         for x in self.trail[mark:]:
-            if not isinstance(x, int):
+            if x.__class__ is not int:
                 continue
             if col[x] == 0:  # a new white cell beside no white cell: some white cell within reach
                 if all(col[y] != 0 for y in nbrs[x]) and not self._joined_nearby([x], white=True):
@@ -343,11 +344,12 @@ class Views:
         known = self.outcome[b] = (ok, settled, revised)
         if ok:  # what it read: the cells it settled, their neighbours, the numbers watching them
             tag = (b, self.version[b])
-            nbrs, watch, cell_deps, clue_deps = self.nbrs, self.watch, self.cell_deps, self.clue_deps
+            nbrs, cell_deps, clue_deps = self.nbrs, self.cell_deps, self.clue_deps
             cells, clues = set(settled), set(revised)
+            watchers = self.watchers
             for y in settled:
                 cells.update(nbrs[y])
-                clues.update(w[0] for w in watch[y])
+                clues.update(watchers[y])
             for y in cells:
                 cell_deps[y].append(tag)
             for r in clues:
@@ -413,7 +415,7 @@ class Views:
         cell_deps, clue_deps, version, outcome = self.cell_deps, self.clue_deps, self.version, self.outcome
         revised = set()
         for entry in self.trail[mark:]:
-            if isinstance(entry, int):
+            if entry.__class__ is int:
                 v = col[entry]
                 for b, ver in cell_deps[entry]:
                     if ver == version[b] and outcome[b][1].get(entry) != v:
