@@ -18,11 +18,15 @@ deductions, repeated until nothing changes, hold in every answer:
 Probing (``probe=True``) assumes a cell's colour, or one length of a number's ray, and
 propagates: an assumption that contradicts, or whose new black cells cut the known white cells
 apart, is ruled out; a cell that takes the same colour whether a probed cell is black or white
-takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
-revised; it is probed again only when one of those changes for good, not after every success.
+takes it. Each branch of a probe (one colour, one view, one length) keeps its outcome and
+remembers the cells it settled (and their neighbours) and the numbers it revised; it is run again
+only when one of those changes for good in a way the branch had not derived itself (a fact its
+propagation already reached changes nothing it reaches), not after every success.
 
 Probing whole views (``whole_views=N``, for numbers with at most N views; these probes run
-first): each view of the number (its four lengths at once) is assumed and propagated in turn.
+first, and the lengths of such a number are not probed: its view probe keeps only the lengths
+of surviving views, which a length probe could not beat): each view of the number (its four
+lengths at once) is assumed and propagated in turn.
 Every answer shows the number one of its views, so the views that fail are in no answer: a ray
 keeps only the lengths of the views that survive, and a cell that every surviving view settles
 alike takes that colour (if none survives, the board has no answer). This is a case split over
@@ -402,6 +406,8 @@ class Views:
             if not m >> k & 1 or m == 1 << k:
                 return
             if self.whole_views and _views_of(self.n[q], self.mask[q], self.whole_views) is not None:
+                # the number's view probe covers it: a length kept there has a surviving view,
+                # whose propagation implies this one's (gen 50x50 s1: 20,530 length probes, 2.9 s)
                 return
             ok = self._branch(("length", q, i, k), p, lambda: self._assume_length(q, i, 1 << k))[0]
             learnt = None if ok else (lambda: self._assume_length(q, i, m & ~(1 << k)))
