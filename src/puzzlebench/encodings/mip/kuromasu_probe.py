@@ -90,7 +90,6 @@ class Views:
             for i, ray in enumerate(rays):
                 for pos, x in enumerate(ray):
                     self.watch[x].append((q, i, pos))
-        self.watchers = [{q for q, _, _ in w} for w in self.watch]  # cell -> the numbers that see it
         self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
         self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
         self.queue: list[int] = []
@@ -346,17 +345,17 @@ class Views:
         self.tries += 1
         ok, (settled, revised) = self._try(assume)
         known = self.outcome[b] = (ok, settled, revised)
-        if ok:  # what it read: the cells it settled, their neighbours, the numbers watching them
+        if ok:  # what it read: the cells it settled, their neighbours, the numbers it revised
+            # (a number it only sees through a settled cell keeps the board's lengths in it, as
+            # that cell cut none of them: what the board derives from those is in the cells)
             tag = (b, self.version[b])
             nbrs, cell_deps, clue_deps = self.nbrs, self.cell_deps, self.clue_deps
-            cells, clues = set(settled), set(revised)
-            watchers = self.watchers
+            cells = set(settled)
             for y in settled:
                 cells.update(nbrs[y])
-                clues.update(watchers[y])
             for y in cells:
                 cell_deps[y].append(tag)
-            for r in clues:
+            for r in revised:
                 clue_deps[r].append(tag)
         return known
 
