@@ -312,8 +312,8 @@ class Views:
         # surviving branch's settled cells stay true of it (its propagation from more facts
         # settles a superset). So an outcome kept too long only learns less, never anything
         # false. A branch is re-run when a cell it settled (or a neighbour of one) is settled
-        # otherwise than it settled it, or a number it read loses a length it kept: a fact the
-        # branch already derived changes nothing its propagation reaches.
+        # otherwise than it settled it, or a number it revised loses a length it kept: a fact
+        # the branch already derived changes nothing its propagation reaches.
         self.branch_of: dict[tuple, int] = {}
         self.outcome: list[tuple[bool, dict[int, int], dict[int, tuple[int, ...]]] | None] = []
         self.version: list[int] = []  # a dependency below is valid for its branch's version
