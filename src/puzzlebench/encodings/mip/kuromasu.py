@@ -37,8 +37,8 @@ Rules and the rows that enforce them:
   ``probe_views`` (the default) also probes each number's views one by one while it has at most
   ``WHOLE_VIEWS`` of them: a ray keeps only the lengths of the views that survive, and a cell every
   surviving view settles alike is settled. It settles every generated 30x30 and 50x50 board (but
-  one cell) before HiGHS starts (50x50: 3.6-8.0 s of CPU for answer and proof, none proven
-  within 60 s wall before but s3); 100x100 s1 about 70 s of CPU, 1,922 cells left open;
+  one cell) before HiGHS starts (50x50: 2.6-5.4 s of CPU for answer and proof, none proven
+  within 60 s wall before but s3); 100x100 s1 about 43 s of CPU, 1,922 cells left open;
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is

@@ -18,11 +18,15 @@ deductions, repeated until nothing changes, hold in every answer:
 Probing (``probe=True``) assumes a cell's colour, or one length of a number's ray, and
 propagates: an assumption that contradicts, or whose new black cells cut the known white cells
 apart, is ruled out; a cell that takes the same colour whether a probed cell is black or white
-takes it. Each probe remembers the cells it settled (and their neighbours) and the numbers it
-revised; it is probed again only when one of those changes for good, not after every success.
+takes it. Each branch of a probe (one colour, one view, one length) keeps its outcome and
+remembers the cells it settled (and their neighbours) and the numbers it revised; it is run again
+only when one of those changes for good in a way the branch had not derived itself (a fact its
+propagation already reached changes nothing it reaches), not after every success.
 
 Probing whole views (``whole_views=N``, for numbers with at most N views; these probes run
-first): each view of the number (its four lengths at once) is assumed and propagated in turn.
+first, and the lengths of such a number are not probed: its view probe keeps only the lengths
+of surviving views, which a length probe could not beat): each view of the number (its four
+lengths at once) is assumed and propagated in turn.
 Every answer shows the number one of its views, so the views that fail are in no answer: a ray
 keeps only the lengths of the views that survive, and a cell that every surviving view settles
 alike takes that colour (if none survives, the board has no answer). This is a case split over
@@ -89,6 +93,7 @@ class Views:
         self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
         self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
         self.queue: list[int] = []
+        self.dirty: dict[int, list[int]] = {}  # numbers to revise -> their masks at their last revision
         self.contradiction: str | None = None
         try:
             for r, c in puzzle.clue_cells:
@@ -123,9 +128,11 @@ class Views:
         self.trail.append((q, i, masks[i]))
         masks[i] = new
 
-    def _revise(self, q: int) -> None:
+    def _revise(self, q: int, olds: list[int] | None = None) -> None:
         """Keep a length only if the other three rays can complete the sum; settle the cells
-        every kept length agrees on."""
+        every kept length agrees on. ``olds``: the number's masks at its last revision (None: its
+        first), whose cells are settled already (a revision settles the cells of its masks, and
+        an undo restores masks and cells together), so only what a change adds is settled."""
         masks = self.mask[q]
         key = (self.n[q], *masks)
         kept = self.pruned.get(key)
@@ -137,18 +144,27 @@ class Views:
         for i, (ray, m) in enumerate(zip(self.rays[q], kept)):
             if m != masks[i]:
                 self._set_mask(q, i, m)
+            old = olds[i] if olds is not None else -1
+            if m == old:
+                continue
             shortest = (m & -m).bit_length() - 1
-            for x in ray[:shortest]:
+            for x in ray[(old & -old).bit_length() - 1 if old > 0 else 0:shortest]:  # white up to the shortest length
                 if col[x] == OPEN:
                     self._settle(x, 0)
-            if m & (m - 1) == 0 and shortest < len(ray):
+            if m & (m - 1) == 0 and shortest < len(ray):  # one length left: the cell after it is black
                 self._settle(ray[shortest], 1)
 
     def _propagate(self) -> None:
-        """Apply the rules around each newly settled cell until nothing changes."""
-        col, nbrs, queue = self.col, self.nbrs, self.queue
+        """Apply the rules around each newly settled cell until nothing changes. A number whose
+        lengths a cell cut is revised once the queued cells are done (one revision for all the
+        cells of a view, not one per cell; the fixpoint is the same)."""
+        col, nbrs, queue, dirty, mask = self.col, self.nbrs, self.queue, self.dirty, self.mask
         connected = self.connected
-        while queue:
+        while queue or dirty:
+            if not queue:
+                q, olds = dirty.popitem()
+                self._revise(q, olds)
+                continue
             x = queue.pop()
             black = col[x]
             if black:  # no two black cells share a side
@@ -169,29 +185,32 @@ class Views:
                             if col[last] == OPEN:
                                 self._settle(last, 0)
             for q, i, pos in self.watch[x]:  # a number's lengths: a black cell ends, a white cell passes
-                m = self.mask[q][i]
+                m = mask[q][i]
                 new = m & ((2 << pos) - 1) if black else m & ~(1 << pos)
                 if new != m:
+                    if q not in dirty:
+                        dirty[q] = list(mask[q])  # its masks at its last revision
                     self._set_mask(q, i, new)
-                    self._revise(q)
 
     def _undo(self, mark: int) -> None:
         trail, col, bits = self.trail, self.col, self.bits
         while len(trail) > mark:
             entry = trail.pop()
-            if isinstance(entry, int):
+            if entry.__class__ is int:
                 bits[col[entry]] &= ~(1 << entry)
                 col[entry] = OPEN
             else:
                 q, i, old = entry
                 self.mask[q][i] = old
         self.queue.clear()
+        self.dirty.clear()
 
     # -- probing -------------------------------------------------------------------------------
 
-    def _try(self, assume) -> tuple[bool, list]:
+    def _try(self, assume) -> tuple[bool, tuple[dict[int, int], dict[int, tuple[int, ...]]]]:
         """Whether ``assume()`` survives propagation (and, with the connectivity rule, keeps the
-        known white cells joined); the changes it made, undone."""
+        known white cells joined); if so, the cells it settled (cell -> colour) and the numbers it
+        revised (number -> their masks after it). The changes are undone."""
         mark = len(self.trail)
         try:
             assume()
@@ -199,10 +218,17 @@ class Views:
             ok = not self.connected or self._still_joined(mark)
         except Contradiction:
             ok = False
-        changes = self.trail[mark:]
-        settled = [(x, self.col[x]) for x in changes if isinstance(x, int)]
+        settled: dict[int, int] = {}
+        revised: dict[int, tuple[int, ...]] = {}
+        if ok:
+            col, mask = self.col, self.mask
+            for entry in self.trail[mark:]:
+                if entry.__class__ is int:
+                    settled[entry] = col[entry]
+                elif entry[0] not in revised:
+                    revised[entry[0]] = tuple(mask[entry[0]])
         self._undo(mark)
-        return ok, (settled, changes)
+        return ok, (settled, revised)
 
     def _still_joined(self, mark: int) -> bool:
         """Whether the cells not black still join every white cell after the changes since
@@ -212,7 +238,7 @@ class Views:
         Otherwise the whole board is searched."""
         col, nbrs, rings = self.col, self.nbrs, self.rings
         for x in self.trail[mark:]:
-            if not isinstance(x, int):
+            if x.__class__ is not int:
                 continue
             if col[x] == 0:  # a new white cell beside no white cell: some white cell within reach
                 if all(col[y] != 0 for y in nbrs[x]) and not self._joined_nearby([x], white=True):
@@ -269,7 +295,7 @@ class Views:
 
     def _probe(self) -> None:
         """Probe every open cell seen by some number, and every length, each again only when
-        something it depended on changed."""
+        something one of its branches read changed."""
         col = self.col
         cells = sorted({x for x in range(len(col)) if self.watch[x] and col[x] == OPEN},
                        key=lambda x: min(pos for _, _, pos in self.watch[x]))  # cells near numbers first
@@ -280,22 +306,79 @@ class Views:
         if self.whole_views:  # each number's views first (gen 50x50 s1: 8.0 s of CPU, 10.6 s after the rest)
             probes = [(q, -1) for q in range(len(self.n))] + probes
         self.probes = probes
-        self.version = [0] * len(probes)  # a probe's memory below is valid for its last version
-        self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (probe, version) that read it
+        # A branch is one assumption of a probe (a cell's colour, a view, a length). Its outcome
+        # is kept until something it read changes for good: a failed branch fails for good (the
+        # rules only add facts, and more facts only add contradictions and cuts), and a
+        # surviving branch's settled cells stay true of it (its propagation from more facts
+        # settles a superset). So an outcome kept too long only learns less, never anything
+        # false. A branch is re-run when a cell it settled (or a neighbour of one) is settled
+        # otherwise than it settled it, or a number it revised loses a length it kept: a fact
+        # the branch already derived changes nothing its propagation reaches.
+        self.branch_of: dict[tuple, int] = {}
+        self.outcome: list[tuple[bool, dict[int, int], dict[int, tuple[int, ...]]] | None] = []
+        self.version: list[int] = []  # a dependency below is valid for its branch's version
+        self.owner: list[int] = []  # branch -> its probe
+        self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (branch, version) that read it
         self.clue_deps: list[list[tuple[int, int]]] = [[] for _ in self.n]  # number -> the same
         self.queued = [True] * len(probes)
         pending = list(range(len(probes)))  # this round, in order
-        self.woken: list[int] = []  # the next round: probes whose reads changed
-        self.probes_run = 0
+        self.woken: list[int] = []  # the next round: probes with a branch to run again
+        self.probes_run = self.tries = 0
         while pending:
             for p in pending:
                 self.queued[p] = False
                 self._probe_one(p)
             pending, self.woken = sorted(self.woken), []
 
+    def _branch(self, key: tuple, p: int, assume) -> tuple[bool, dict[int, int], dict[int, tuple[int, ...]]]:
+        """The outcome of one branch of probe p (run now, or kept from its last run): whether it
+        survives, the cells it settles, the masks of the numbers it revises."""
+        b = self.branch_of.get(key)
+        if b is None:
+            b = self.branch_of[key] = len(self.outcome)
+            self.outcome.append(None)
+            self.version.append(0)
+            self.owner.append(p)
+        known = self.outcome[b]
+        if known is not None:
+            return known
+        self.tries += 1
+        ok, (settled, revised) = self._try(assume)
+        known = self.outcome[b] = (ok, settled, revised)
+        if ok:  # what it read: the cells it settled, their neighbours, the numbers it revised
+            # (a number it only sees through a settled cell keeps the board's lengths in it, as
+            # that cell cut none of them: what the board derives from those is in the cells)
+            tag = (b, self.version[b])
+            nbrs, cell_deps, clue_deps = self.nbrs, self.cell_deps, self.clue_deps
+            cells = set(settled)
+            for y in settled:
+                cells.update(nbrs[y])
+            for y in cells:
+                cell_deps[y].append(tag)
+            for r in revised:
+                clue_deps[r].append(tag)
+        return known
+
+    def _wait_for(self, q: int, p: int) -> None:
+        """Probe p is run again when number q loses a length (a branch that assumes nothing)."""
+        b = self.branch_of.get(("wait", q))
+        if b is None or self.outcome[b] is None:
+            self._branch(("wait", q), p, lambda: None)
+            b = self.branch_of[("wait", q)]
+            self.clue_deps[q].append((b, self.version[b]))
+
+    def _wake(self, b: int) -> None:
+        self.outcome[b] = None
+        self.version[b] += 1
+        p = self.owner[b]
+        if not self.queued[p]:
+            self.queued[p] = True
+            self.woken.append(p)
+
     def _probe_one(self, p: int) -> None:
-        """One probe: a cell's two colours, or one length of a number's ray; what it rules out
-        is settled for good, and the probes that read what changed are woken."""
+        """One probe: a cell's two colours, a number's views, or one length of a number's ray;
+        what it rules out is settled for good, and the branches that read what changed (unless
+        they had derived it) are run again."""
         col = self.col
         probe = self.probes[p]
         check_deadline()
@@ -304,107 +387,110 @@ class Views:
             x = probe[0]
             if col[x] != OPEN:
                 return
-            black_ok, black_seen = self._try(lambda: self._settle(x, 1))
+            black_ok, black_set, _ = self._branch(("cell", x, 1), p, lambda: self._settle(x, 1))
             if not black_ok:
                 learnt = lambda: self._settle(x, 0)
             else:
-                white_ok, white_seen = self._try(lambda: self._settle(x, 0))
+                white_ok, white_set, _ = self._branch(("cell", x, 0), p, lambda: self._settle(x, 0))
                 if not white_ok:
                     learnt = lambda: self._settle(x, 1)
                 else:
-                    both = dict(black_seen[0])
-                    common = [(y, v) for y, v in white_seen[0] if both.get(y) == v]
+                    common = [(y, v) for y, v in white_set.items() if col[y] == OPEN and black_set.get(y) == v]
                     learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
-            seen = [black_seen] if not black_ok else [black_seen, white_seen]
         elif len(probe) == 2:
-            learnt, seen = self._probe_views(probe[0])
+            learnt = self._probe_views(probe[0], p)
         else:
             q, i, k = probe
             m = self.mask[q][i]
             if not m >> k & 1 or m == 1 << k:
                 return
-            ok, changes = self._try(lambda: (self._set_mask(q, i, 1 << k), self._revise(q)))
-            learnt = None if ok else (lambda: (self._set_mask(q, i, m & ~(1 << k)), self._revise(q)))
-            seen = [changes]
-        if learnt is None:  # remember what this probe read, to probe it again if that changes
-            self.version[p] += 1
-            tag = (p, self.version[p])
-            cells_read, clues_read = set(), set() if len(probe) == 1 else {probe[0]}
-            for settled, changes in seen:
-                for y, _ in settled:
-                    cells_read.add(y)
-                    cells_read.update(self.nbrs[y])
-                    clues_read.update(w[0] for w in self.watch[y])
-                clues_read.update(e[0] for e in changes if not isinstance(e, int))
-            for y in cells_read:
-                self.cell_deps[y].append(tag)
-            for r in clues_read:
-                self.clue_deps[r].append(tag)
+            if self.whole_views and _views_of(self.n[q], self.mask[q], self.whole_views) is not None:
+                # the number's view probe covers it: a length kept there has a surviving view,
+                # whose propagation implies this one's (gen 50x50 s1: 20,530 length probes, 2.9 s)
+                return
+            ok = self._branch(("length", q, i, k), p, lambda: self._assume_length(q, i, 1 << k))[0]
+            learnt = None if ok else (lambda: self._assume_length(q, i, m & ~(1 << k)))
+        if learnt is None:
             return
+        # Learnt for good. What it settles holds in every surviving branch of this probe, so
+        # those branches keep their outcomes and the probe is not run again for it.
         mark = len(self.trail)
         learnt()
         self._propagate()  # a Contradiction here: the board has no answer
-        woken: list[tuple[int, int]] = []
-        cell_deps, clue_deps, queued = self.cell_deps, self.clue_deps, self.queued
+        cell_deps, clue_deps, version, outcome = self.cell_deps, self.clue_deps, self.version, self.outcome
+        revised = set()
         for entry in self.trail[mark:]:
-            if isinstance(entry, int):
-                woken.extend(cell_deps[entry])
-                cell_deps[entry] = []
+            if entry.__class__ is int:
+                v = col[entry]
+                for b, ver in cell_deps[entry]:
+                    if ver == version[b] and outcome[b][1].get(entry) != v:
+                        self._wake(b)
+                cell_deps[entry] = []  # settled for good: never read again
             else:
-                woken.extend(clue_deps[entry[0]])
-                clue_deps[entry[0]] = []
+                revised.add(entry[0])
+        for q in revised:
+            masks = self.mask[q]
+            keep = []
+            for b, ver in clue_deps[q]:
+                if ver != version[b]:
+                    continue
+                after = outcome[b][2].get(q)
+                if after is not None and all(a & ~m == 0 for a, m in zip(after, masks)):
+                    keep.append((b, ver))  # the branch had ruled out every length lost now
+                else:
+                    self._wake(b)
+            clue_deps[q] = keep
         del self.trail[mark:]  # settled for good: never undone
-        for w, v in woken:
-            if v == self.version[w] and not queued[w]:
-                queued[w] = True
-                self.woken.append(w)
-        if (len(probe) == 2 or len(probe) == 1 and col[probe[0]] == OPEN) and not queued[p]:  # may learn more
-            queued[p] = True
-            self.woken.append(p)
 
-    def _probe_views(self, q: int):
+    def _assume_length(self, q: int, i: int, new: int) -> None:
+        olds = list(self.mask[q])
+        self._set_mask(q, i, new)
+        self._revise(q, olds)
+
+    def _probe_views(self, q: int, p: int):
         """Probe each kept view of number q (all four lengths at once). The answer shows q one of
         its views, and a view whose propagation fails (or cuts the white cells apart) is in no
         answer: so a ray keeps only the lengths of the views that survive, and a cell that every
-        surviving view settles alike takes that colour. Returns (what to learn or None, what the
-        probes read); nothing is probed while the number has one view or more than ``whole_views``
-        (it is probed again when its lengths change)."""
+        surviving view settles alike takes that colour. Returns what to learn, or None; nothing
+        is probed while the number has one view or more than ``whole_views`` (it is probed again
+        when its lengths change)."""
         masks = self.mask[q]
         if all(m & (m - 1) == 0 for m in masks):
-            return None, []
+            return None
         views = _views_of(self.n[q], masks, self.whole_views)
         if views is None:
-            return None, []
+            self._wait_for(q, p)
+            return None
         kept = [0, 0, 0, 0]
         common: dict[int, int] | None = None
-        seen = []
         for view in views:
-            ok, changes = self._try(lambda: self._assume_view(q, view))
+            ok, settled, _ = self._branch(("view", q, view), p, lambda: self._assume_view(q, view))
             if not ok:
                 continue
             for i, k in enumerate(view):
                 kept[i] |= 1 << k
-            settled = dict(changes[0])
-            common = settled if common is None else {y: v for y, v in common.items() if settled.get(y) == v}
-            seen.append(changes)
+            common = dict(settled) if common is None else {y: v for y, v in common.items() if settled.get(y) == v}
         if common is None:
             raise Contradiction(f"the {self.n[q]} at {self.clues[q]} has no view left")
-        if kept == masks and not any(self.col[y] == OPEN for y in common):
-            return None, seen
+        col = self.col
+        if kept == masks and not any(col[y] == OPEN for y in common):
+            return None
 
         def learn():
+            olds = list(masks)
             for i, m in enumerate(kept):
                 if m != masks[i]:
                     self._set_mask(q, i, m)
-            self._revise(q)
+            self._revise(q, olds)
             for y, v in common.items():
                 self._settle(y, v)
-        return learn, seen
+        return learn
 
     def _assume_view(self, q: int, view: tuple[int, ...]) -> None:
+        olds = list(self.mask[q])
         for i, k in enumerate(view):
             self._set_mask(q, i, 1 << k)
-        self._revise(q)
+        self._revise(q, olds)
 
     def views(self, clue: Cell) -> list[tuple[int, ...]]:
         """The number's kept views, as (up, down, left, right) lengths."""
