@@ -156,7 +156,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                 # Cells the probe settles (within its budget and the time left) hold in every
                 # answer: wall or unshaded as unit facts of the switched model.
                 left = art.escalation_left
-                budget = DEDUCE_BUDGET if left is None else min(DEDUCE_BUDGET, left)
+                budget = options["escalate_probe_budget"] if left is None else min(options["escalate_probe_budget"], left)
                 start = time.process_time()
                 probed = refine(puzzle, plan, start + budget)
                 for cell in sorted(probed.wall - plan.wall):
@@ -171,6 +171,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         # A board's lazy rounds grow with its cells: a big board switches later.
         after = max(options["escalate"], math.ceil(options["escalate_per_cell"] * puzzle.rows * puzzle.cols))
         art.escalation = (after, escalated)
+        if options["escalate_time"] > 0:
+            art.escalation_time = options["escalate_time"]
     return art
 
 
@@ -322,6 +324,10 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_plan", "probe", ("search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
                    "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
+            Option("escalate_probe_budget", DEDUCE_BUDGET, description="islands=lazy with escalate_plan=probe: "
+                   "the probe's CPU seconds at the switch (at most the time left)"),
+            Option("escalate_time", 0.0, description="islands=lazy with escalate: switch also once the lazy "
+                   "rounds have taken this many CPU seconds (0: by their number only)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
             # on 459_20x36 neither rank nor flow ended the first search after the switch within
