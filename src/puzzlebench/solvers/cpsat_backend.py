@@ -15,7 +15,8 @@ In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts co
 cell literals); ``callback`` is this backend's native enumeration. An artefact with an
 ``escalation`` is swapped for its larger model after that many searches of the loop, with the
 clauses added so far (a lazy encoding that needs hundreds of cheap rounds then gets the model
-that needs a few), or once the loop has taken the artefact's ``escalation_time`` CPU seconds (searches and cuts). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
+that needs a few), or once the loop has taken the artefact's ``escalation_time`` CPU seconds
+(searches and cuts). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
 run stopped after the root propagation and probing, and every variable that run fixed is fixed
 in the model for the searches that follow (CP-SAT would re-derive them in each).
 

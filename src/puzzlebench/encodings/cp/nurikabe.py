@@ -19,16 +19,18 @@ Rules and the blocks that enforce them:
   encoding's clauses (its ``islands=hybrid``: Boolean "within t steps" levels and sequential
   counters, one ``bool_or`` each); with ``escalate`` (a number of searches, and at least
   ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
-  after that many searches or ``escalate_time`` CPU seconds of them, keeping the cuts found (the lazy rounds are cheap, the larger model's
-  rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
-  searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
-  propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
-  anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
-  the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
-  lazy cuts from then on (``escalate_cuts``), with the wall's connectivity stated up front from
-  then on or not (``escalate_connectivity``), and with the cells failed-literal probing settles
+  after that many searches or ``escalate_time`` CPU seconds of them, keeping the cuts found
+  (the lazy rounds are cheap, the larger model's rounds dearer: a board that needs many lazy
+  rounds gets it), with CP-SAT's presolve for the searches after the switch or without it
+  (``escalate_presolve``), with what CP-SAT's root propagation and probing fix in that model fixed
+  for its searches (``escalate_fixings``, taken anew every ``escalate_refix`` searches), with
+  CP-SAT's LP relaxation and SAT inprocessing after the switch or without them
+  (``escalate_linearization``, ``escalate_inprocessing``), with other lazy cuts from then on
+  (``escalate_cuts``), with the wall's connectivity stated up front from then on or not
+  (``escalate_connectivity``), and with the cells failed-literal probing settles
   (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within
-  ``escalate_probe_budget`` CPU seconds and the time left) as unit facts of the larger model or not (``escalate_plan``);
+  ``escalate_probe_budget`` CPU seconds and the time left) as unit facts of the larger model or
+  not (``escalate_plan``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -161,7 +163,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                 # Cells the probe settles (within its budget and the time left) hold in every
                 # answer: wall or unshaded as unit facts of the switched model.
                 left = art.escalation_left
-                budget = options["escalate_probe_budget"] if left is None else min(options["escalate_probe_budget"], left)
+                budget = options["escalate_probe_budget"]
+                budget = budget if left is None else min(budget, left)
                 start = time.process_time()
                 probed = refine(puzzle, plan, start + budget)
                 for cell in sorted(probed.wall - plan.wall):
@@ -333,7 +336,10 @@ ENCODINGS: list[EncodingSpec] = [
             # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
             # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
             # 668, 683, 689, 999, 1091, 1108, 94_20x36) 8 / 7 / 8 proven, 25.0 / 35.0 / 22.7 CPU s (0.5 s
-            # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9)
+            # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9); whole corpus with 1 s and
+            # escalate_time=3 (10 s cap, load 7-10): every answer the published one, the unproven re-run
+            # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
+            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before)
             Option("escalate_probe_budget", PROBE_BUDGET, description="islands=lazy with escalate_plan=probe: "
                    "the probe's CPU seconds at the switch (at most the time left)"),
             # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
