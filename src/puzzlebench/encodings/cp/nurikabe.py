@@ -339,7 +339,8 @@ ENCODINGS: list[EncodingSpec] = [
             # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9); whole corpus with 1 s and
             # escalate_time=3 (10 s cap, load 7-10): every answer the published one, the unproven re-run
             # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
-            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before)
+            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before); every 20th
+            # janko puzzle (56, interleaved, load 2.3) 56 / 56 proven, 12.9 / 11.8 CPU s (261_20x36 5.0 / 4.1)
             Option("escalate_probe_budget", PROBE_BUDGET, description="islands=lazy with escalate_plan=probe: "
                    "the probe's CPU seconds at the switch (at most the time left)"),
             # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
