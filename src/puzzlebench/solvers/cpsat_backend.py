@@ -15,7 +15,8 @@ In ``resolve`` mode the harness owns the loop (blocking clauses and lazy cuts co
 cell literals); ``callback`` is this backend's native enumeration. An artefact with an
 ``escalation`` is swapped for its larger model after that many searches of the loop, with the
 clauses added so far (a lazy encoding that needs hundreds of cheap rounds then gets the model
-that needs a few). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
+that needs a few), or once the loop has taken the artefact's ``escalation_time`` CPU seconds
+(searches and cuts). An artefact with ``carry_fixings`` gets, before its first search, one CP-SAT
 run stopped after the root propagation and probing, and every variable that run fixed is fixed
 in the model for the searches that follow (CP-SAT would re-derive them in each).
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 import importlib.util
 import queue
 import threading
+import time
 from functools import lru_cache
 from typing import Any, ClassVar, Iterator
 
@@ -78,6 +80,7 @@ class CpSatBackend(Backend):
         self._fixed = False  # the root fixings of the model searched are in it (carry_fixings)
         self._fixed_at = 0  # the search count when the last root fixings were taken
         self._unfixed: dict[str, Any] = {}  # the parameters fixed_parameters replaced
+        self._first_check: float | None = None  # the process's CPU clock at the first search
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -160,7 +163,11 @@ class CpSatBackend(Backend):
         if left == 0.0 or self._stop.is_set():
             return None
         escalation = self._artifact.escalation
-        if escalation is not None and self._extra["solves"] >= escalation[0]:
+        if self._first_check is None:
+            self._first_check = time.process_time()
+        spent = self._artifact.escalation_time
+        if escalation is not None and (self._extra["solves"] >= escalation[0] or (
+                spent is not None and time.process_time() - self._first_check >= spent)):
             self._artifact.escalation_left = left
             self._escalate(escalation[1])
             left = self.remaining(deadline)

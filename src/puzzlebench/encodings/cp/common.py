@@ -45,6 +45,8 @@ class CpModelArtifact(Artifact):
     not re-derive them (CP-SAT keeps nothing between searches); ``fixed_parameters`` then apply
     (e.g. no more probing). ``refix_every`` (0: never): after that many searches since the last
     root run, another one, on the model with the clauses added since, fixes what they imply.
+    ``escalation_time`` (optional): the loop also switches once it has taken this many CPU
+    seconds since its first search (searches and lazy cuts), whatever their number.
     """
 
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
@@ -55,6 +57,7 @@ class CpModelArtifact(Artifact):
     carry_fixings: bool = False
     fixed_parameters: dict[str, Any] = field(default_factory=dict)
     refix_every: int = 0
+    escalation_time: float | None = None
 
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:

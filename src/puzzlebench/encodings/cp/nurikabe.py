@@ -19,16 +19,18 @@ Rules and the blocks that enforce them:
   encoding's clauses (its ``islands=hybrid``: Boolean "within t steps" levels and sequential
   counters, one ``bool_or`` each); with ``escalate`` (a number of searches, and at least
   ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
-  after that many searches, keeping the cuts found (the lazy rounds are cheap, the larger model's
-  rounds dearer: a board that needs many lazy rounds gets it), with CP-SAT's presolve for the
-  searches after the switch or without it (``escalate_presolve``), with what CP-SAT's root
-  propagation and probing fix in that model fixed for its searches (``escalate_fixings``, taken
-  anew every ``escalate_refix`` searches), with CP-SAT's LP relaxation and SAT inprocessing after
-  the switch or without them (``escalate_linearization``, ``escalate_inprocessing``), with other
-  lazy cuts from then on (``escalate_cuts``), with the wall's connectivity stated up front from
-  then on or not (``escalate_connectivity``), and with the cells failed-literal probing settles
-  (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within its CPU
-  budget and the time left) as unit facts of the larger model or not (``escalate_plan``);
+  after that many searches or ``escalate_time`` CPU seconds of them, keeping the cuts found
+  (the lazy rounds are cheap, the larger model's rounds dearer: a board that needs many lazy
+  rounds gets it), with CP-SAT's presolve for the searches after the switch or without it
+  (``escalate_presolve``), with what CP-SAT's root propagation and probing fix in that model fixed
+  for its searches (``escalate_fixings``, taken anew every ``escalate_refix`` searches), with
+  CP-SAT's LP relaxation and SAT inprocessing after the switch or without them
+  (``escalate_linearization``, ``escalate_inprocessing``), with other lazy cuts from then on
+  (``escalate_cuts``), with the wall's connectivity stated up front from then on or not
+  (``escalate_connectivity``), and with the cells failed-literal probing settles
+  (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within
+  ``escalate_probe_budget`` CPU seconds and the time left) as unit facts of the larger model or
+  not (``escalate_plan``);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,
@@ -48,7 +50,7 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (DEDUCE_BUDGET, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
 from ..nurikabe_deduce import refine
 from ..sat import nurikabe as sat_nurikabe
@@ -60,6 +62,11 @@ ISLANDS: tuple[str, ...] = ("distance", "lazy", "owners", "hybrid", "levels")
 #: least rows x cols / HYBRID_SHARE), and at most HYBRID_SMALLEST
 HYBRID_SHARE = 10
 HYBRID_SMALLEST = 16
+#: escalate_plan=probe: the probe's CPU seconds at the switch (the probe settles most of its cells
+#: early; a big board spends the whole of a longer budget)
+PROBE_BUDGET = 1.0
+#: escalate: the lazy rounds' CPU seconds after which the switch comes, however few the searches
+ESCALATE_TIME = 3.0
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -156,7 +163,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                 # Cells the probe settles (within its budget and the time left) hold in every
                 # answer: wall or unshaded as unit facts of the switched model.
                 left = art.escalation_left
-                budget = DEDUCE_BUDGET if left is None else min(DEDUCE_BUDGET, left)
+                budget = options["escalate_probe_budget"]
+                budget = budget if left is None else min(budget, left)
                 start = time.process_time()
                 probed = refine(puzzle, plan, start + budget)
                 for cell in sorted(probed.wall - plan.wall):
@@ -171,6 +179,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         # A board's lazy rounds grow with its cells: a big board switches later.
         after = max(options["escalate"], math.ceil(options["escalate_per_cell"] * puzzle.rows * puzzle.cols))
         art.escalation = (after, escalated)
+        if options["escalate_time"] > 0:
+            art.escalation_time = options["escalate_time"]
     return art
 
 
@@ -322,6 +332,21 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_plan", "probe", ("search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
                    "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
+            # one interleaved run each (count=2, 30 s cap, load 6-7 on 2 cores; default 2 s / 0.5 s / 1 s,
+            # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
+            # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
+            # 668, 683, 689, 999, 1091, 1108, 94_20x36) 8 / 7 / 8 proven, 25.0 / 35.0 / 22.7 CPU s (0.5 s
+            # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9); whole corpus with 1 s and
+            # escalate_time=3 (10 s cap, load 7-10): every answer the published one, the unproven re-run
+            # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
+            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before); every 20th
+            # janko puzzle (56, interleaved, load 2.3) 56 / 56 proven, 12.9 / 11.8 CPU s (261_20x36 5.0 / 4.1)
+            Option("escalate_probe_budget", PROBE_BUDGET, description="islands=lazy with escalate_plan=probe: "
+                   "the probe's CPU seconds at the switch (at most the time left)"),
+            # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
+            # escalate_time=3 (interleaved, as above); the boards that switch by number before 3 s are unchanged
+            Option("escalate_time", ESCALATE_TIME, description="islands=lazy with escalate: switch also once the lazy "
+                   "rounds have taken this many CPU seconds (0: by their number only)"),
             Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
                    "after this many searches per cell of the board"),
             # on 459_20x36 neither rank nor flow ended the first search after the switch within
