@@ -54,9 +54,9 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules, lonely_cells,
-                       met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
-                       wall_runs_pay, wall_size)
+from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
+                       lonely_cells, met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option,
+                       wall_runs, wall_runs_pay, wall_size)
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
 from .connectivity import connect_by_flow
@@ -396,8 +396,10 @@ ENCODINGS: list[EncodingSpec] = [
             WALL_RUNS_OPTION,
             # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
             # every 20th puzzle (56) search 53 proven, auto (escalate=3, escalate_cpu=0.5) 54, probe 54;
-            # CPU on the 53 all prove 15.7 s, 13.9 s, 10.2 s (on 40 of them the probed plan settles the
-            # board: two runs, the answer and the proof); the idle misses: see benchmarks/README
+            # CPU on the 53 all prove 15.7 s, 13.9 s, 10.2 s (on 47 of the 56 the probed plan settles the
+            # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
+            # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
+            # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
             Option("plan", "probe", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
