@@ -43,6 +43,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import threading
+import time
 from typing import Any, ClassVar, Iterator
 
 from ..encodings.base import CellClause, Option
@@ -184,6 +185,11 @@ class HighsBackend(Backend):
         self._touched: set[int] = set()
         self._cells_of: dict[int, Cell] = {}  # MipModel.cells_of
         self._searched = False  # the last run took simplex iterations
+        #: MipModel.escalation, the runs made so far and the CPU clock at the first
+        self._escalation: Any = None
+        self._subspace: Any = None  # the enumeration's fixings of the decision columns searched now
+        self._checks = 0
+        self._first_check = 0.0
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -231,6 +237,7 @@ class HighsBackend(Backend):
         self._lazy = artifact.lazy
         self._fixed_marks = artifact.fixed_marks
         self._cells_of = dict(artifact.cells_of)
+        self._escalation = artifact.escalation
         self._proof_presolve = str(self.options.get("proof_presolve", "auto"))
         if self._proof_presolve == "auto":
             self._proof_presolve = artifact.proof_presolve
@@ -301,6 +308,17 @@ class HighsBackend(Backend):
         if left == 0.0 or self._stop.is_set():
             self.timed_out = True
             return None
+        self._checks += 1
+        if self._checks == 1:
+            self._first_check = time.process_time()
+        escalation = self._escalation
+        if (escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra
+                and time.process_time() - self._first_check >= escalation[1]):
+            self._escalate(escalation[2], deadline)
+            left = self.remaining(deadline)
+            if left == 0.0 or self._stop.is_set():
+                self.timed_out = True
+                return None
         highs = self._highs
         presolve = str(self.options.get("presolve", "choose"))
         if self._proving and self._proof_presolve == "off":
@@ -346,6 +364,32 @@ class HighsBackend(Backend):
         if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
             return None
         raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+
+    def _escalate(self, more: Any, deadline: float | None) -> None:
+        """Fix the escalation's columns by their bounds, given the seconds left as its CPU
+        allowance (CPU time runs no faster than the clock). The cut rows and blocking rows added so
+        far stay; the decision columns' bounds as built take the fixings, so that the enumeration's
+        subspaces and the blocking rows keep them."""
+        import numpy as np
+
+        left = self.remaining(deadline)
+        start = time.process_time()
+        fixings = more(math.inf if left is None else left)
+        at = {col: k for k, col in enumerate(self._columns.tolist())}
+        now = []
+        for col, v in fixings:
+            k = at.get(col)
+            if k is not None:
+                self._lower[k] = self._upper[k] = v
+                if self._subspace is not None and self._subspace[k] >= 0:
+                    continue  # the subspace searched fixes it already: keep that (it may be the other value)
+            now.append((col, v))
+        if now:
+            index = np.array([col for col, _ in now], dtype=np.int32)
+            value = np.array([v for _, v in now], dtype=np.float64)
+            self._highs.changeColsBounds(len(now), index, value, value)
+        self._extra.update(escalated_at=self._checks - 1, escalation_fixings=len(fixings),
+                           escalation_cpu=round(time.process_time() - start, 3))
 
     def _repaired_start(self) -> None:
         """``start=repair``: after a lazy round, hand HiGHS the previous candidate on the decision
@@ -558,6 +602,7 @@ class HighsBackend(Backend):
             lower = np.where(fixed >= 0, fixed, self._lower).astype(np.float64)
             upper = np.where(fixed >= 0, fixed, self._upper).astype(np.float64)
             self._highs.changeColsBounds(len(fixed), self._columns, lower, upper)
+        self._subspace = fixed
         return fixed
 
     def interrupt(self) -> None:

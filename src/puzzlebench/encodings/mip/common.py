@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Union
+from typing import Callable, Iterable, Mapping, Union
 
 from ...model import Cell
 from ..base import Artifact
@@ -139,6 +139,11 @@ class MipModel(Artifact):
     #: The cell an auxiliary column speaks of (Nurikabe's owner columns), beside ``decision``: the
     #: backend's ``start=repair`` frees the cells a lazy round's cut rows name through either
     cells_of: dict[int, Cell] = field(default_factory=dict)
+    #: ``(runs, cpu, more)``: once the backend has made more than ``runs`` runs and they have taken
+    #: ``cpu`` CPU seconds (counted from the first), it calls ``more(seconds_left)`` once and fixes
+    #: the columns it gets back, ``(column, value)`` pairs, by their bounds for every later run.
+    #: Each fixing must hold in every answer (Nurikabe: the cells the failed-literal probe settles).
+    escalation: tuple[int, float, Callable[[float], list[tuple[int, float]]]] | None = None
 
     # -- columns --------------------------------------------------------------------------------
     def column(self, lower: float, upper: float, integer: bool) -> Var:

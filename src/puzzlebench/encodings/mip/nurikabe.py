@@ -31,6 +31,14 @@ Rules and the rows that enforce them:
 * redundant wall rows (``wall_rules``): the wall's size (the cells the numbers leave over) and
   "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 
+The island plan (``plan`` option): ``probe`` (default) builds on the plan with the cells
+failed-literal probing settles (``nurikabe_deduce.refine``, within ``DEDUCE_BUDGET``): on most
+janko boards that settles the board or most of it, so the model is smaller and HiGHS needs few
+lazy rounds. ``search`` leaves the probe out; ``auto`` builds on the searched plan and, once
+``escalate`` runs have taken ``escalate_cpu`` CPU seconds, probes once and fixes what it settles
+(wall binaries, and owner columns the probed islands cannot hold) by column bounds for the later
+runs (``MipModel.escalation``): HiGHS has no incremental MIP, each lazy round is a new run anyway.
+
 HiGHS presolves the model again for every round of cuts; most of a round's time on a big board is
 that presolve, so the model asks the backend for HiGHS's lean presolve rules (backend option
 ``presolve_rules=auto``; see :data:`~puzzlebench.solvers.highs_backend.LEAN_RULES_OFF`). The
@@ -41,18 +49,22 @@ its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules, lonely_cells,
-                       met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
-                       wall_runs_pay, wall_size)
+from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
+                       lonely_cells, met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option,
+                       wall_runs, wall_runs_pay, wall_size)
 from ..regions import white_regions
-from .common import Cut, Linear, MipModel, total
+from .common import Cut, Linear, MipModel, Var, total
 from .connectivity import connect_by_flow
 
 ISLANDS: tuple[str, ...] = ("flow", "lazy", "owners", "hybrid")
+#: plan=auto: the runs, and the CPU seconds they have taken, before the probe
+ESCALATE = 5
+ESCALATE_CPU = 1.0
 #: islands=hybrid: the levels (bound x cells within reach, summed over the levelled clues) stated
 LEVELS = 3000
 
@@ -64,13 +76,15 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     model = MipModel(presolve_rules="lean", fixed_marks=not puzzle.unknown, proof_presolve="same")
     grid = puzzle.grid
     clues = puzzle.clue_cells
-    plan = IslandPlan.of(puzzle)
+    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
     wall = model.binaries(c for c in grid.all_cells if c not in clues)
     model.decision = {cell: var.index for cell, var in wall.items()}
 
-    # A cell no island can reach is wall.
+    # A cell no island can reach is wall; a cell the probe settled unshaded is unshaded.
     for cell in sorted(plan.wall):
         model.add_eq(wall[cell], 1)
+    for cell in sorted(plan.white):
+        model.add_eq(wall[cell], 0)
 
     # Two clues side by side share an island: no answer.
     if plan.clash:
@@ -103,6 +117,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     if options["connectivity"] == "flow":
         region, root = wall_region(puzzle, plan)
         connect_by_flow(model, region, {cell: 1 - w for cell, w in wall.items()}, root)
+    if options["plan"] == "auto" and options["escalate"] >= 0:
+        model.escalation = (options["escalate"], options["escalate_cpu"],
+                            lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds))
     anchor = min(plan.wall, default=None)
     if options["cuts"] == "separator" and islands in ("owners", "hybrid"):
         model.lazy = _separator_rule(puzzle, plan, wall, owns, options["connectivity"] == "lazy", anchor,
@@ -111,6 +128,27 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         model.lazy = lazy_rules(puzzle, wall, {**options, "cuts": "cell" if options["cuts"] == "separator"
                                                else options["cuts"]}, anchor=anchor)
     return model
+
+
+def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
+                   seconds: float) -> list[tuple[int, float]]:
+    """What failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
+    ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as column fixings that hold in every answer: a
+    settled cell's wall binary, and an owner column 0 where the probed plan's island cannot hold
+    the cell (it is wall, or the island's cells no longer reach it)."""
+    from ..nurikabe_deduce import refine
+
+    probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
+    if probed is plan:
+        return []
+    # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
+    fixings = [(wall[cell].index, 1.0) for cell in sorted(probed.wall - plan.wall)]
+    fixings += [(wall[cell].index, 0.0) for cell in sorted(probed.white - plan.white)]
+    # A clue whose probed island cannot reach a cell does not own it.
+    for (clue, cell), col in sorted(owns.items()):
+        if isinstance(col, Var) and clue not in probed.owners.get(cell, ()):
+            fixings.append((col.index, 0.0))
+    return fixings
 
 
 def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, connect: bool,
@@ -356,6 +394,22 @@ ENCODINGS: list[EncodingSpec] = [
                    "again every round)"),
             wall_rules_option("none"),
             WALL_RUNS_OPTION,
+            # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
+            # every 20th puzzle (56) search 53 proven, auto (escalate=3, escalate_cpu=0.5) 54, probe 54;
+            # CPU on the 53 all prove 15.7 s, 13.9 s, 10.2 s (on 47 of the 56 the probed plan settles the
+            # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
+            # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
+            # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
+            Option("plan", "probe", ("search", "probe", "auto"),
+                   "the cells settled before solving: by the island plan's searches, or also by "
+                   "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
+                   "(probe, within a CPU budget, before the build), or by the searches with the probe's "
+                   "cells and the probed islands' owners fixed by column bounds once escalate runs have "
+                   "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
+            Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "
+                   "settles for the later runs (0: before the first run)"),
+            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the runs must also have "
+                   "taken before the probe (boards proven in a few quick runs never pay for it)"),
         ),
     ),
 ]

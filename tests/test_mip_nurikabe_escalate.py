@@ -1,0 +1,104 @@
+"""MIP Nurikabe, ``plan=auto`` and ``plan=probe``: the cells failed-literal probing settles
+(``nurikabe_deduce.refine``) and the probed islands' owners, fixed by column bounds after
+``escalate`` HiGHS runs (or put into the build). Checked against brute force on small boards
+(escalating before the first run, after one, after two: in the middle of an enumeration) and
+against the published answer of 683_14x24, never against the solver's own say-so."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from puzzlebench.encodings.islands import IslandPlan
+from puzzlebench.encodings.mip.nurikabe import build_default
+from puzzlebench import registry
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Family, Nurikabe
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
+
+SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
+
+
+def _boards() -> list[Nurikabe]:
+    """Small boards with a planted answer (some with more answers), and some with a '?' clue."""
+    planted = planted_nurikabe(31, 24, SHAPES, 0.45, 12) + planted_nurikabe(32, 16, SHAPES, 0.55, 11)
+    rng = random.Random(33)
+    marked = []
+    for p in planted[:10]:
+        cell = rng.choice(sorted(p.numbers))
+        marked.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
+                               unknown=frozenset({cell})))
+    return [p for p in planted + marked if all_solutions(p)]
+
+
+def _options(**given) -> dict:
+    spec = registry.get(Family.NURIKABE, "mip")
+    return {**{o.name: o.default for o in spec.options}, **given}
+
+
+@pytest.mark.parametrize("after", [0, 1, 2])
+def test_escalating_keeps_every_brute_forced_answer(after):
+    fired = 0
+    for p in _boards():
+        result = assert_enumerates_brute_force(p, "mip", plan="auto", escalate=after, escalate_cpu=0.0)
+        extra = result.extra
+        if extra.get("escalated_at") == after and extra.get("escalation_fixings", 0) > 0:
+            fired += 1
+        # the escalation came before the run after the first ``after`` (a board settled without
+        # HiGHS, e.g. whose only answer leaves nothing to block, makes fewer runs)
+        if extra["runs"] > after:
+            assert extra.get("escalated_at") == after, p.to_text()
+    # the probe fixed columns, mid-enumeration for after >= 1, on several boards
+    assert fired >= 5
+
+
+def test_the_probed_plan_in_the_build_keeps_every_brute_forced_answer():
+    for p in _boards():
+        assert_enumerates_brute_force(p, "mip", plan="probe")
+
+
+def test_the_fixed_cells_hold_in_every_brute_forced_answer():
+    # the escalation's fixings of wall binaries agree with every answer; fixings exist, and some
+    # fix owner columns (columns that are no cell's wall binary)
+    owners_fixed = cells_fixed = 0
+    for p in _boards():
+        model = build_default(p, _options(plan="auto"))
+        assert model.escalation is not None
+        fixings = model.escalation[2](math.inf)
+        cell_of = {col: cell for cell, col in model.decision.items()}
+        for col, value in fixings:
+            if col not in cell_of:
+                owners_fixed += 1
+                assert value == 0.0  # an owner column is only ever ruled out
+                continue
+            cells_fixed += 1
+            for answer in all_solutions(p):
+                assert (cell_of[col] in answer) == (value == 1.0), p.to_text()
+    assert cells_fixed >= 5 and owners_fixed >= 5
+
+
+def test_search_sets_no_escalation_and_probe_fixes_the_white_cells():
+    boards = [p for p in _boards()
+              if IslandPlan.of(p, deduce=True).white - IslandPlan.of(p).white][:4]
+    assert boards
+    for p in boards:
+        assert build_default(p, _options(plan="search")).escalation is None
+        model = build_default(p, _options(plan="probe"))
+        assert model.escalation is None
+        white = IslandPlan.of(p, deduce=True).white
+        # each probed unshaded cell's binary is held at 0 by a row of its own
+        rows = {(model.index[model.starts[k]], model.row_upper[k]) for k in range(model.num_rows)
+                if model.starts[k + 1] - model.starts[k] == 1 and model.row_lower[k] == model.row_upper[k]}
+        assert {(model.decision[c], 0.0) for c in white} <= rows
+
+
+def test_683_14x24_is_proven_with_its_published_answer_once_escalated(janko_dir):
+    e = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24")
+    result = solve(e.puzzle, "mip", count=2, timeout=120, plan="auto", escalate=0, escalate_cpu=0.0)
+    assert result.extra.get("escalated_at") == 0 and result.extra.get("escalation_fixings", 0) > 0
+    assert result.exhausted and len(result.solutions) == 1
+    assert result.solutions[0].cells == e.solution.cells
