@@ -620,7 +620,7 @@ class IslandGraph:
         )
 
 
-def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
+def island_reasoning(g: IslandGraph, state: Sequence[int], reasons: bool = True) -> IslandFindings:
     """Cells forced wall or unshaded by the island rule, each with the cells that force it.
 
     ``state[i]`` is ``UNKNOWN``, ``WHITE`` (unshaded; numbered cells always) or ``BLACK`` (wall).
@@ -641,6 +641,10 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
       stopped the search): fewer than ``least`` cells reached is a conflict; exactly ``least``
       makes every one of them unshaded; a cell reached by no number's search is wall (a
       conflict if unshaded).
+
+    ``reasons=False`` finds the same cells and conflicts without their reasons (every clause is
+    its first literal alone, a conflict the empty clause): the probe's closure reads no more,
+    and building the paths is most of the work.
     """
     adj, clue_at, sizes, least, clues, domain = g.adj, g.clue_at, g.sizes, g.least, g.clues, g.domain
     n_cells = len(state)
@@ -651,6 +655,8 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
 
     def path(i: int) -> list[IndexLiteral]:
         """"An unnumbered cell on the search path from i back to its part's number turns wall"."""
+        if not reasons:
+            return []
         out = []
         while i >= 0:
             if clue_at[i] < 0:
@@ -677,13 +683,16 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         root = numbered[0]
         k = clue_at[root]
         order = [root]
-        seen = {root}
-        for v in order:
-            for u in adj[v]:
-                if comp[u] == cid and u not in seen:
-                    seen.add(u)
-                    parent[u] = v
-                    order.append(u)
+        if reasons:
+            seen = {root}
+            for v in order:
+                for u in adj[v]:
+                    if comp[u] == cid and u not in seen:
+                        seen.add(u)
+                        parent[u] = v
+                        order.append(u)
+        else:
+            order += [v for v in cells if v != root]
         # two numbers in one part: conflict
         other = next((v for v in order if clue_at[v] >= 0 and v != root), None)
         if other is not None:
@@ -697,13 +706,20 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
             return IslandFindings([(v, True) for v in order[: sizes[k] + 1] if clue_at[v] < 0], [])
         parts.append((order, k))
 
-    # undecided cells beside unshaded parts
-    for i in range(n_cells):
-        if state[i] != UNKNOWN:
-            continue
+    # undecided cells beside unshaded parts; ``touch[i]``: the clue whose part holds or borders
+    # cell i (-1: none, -2: two or more)
+    touch = [-1] * n_cells
+    beside = set()
+    for cells, k in parts:
+        for v in cells:
+            for u in (v, *adj[v]):
+                if k >= 0:
+                    t = touch[u]
+                    touch[u] = k if t in (-1, k) else -2
+                if state[u] == UNKNOWN:
+                    beside.add(u)
+    for i in sorted(beside):
         near = {comp[u] for u in adj[i] if comp[u] >= 0}
-        if not near:
-            continue
         owned = [c for c in near if parts[c][1] >= 0]
         if len(owned) >= 2:  # would join two numbers
             a, b = (next(u for u in adj[i] if comp[u] == c) for c in owned[:2])
@@ -715,12 +731,12 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         if not domain[k][i]:  # outside the number's domain
             implied.append([(i, True)] + path(next(u for u in adj[i] if comp[u] == owned[0])))
         elif 1 + sum(len(parts[c][0]) for c in near) > sizes[k]:  # the island would grow too big
-            implied.append([(i, True)] + [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0])
+            implied.append([(i, True)] + [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0 and reasons])
 
     # searches from each number's part through its domain
     part_of = {parts[c][1]: c for c in range(len(parts)) if parts[c][1] >= 0}
     covered = bytearray(n_cells)
-    reasons: list[list[IndexLiteral]] = []
+    why: list[list[IndexLiteral]] = []  # each clue's search reason
     depth = [-1] * n_cells
     for k in range(len(clues)):
         n, dom = sizes[k], domain[k]
@@ -728,7 +744,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         for v in order:
             depth[v] = 0
         budget = n - len(order)  # the island's other cells lie at most this far from the part
-        reason = [(v, True) for v in order if clue_at[v] < 0]
+        reason = [(v, True) for v in order if clue_at[v] < 0] if reasons else []
         stopped: list[int] = []  # cells the search looked at and left (depth -2)
         for v in order:
             d = depth[v]
@@ -740,19 +756,18 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
                 if state[u] == BLACK:  # a wall stops the search
                     depth[u] = -2
                     stopped.append(u)
-                    reason.append((u, False))
+                    if reasons:
+                        reason.append((u, False))
                     continue
                 # a cell of another number's part, or beside one, is not this island's
-                c = comp[u]
-                if c < 0 or parts[c][1] < 0:
-                    c = next((comp[w] for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k)), -1)
-                    w = next((w for w in adj[u] if comp[w] == c), -1) if c >= 0 else -1
-                else:
-                    w = u
-                if c >= 0 and parts[c][1] != k:
+                if touch[u] not in (-1, k):
                     depth[u] = -2
                     stopped.append(u)
-                    reason += path(w)
+                    if reasons:
+                        c = comp[u]
+                        w = u if c >= 0 and parts[c][1] >= 0 else \
+                            next(w for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k))
+                        reason += path(w)
                     continue
                 depth[u] = d + 1
                 order.append(u)
@@ -762,7 +777,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         for u in stopped:
             depth[u] = -1
         reason = list(dict.fromkeys(reason))
-        reasons.append(reason)
+        why.append(reason)
         if len(order) < least[k]:  # too little room for the island
             return IslandFindings(reason, [])
         if len(order) == least[k]:  # exactly room: every cell reached is unshaded
@@ -771,7 +786,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int]) -> IslandFindings:
         if covered[i] or state[i] == BLACK or clue_at[i] >= 0:
             continue
         # no number's island can reach i: wall
-        clause = [(i, True)] + list(dict.fromkeys(lit for k in g.owners[i] for lit in reasons[k]))
+        clause = [(i, True)] + list(dict.fromkeys(lit for k in g.owners[i] for lit in why[k]))
         if state[i] == WHITE:
             return IslandFindings(clause, [])
         implied.append(clause)

@@ -68,8 +68,12 @@ def settle(board: Board, state: list[int]) -> bool:
     while True:
         changed = False
         # no 2x2 block is all wall
+        wall = [s == BLACK for s in state]
         for block in board.blocks:
-            walls = sum(state[i] == BLACK for i in block)
+            a, b, c, d = block
+            walls = wall[a] + wall[b] + wall[c] + wall[d]
+            if walls < 3:
+                continue
             if walls == 4:
                 return False
             if walls == 3:
@@ -77,8 +81,8 @@ def settle(board: Board, state: list[int]) -> bool:
                     if state[i] == UNKNOWN:
                         state[i] = WHITE
                         changed = True
-        # the island rule
-        found = island_reasoning(board.g, state)
+        # the island rule (its cells only: the closure needs no reasons)
+        found = island_reasoning(board.g, state, reasons=False)
         if found.conflict is not None:
             return False
         for clause in found.implied:
@@ -142,12 +146,12 @@ def crossing(board: Board, state: Sequence[int]) -> bool:
     the chain meets the path in a cell that is both wall and unshaded. So when every clue that
     may take U has such an a, c, b, t, no answer agrees with ``state``."""
     g = board.g
-    white4 = _parts(state, WHITE, board.adj)
-    white8 = _parts(state, WHITE, board.adj8)
     wall = _parts(state, BLACK, board.adj)
     rim = board.rim
     if len({wall[i] for i in rim if wall[i] >= 0}) < 2:
         return False
+    white4 = _parts(state, WHITE, board.adj)
+    white8 = _parts(state, WHITE, board.adj8)
     on_rim: dict[int, list[int]] = {}
     for pos, i in enumerate(rim):
         if white8[i] >= 0:

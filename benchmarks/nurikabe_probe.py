@@ -1,0 +1,100 @@
+"""Nurikabe's failed-literal probe (``puzzlebench.encodings.nurikabe_deduce.probe``) with the
+island rule read with and without its reasons, on the same boards in one process.
+
+Each board is probed at depth 1 from the plan's cells to the end of its passes (``stop="budget"``,
+``--budget`` CPU seconds at most), once per reading, the two readings interleaved per board.
+For each it records the CPU seconds (``process_time``, the probe's own clock) and the cells
+settled, and checks that both readings settle the same cells, each as in the published answer.
+It writes ``rows.jsonl`` and ``summary.json`` (machine, versions, settings) into ``--out``.
+
+Usage::
+
+    .venv/bin/python benchmarks/nurikabe_probe.py [--id 683_14x24 ...] [--budget 60]
+        [--out results/nurikabe-probe]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
+from puzzlebench.encodings import nurikabe_deduce
+from puzzlebench.encodings.islands import IslandGraph, IslandPlan, island_reasoning
+from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
+from puzzlebench.formats import iter_janko
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpora" / "janko" / "Nurikabe_dataset.json"
+#: boards whose probe decides the hard cases (a 14x24, 20x36s, a 25x25 and a 40x57)
+IDS = ["683_14x24", "94_20x36", "459_20x36", "688_25x25", "940_20x36", "1055_40x57"]
+READINGS = {
+    "full": lambda g, state, reasons=True: island_reasoning(g, state),
+    "lean": island_reasoning,
+}
+
+
+def probe_once(puzzle, reading: str, budget: float) -> tuple[float, list[int], bool]:
+    nurikabe_deduce.island_reasoning = READINGS[reading]
+    plan = IslandPlan.of(puzzle)
+    board = nurikabe_deduce.Board(puzzle, IslandGraph.of(puzzle, plan))
+    cols = puzzle.cols
+    state = [UNKNOWN] * (puzzle.rows * cols)
+    for r, c in puzzle.clue_cells:
+        state[r * cols + c] = WHITE
+    for r, c in plan.wall:
+        state[r * cols + c] = BLACK
+    start = time.process_time()
+    ok = nurikabe_deduce.probe(board, state, start + budget, stop="budget")
+    return time.process_time() - start, state, ok
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--id", action="append", help=f"corpus record ids (default: {' '.join(IDS)})")
+    ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per probe (default 60)")
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--out", type=Path, default=REPO / "results" / "nurikabe-probe")
+    args = ap.parse_args(argv)
+    ids = args.id or IDS
+    entries = {e.id: e for e in iter_janko(args.corpus, malformed=[]) if e.id in ids}
+    missing = [i for i in ids if i not in entries]
+    if missing:
+        raise SystemExit(f"not in the corpus: {', '.join(missing)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for rid in ids:
+        e = entries[rid]
+        cols = e.puzzle.cols
+        states = {}
+        for reading in READINGS:
+            cpu, state, ok = probe_once(e.puzzle, reading, args.budget)
+            states[reading] = state
+            settled = sum(s != UNKNOWN for s in state)
+            wrong = sum((s == BLACK) != ((i // cols, i % cols) in e.solution.cells)
+                        for i, s in enumerate(state) if s != UNKNOWN)
+            rows.append({"id": rid, "reading": reading, "cpu_s": round(cpu, 3), "settled": settled,
+                         "cells": len(state), "finished": cpu < args.budget, "ok": ok, "wrong": wrong})
+            print(f"{rid:>12} {reading}: {cpu:7.2f} CPU s, {settled}/{len(state)} cells settled"
+                  f"{'' if cpu < args.budget else ' (budget reached)'}", flush=True)
+        rows[-1]["same_cells"] = rows[-2]["same_cells"] = None if rows[-1]["finished"] != rows[-2]["finished"] \
+            else states["full"] == states["lean"]
+    ratios = [b["cpu_s"] / a["cpu_s"] for a, b in zip(rows[::2], rows[1::2]) if a["finished"] and b["finished"]]
+    summary = {"kind": "nurikabe-probe", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
+               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget"},
+               "lean_over_full_cpu": {"median": round(statistics.median(ratios), 3) if ratios else None,
+                                      "min": round(min(ratios), 3) if ratios else None,
+                                      "max": round(max(ratios), 3) if ratios else None, "boards": len(ratios)},
+               "all_same_cells": all(r["same_cells"] is not False for r in rows),
+               "wrong_cells": sum(r["wrong"] for r in rows)}
+    (args.out / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary["lean_over_full_cpu"]), "same cells:", summary["all_same_cells"],
+          "wrong cells:", summary["wrong_cells"])
+
+
+if __name__ == "__main__":
+    main()
