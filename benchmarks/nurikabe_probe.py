@@ -31,8 +31,8 @@ from puzzlebench.formats import iter_janko
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpora" / "janko" / "Nurikabe_dataset.json"
-#: boards whose probe decides the hard cases (a 14x24, 20x36s and a 25x25)
-IDS = ["683_14x24", "94_20x36", "459_20x36", "688_25x25", "940_20x36"]
+#: boards whose probe decides the hard cases (a 14x24, two 20x36, a 20x20 and a 15x15)
+IDS = ["683_14x24", "94_20x36", "459_20x36", "688_20x20", "940_15x15"]
 READINGS = {
     "full": lambda g, state, reasons=True: island_reasoning(g, state),
     "lean": lambda g, state, reasons=False: island_reasoning(g, state, reasons=False),
