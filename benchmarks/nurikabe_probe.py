@@ -25,8 +25,8 @@ from pathlib import Path
 
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
 from puzzlebench.encodings import nurikabe_deduce
-from puzzlebench.encodings.islands import IslandGraph, IslandPlan, island_reasoning
-from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
+from puzzlebench.encodings.islands import IslandPlan, island_reasoning
+from puzzlebench.encodings.regions import BLACK, UNKNOWN
 from puzzlebench.formats import iter_janko
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,14 +41,7 @@ READINGS = {
 
 def probe_once(puzzle, reading: str, budget: float) -> tuple[float, list[int], bool]:
     nurikabe_deduce.island_reasoning = READINGS[reading]
-    plan = IslandPlan.of(puzzle)
-    board = nurikabe_deduce.Board(puzzle, IslandGraph.of(puzzle, plan))
-    cols = puzzle.cols
-    state = [UNKNOWN] * (puzzle.rows * cols)
-    for r, c in puzzle.clue_cells:
-        state[r * cols + c] = WHITE
-    for r, c in plan.wall:
-        state[r * cols + c] = BLACK
+    board, state = nurikabe_deduce.initial(puzzle, IslandPlan.of(puzzle))
     start = time.process_time()
     ok = nurikabe_deduce.probe(board, state, start + budget, stop="budget")
     return time.process_time() - start, state, ok

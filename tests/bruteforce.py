@@ -124,6 +124,27 @@ def planted_nurikabe(seed: int, count: int, shapes, wall_p: float, most_cells: i
     return out
 
 
+#: the small shapes of the escalation tests' planted boards
+ESCALATION_SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
+
+
+def escalation_boards(seed: int, counts: tuple[int, int] = (30, 20), marked: int = 12) -> list:
+    """Small Nurikabe boards with a planted answer (some with more answers), ``counts`` of them
+    at two wall densities, and the first ``marked`` again with one number turned into a '?';
+    only those with an answer are kept."""
+    from puzzlebench.model import Nurikabe
+
+    planted = planted_nurikabe(seed, counts[0], ESCALATION_SHAPES, 0.45, 12) \
+        + planted_nurikabe(seed + 1, counts[1], ESCALATION_SHAPES, 0.55, 11)
+    rng = random.Random(seed + 2)
+    unknown = []
+    for p in planted[:marked]:
+        cell = rng.choice(sorted(p.numbers))
+        unknown.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
+                                unknown=frozenset({cell})))
+    return [p for p in planted + unknown if all_solutions(p)]
+
+
 def plan_holds(p, plan, wall) -> bool:
     """A Nurikabe island plan holds for the answer whose wall cells are ``wall``: the plan's wall
     cells are wall, its white cells (if any) unshaded, and every island lies in its clue's reach."""

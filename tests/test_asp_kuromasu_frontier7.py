@@ -16,18 +16,13 @@ import pytest
 pytest.importorskip("clingo")
 
 from bruteforce import all_solutions, random_kuromasu  # noqa: E402
+from test_asp_kuromasu_big import _solve  # noqa: E402
 
 from puzzlebench import registry, solve  # noqa: E402
 from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS, LINK_CELLS  # noqa: E402
 from puzzlebench.model import Family, Kuromasu  # noqa: E402
 from puzzlebench.result import Status  # noqa: E402
 from puzzlebench.suites import load_suite  # noqa: E402
-
-
-def _solve(puzzle, **options):
-    result = solve(puzzle, "asp", count=0, timeout=60, **options)
-    assert result.status in (Status.SAT, Status.UNSAT), result.error
-    return result
 
 
 def _tiny_boards(n: int, seed: int) -> list[Kuromasu]:

@@ -6,7 +6,6 @@ too, and against the published answer of 683_14x24, never against the solver's o
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -16,25 +15,16 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 pytestmark = pytest.mark.skipif("asp" not in registry.available(), reason="no ASP backend")
 
-SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
 #: the lazy cuts run the propagator that escalates (small boards default to levels without it)
 LAZY = {"islands": "lazy"}
 
 
 def _boards() -> list[Nurikabe]:
-    """Small boards with a planted answer (some with more answers), and some with a '?' clue."""
-    planted = planted_nurikabe(31, 30, SHAPES, 0.45, 12) + planted_nurikabe(32, 20, SHAPES, 0.55, 11)
-    rng = random.Random(33)
-    marked = []
-    for p in planted[:12]:
-        cell = rng.choice(sorted(p.numbers))
-        marked.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
-                               unknown=frozenset({cell})))
-    return [p for p in planted + marked if all_solutions(p)]
+    return escalation_boards(31)
 
 
 def _settled_more(p: Nurikabe) -> int:

@@ -7,7 +7,6 @@ against the published answer of 683_14x24, never against the solver's own say-so
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 
@@ -18,21 +17,11 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
-
-SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 
 def _boards() -> list[Nurikabe]:
-    """Small boards with a planted answer (some with more answers), and some with a '?' clue."""
-    planted = planted_nurikabe(31, 24, SHAPES, 0.45, 12) + planted_nurikabe(32, 16, SHAPES, 0.55, 11)
-    rng = random.Random(33)
-    marked = []
-    for p in planted[:10]:
-        cell = rng.choice(sorted(p.numbers))
-        marked.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
-                               unknown=frozenset({cell})))
-    return [p for p in planted + marked if all_solutions(p)]
+    return escalation_boards(31, (24, 16), 10)
 
 
 def _options(**given) -> dict:

@@ -10,9 +10,9 @@ import pytest
 
 from puzzlebench.encodings import nurikabe_deduce
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan, island_reasoning
-from puzzlebench.encodings.nurikabe_deduce import Board, probe
+from puzzlebench.encodings.nurikabe_deduce import initial, probe
 from puzzlebench.formats import iter_janko
-from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
+from puzzlebench.encodings.regions import BLACK, UNKNOWN
 
 from test_nurikabe import _reasoning_cases, _small_boards
 
@@ -62,14 +62,7 @@ def _probed(p, full: bool, monkeypatch) -> list[int]:
                             lambda g, state, reasons=True: island_reasoning(g, state))
     else:
         monkeypatch.setattr(nurikabe_deduce, "island_reasoning", island_reasoning)
-    plan = IslandPlan.of(p)
-    board = Board(p, IslandGraph.of(p, plan))
-    cols = p.cols
-    state = [UNKNOWN] * (p.rows * cols)
-    for r, c in p.clue_cells:
-        state[r * cols + c] = WHITE
-    for r, c in plan.wall:
-        state[r * cols + c] = BLACK
+    board, state = initial(p, IslandPlan.of(p))
     assert probe(board, state, time.process_time() + 600, stop="budget")
     return state
 

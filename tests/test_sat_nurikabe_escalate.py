@@ -5,7 +5,6 @@ enumeration) and against the published answer of 683_14x24, never against the so
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -14,21 +13,11 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
-
-SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 
 def _boards() -> list[Nurikabe]:
-    """Small boards with a planted answer (some with more answers), and some with a '?' clue."""
-    planted = planted_nurikabe(21, 30, SHAPES, 0.45, 12) + planted_nurikabe(22, 20, SHAPES, 0.55, 11)
-    rng = random.Random(23)
-    marked = []
-    for p in planted[:12]:
-        cell = rng.choice(sorted(p.numbers))
-        marked.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
-                               unknown=frozenset({cell})))
-    return [p for p in planted + marked if all_solutions(p)]
+    return escalation_boards(21)
 
 
 def _settles_more(p: Nurikabe) -> bool:

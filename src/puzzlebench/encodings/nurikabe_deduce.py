@@ -285,6 +285,19 @@ def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
     return [divmod(i, cols) for i, s in enumerate(state) if s == colour]
 
 
+def initial(p: Nurikabe, plan: IslandPlan) -> tuple[Board, list[int]]:
+    """The board of ``plan`` and the assignment the probe starts from: the clue cells unshaded,
+    the plan's wall cells wall, the rest undecided."""
+    board = Board(p, IslandGraph.of(p, plan))
+    cols = p.cols
+    state = [UNKNOWN] * (p.rows * cols)
+    for r, c in p.clue_cells:
+        state[r * cols + c] = WHITE
+    for r, c in plan.wall:
+        state[r * cols + c] = BLACK
+    return board, state
+
+
 def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop: str | None = None) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
@@ -295,15 +308,7 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop:
     it, keeping those fewer than its bound steps away (an island is connected). ``depth`` is the
     probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1), and so is ``stop``
     (``PROBE_STOP`` unless given)."""
-    g = IslandGraph.of(p, plan)
-    board = Board(p, g)
-    cols = p.cols
-    index = lambda cell: cell[0] * cols + cell[1]  # noqa: E731
-    state = [UNKNOWN] * (p.rows * cols)
-    for cell in p.clue_cells:
-        state[index(cell)] = WHITE
-    for cell in plan.wall:
-        state[index(cell)] = BLACK
+    board, state = initial(p, plan)
     before = sum(s != UNKNOWN for s in state)
     if not probe(board, state, deadline, depth, PROBE_STOP if stop is None else stop):
         return plan
