@@ -731,7 +731,8 @@ def island_reasoning(g: IslandGraph, state: Sequence[int], reasons: bool = True)
         if not domain[k][i]:  # outside the number's domain
             implied.append([(i, True)] + path(next(u for u in adj[i] if comp[u] == owned[0])))
         elif 1 + sum(len(parts[c][0]) for c in near) > sizes[k]:  # the island would grow too big
-            implied.append([(i, True)] + [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0 and reasons])
+            grown = [(v, True) for c in near for v in parts[c][0] if clue_at[v] < 0] if reasons else []
+            implied.append([(i, True)] + grown)
 
     # searches from each number's part through its domain
     part_of = {parts[c][1]: c for c in range(len(parts)) if parts[c][1] >= 0}

@@ -72,8 +72,6 @@ def settle(board: Board, state: list[int]) -> bool:
         for block in board.blocks:
             a, b, c, d = block
             walls = wall[a] + wall[b] + wall[c] + wall[d]
-            if walls < 3:
-                continue
             if walls == 4:
                 return False
             if walls == 3:
