@@ -39,11 +39,23 @@ board has no answer.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from ...model import Cell, Direction, Kuromasu
 from ...model.grid import bit_region
 from ..base import check_deadline
 
 OPEN = -1
+#: ``auto``: the compiled engine (:mod:`.kuromasu_probe_compiled`) where numba is installed and
+#: every number's lengths fit its 64-bit masks, else this module's
+ENGINES = ("auto", "python", "compiled")
+COMPILED_MAX_NUMBER = 61
+COMPILED_SLICE = 2_000  # probes between two checks of the solve's deadline
+#: first sizes of the compiled engine's pools (cells settled, numbers revised, cells read,
+#: numbers read by branches), doubled whenever a branch finds one full
+COMPILED_POOLS = (1 << 18, 1 << 14, 1 << 19, 1 << 15)
 LOCAL_BUDGET = 160  # cells a probe's local connectivity search visits before asking the whole board
 
 
@@ -58,7 +70,10 @@ class Views:
     number to its four rays' kept lengths; ``contradiction`` says why the board has no answer.
     """
 
-    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True, whole_views: int = 0):
+    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True, whole_views: int = 0,
+                 engine: str = "auto"):
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.puzzle = puzzle
         self.whole_views = whole_views
         self.connected = connected
@@ -95,14 +110,20 @@ class Views:
         self.queue: list[int] = []
         self.dirty: dict[int, list[int]] = {}  # numbers to revise -> their masks at their last revision
         self.contradiction: str | None = None
+        self.tries = self.probes_run = 0
+        compiled = _compiled(engine, max(self.n, default=1))
+        self.engine = "compiled" if compiled is not None else "python"
         try:
-            for r, c in puzzle.clue_cells:
-                self._settle(r * cols + c, 0)
-            for q in range(len(self.clues)):
-                self._revise(q)
-            self._propagate()
-            if probe:
-                self._probe()
+            if compiled is not None:
+                self._run_compiled(compiled, probe)
+            else:
+                for r, c in puzzle.clue_cells:
+                    self._settle(r * cols + c, 0)
+                for q in range(len(self.clues)):
+                    self._revise(q)
+                self._propagate()
+                if probe:
+                    self._probe()
         except Contradiction as why:
             self.contradiction = str(why)
         self.trail = []
@@ -293,9 +314,9 @@ class Views:
         reach = bit_region(puzzle.rows, puzzle.cols, white & -white, ((1 << size) - 1) & ~black, goal=white)
         return white & ~reach == 0
 
-    def _probe(self) -> None:
-        """Probe every open cell seen by some number, and every length, each again only when
-        something one of its branches read changed."""
+    def _probe_list(self) -> list[tuple[int, ...]]:
+        """The probes, in their first round's order: (x,) a cell, (q, -1) a number's views,
+        (q, i, k) length k of ray i of number q."""
         col = self.col
         cells = sorted({x for x in range(len(col)) if self.watch[x] and col[x] == OPEN},
                        key=lambda x: min(pos for _, _, pos in self.watch[x]))  # cells near numbers first
@@ -305,7 +326,13 @@ class Views:
                 probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
         if self.whole_views:  # each number's views first (gen 50x50 s1: 8.0 s of CPU, 10.6 s after the rest)
             probes = [(q, -1) for q in range(len(self.n))] + probes
-        self.probes = probes
+        return probes
+
+    def _probe(self) -> None:
+        """Probe every open cell seen by some number, and every length, each again only when
+        something one of its branches read changed."""
+        col = self.col
+        probes = self.probes = self._probe_list()
         # A branch is one assumption of a probe (a cell's colour, a view, a length). Its outcome
         # is kept until something it read changes for good: a failed branch fails for good (the
         # rules only add facts, and more facts only add contradictions and cuts), and a
@@ -492,6 +519,103 @@ class Views:
             self._set_mask(q, i, 1 << k)
         self._revise(q, olds)
 
+    # -- the compiled engine ---------------------------------------------------------------------
+
+    def _run_compiled(self, jit: Any, probe: bool) -> None:
+        """The propagation and probing above, run by :mod:`.kuromasu_probe_compiled` on arrays;
+        the board's colours and masks are read back into ``col`` and ``mask``."""
+        size, count = len(self.col), len(self.n)
+        nbrs = np.full((size, 4), -1, np.int64)
+        for x, around in enumerate(self.nbrs):
+            nbrs[x, :len(around)] = around
+        wstart = np.zeros(size + 1, np.int64)
+        wstart[1:] = np.cumsum([len(w) for w in self.watch])
+        watch = np.array([entry for w in self.watch for entry in w], np.int64).reshape(-1, 3)
+        longest = max((len(ray) for rays in self.rays for ray in rays), default=0)
+        rays = np.zeros((count, 4, max(longest, 1)), np.int64)
+        raylen = np.zeros((count, 4), np.int64)
+        for q, four in enumerate(self.rays):
+            for i, ray in enumerate(four):
+                rays[q, i, :len(ray)] = ray
+                raylen[q, i] = len(ray)
+        g = (nbrs, np.array(self.rings, np.int64).reshape(size, 8), np.array(self.is_clue, np.bool_),
+             wstart, watch[:, 0].copy(), watch[:, 1].copy(), watch[:, 2].copy(), np.array(self.n, np.int64),
+             rays, raylen)
+        ctr = np.zeros(jit.COUNTERS, np.int64)
+        ctr[jit.CONNECTED], ctr[jit.ELSEWHERE], ctr[jit.WHOLE] = self.connected, self.whites_elsewhere, self.whole_views
+        trail = size + count * 4 * 64 + 8  # each cell settled once, each mask shrinks at most 63 times
+        s = (np.full(size, OPEN, np.int64), np.array(self.mask, np.int64).reshape(count, 4),
+             np.zeros(trail, np.int64), np.zeros(trail, np.int64), np.zeros(size + 1, np.int64),
+             np.zeros(count, np.bool_), np.zeros((count, 4), np.int64), np.zeros(count, np.int64), ctr,
+             np.zeros(size + count, np.int64), np.zeros(size + 1, np.int64), np.zeros(4, np.int64),
+             np.zeros(4, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64))
+        clue_cells = np.array([r * self.cols + c for r, c in self.puzzle.clue_cells], np.int64)
+        status = jit.start(g, s, clue_cells)
+        if status == jit.DONE and probe:
+            self._read_back(s)
+            status = self._probe_compiled(jit, g, s)
+        self._read_back(s)
+        self.tries, self.probes_run = int(ctr[jit.TRIES]), int(ctr[jit.PROBES_RUN])
+        if status == jit.CONTRADICTION:
+            why, at = int(ctr[jit.WHY]), int(ctr[jit.WHY_AT])
+            if why == jit.BOTH:
+                raise Contradiction(f"the numbers' views make {divmod(at, self.cols)} both black and white")
+            if why == jit.NO_VIEW:
+                raise Contradiction(f"the {self.n[at]} at {self.clues[at]} has no view left")
+            raise Contradiction(f"the white cell {divmod(at, self.cols)} is walled in")
+
+    def _read_back(self, s: tuple) -> None:
+        self.col = s[0].tolist()
+        self.mask = s[1].tolist()
+        self.bits = [sum(1 << x for x, v in enumerate(self.col) if v == b) for b in (0, 1)]
+
+    def _probe_compiled(self, jit: Any, g: tuple, s: tuple) -> int:
+        """Run the probes in slices (the deadline checked between them), growing the pools of
+        branch outcomes and dependencies whenever a slice fills one."""
+        size, count, whole = len(self.col), len(self.n), self.whole_views
+        probes = self.probes = self._probe_list()
+        kinds = np.zeros((len(probes), 4), np.int64)
+        for p, probe in enumerate(probes):
+            if len(probe) == 1:
+                kinds[p] = (jit.CELL, probe[0], 0, 0)
+            elif len(probe) == 2:
+                kinds[p] = (jit.VIEWS, probe[0], 0, 0)
+            else:
+                kinds[p] = (jit.LENGTH, *probe)
+        total = len(probes)
+        branches = 2 * size + total + count + count * whole  # cells' colours, lengths, waits, views
+        br = np.zeros((branches, 8), np.int64)
+        br[:, 3] = -1
+        settled, revised, reads, number_reads = COMPILED_POOLS
+        pools = [np.zeros(settled, np.int64), np.zeros(settled, np.int64), np.zeros(revised, np.int64),
+                 np.zeros((revised, 4), np.int64), np.zeros((reads, 4), np.int64)]
+        cdep = np.zeros((number_reads, 4), np.int64)
+        rest = (np.full(size, -1, np.int64), cdep, np.full(count, -1, np.int64),
+                np.zeros((count, max(whole, 1)), np.int64), np.zeros((count, max(whole, 1)), np.int64),
+                np.ones(total, np.bool_), np.zeros(total, np.int64), np.zeros(count, np.int64),
+                np.array([2 * size + total + count], np.int64), kinds,
+                np.arange(2 * size, dtype=np.int64).reshape(size, 2), 2 * size + np.arange(total, dtype=np.int64),
+                2 * size + total + np.arange(count, dtype=np.int64), np.zeros((max(whole, 1), 4), np.int64),
+                np.arange(total, dtype=np.int64))
+        ctr = s[8]
+        ctr[jit.PEND_N] = total
+        while True:
+            pb = (br, *pools[:4], pools[4], rest[0], rest[1], *rest[2:])
+            check_deadline()
+            status = jit.probe_slice(g, s, pb, COMPILED_SLICE)
+            if status == jit.FULL:  # the probe that filled a pool runs again after it grows
+                ctr[jit.PEND_I] -= 1
+                ctr[jit.PROBES_RUN] -= 1
+                rest[5][rest[14][ctr[jit.PEND_I]]] = True
+                need = {0: (ctr[jit.SP], size), 1: (ctr[jit.SP], size), 2: (ctr[jit.RP], 4 * 64 * count),
+                        3: (ctr[jit.RP], 4 * 64 * count), 4: (ctr[jit.DP], 5 * size)}
+                for k, (used, most) in need.items():  # room for one more branch of any size
+                    pools[k] = _grown(pools[k], used, most)
+                rest = (rest[0], _grown(rest[1], ctr[jit.CP], 4 * 64 * count + 1), *rest[2:])
+                continue
+            if status != jit.MORE:
+                return status
+
     def views(self, clue: Cell) -> list[tuple[int, ...]]:
         """The number's kept views, as (up, down, left, right) lengths."""
         n = self.puzzle.numbers[clue]
@@ -542,3 +666,26 @@ def _sums(a: int, b: int, full: int) -> int:
         a ^= low
         out |= b << (low.bit_length() - 1)
     return out & full
+
+
+def _compiled(engine: str, biggest: int) -> Any:
+    """The compiled engine's module for ``engine`` and a board whose biggest number is
+    ``biggest``, or None for this module's."""
+    if engine == "python":
+        return None
+    fits = biggest <= COMPILED_MAX_NUMBER
+    try:
+        from . import kuromasu_probe_compiled as jit
+    except ImportError:
+        jit = None
+    if engine == "compiled" and (jit is None or not fits):
+        raise ValueError("the compiled engine needs numba and numbers of at most "
+                         f"{COMPILED_MAX_NUMBER} (this board's biggest: {biggest})")
+    return jit if fits else None
+
+
+def _grown(pool: np.ndarray, used: int, room: int) -> np.ndarray:
+    """``pool`` doubled until ``room`` rows fit after its first ``used``."""
+    while len(pool) - used < room:
+        pool = np.concatenate([pool, np.zeros_like(pool)])
+    return pool

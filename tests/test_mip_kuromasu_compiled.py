@@ -1,0 +1,92 @@
+"""MIP Kuromasu's compiled deductions (``encodings/mip/kuromasu_probe_compiled.py``): the same
+fixpoint as the readable engine of ``kuromasu_probe.py`` (the same settled cells, kept lengths,
+contradictions and even the same number of branches run), on bundled boards, thinned ones with
+many answers, and random small boards; pools that start tiny and grow; the solve's deadline."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+import puzzlebench as pb
+from puzzlebench.encodings import base
+from puzzlebench.encodings.mip import kuromasu_probe
+from puzzlebench.encodings.mip.kuromasu_probe import Views
+from puzzlebench.model import Kuromasu
+from puzzlebench.model.kuromasu import random_kuromasu
+
+pytest.importorskip("numba", reason="the compiled engine needs numba (a dependency of the project)")
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "gen-kuromasu"
+
+
+def outcome(views: Views) -> tuple:
+    return views.colour, views.lengths, views.contradiction, views.tries, views.probes_run
+
+
+def both(puzzle: Kuromasu, **options) -> tuple[Views, Views]:
+    slow = Views(puzzle, engine="python", **options)
+    fast = Views(puzzle, engine="compiled", **options)
+    assert (slow.engine, fast.engine) == ("python", "compiled")
+    return slow, fast
+
+
+def thinned(puzzle: Kuromasu, keep: int) -> Kuromasu:
+    numbers = {cell: n for j, (cell, n) in enumerate(sorted(puzzle.numbers.items())) if j % keep}
+    return Kuromasu(puzzle.rows, puzzle.cols, numbers=numbers, name=f"{puzzle.name}-thinned")
+
+
+@pytest.mark.parametrize("name", ["kuromasu-015x015-s1", "kuromasu-020x020-s2", "kuromasu-030x030-s1"])
+@pytest.mark.parametrize("keep", [0, 3])
+def test_the_compiled_engine_reaches_the_readable_engines_fixpoint(name: str, keep: int) -> None:
+    puzzle = pb.load(str(PUZZLES / f"{name}.pzl"))
+    if keep:
+        puzzle = thinned(puzzle, keep)  # many answers: cells stay open, branches are woken often
+    for whole_views in (0, 50):
+        slow, fast = both(puzzle, probe=True, whole_views=whole_views)
+        assert outcome(fast) == outcome(slow), (name, keep, whole_views)
+    assert keep or len(fast.colour) > puzzle.rows * puzzle.cols // 2
+
+
+def test_the_engines_agree_on_random_boards_with_and_without_connectivity() -> None:
+    rng = random.Random(2026)
+    contradictions = settled = 0
+    for trial in range(250):
+        rows, cols = rng.randint(2, 7), rng.randint(2, 7)
+        puzzle = random_kuromasu(rng, rows, cols, clue_p=rng.choice((0.1, 0.25, 0.4)))
+        options = dict(probe=rng.random() < 0.8, connected=rng.random() < 0.7, whole_views=rng.choice((0, 3, 50)))
+        slow, fast = both(puzzle, **options)
+        assert outcome(fast) == outcome(slow), (trial, puzzle, options)
+        contradictions += slow.contradiction is not None
+        settled += len(slow.colour)
+    assert contradictions >= 5 and settled > 1_000
+
+
+def test_pools_that_start_tiny_grow_and_reach_the_same_fixpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzle = thinned(pb.load(str(PUZZLES / "kuromasu-020x020-s1.pzl")), 4)
+    expected = outcome(Views(puzzle, probe=True, whole_views=50, engine="compiled"))
+    monkeypatch.setattr(kuromasu_probe, "COMPILED_POOLS", (4, 2, 4, 2))
+    monkeypatch.setattr(kuromasu_probe, "COMPILED_SLICE", 7)
+    assert outcome(Views(puzzle, probe=True, whole_views=50, engine="compiled")) == expected
+
+
+def test_the_compiled_probing_stops_at_the_solves_deadline() -> None:
+    puzzle = pb.load(str(PUZZLES / "kuromasu-030x030-s1.pzl"))
+    token = base.BUILD_DEADLINE.set(time.perf_counter() - 1.0)
+    try:
+        with pytest.raises(base.BuildTimeout):
+            Views(puzzle, probe=True, engine="compiled")
+    finally:
+        base.BUILD_DEADLINE.reset(token)
+
+
+def test_numbers_too_big_for_the_compiled_masks_fall_back_to_the_readable_engine() -> None:
+    big = Kuromasu(1, 70, numbers={(0, 0): 70}, name="wide")
+    assert Views(big, probe=True).engine == "python"
+    assert Views(big, probe=True).colour == {(0, c): False for c in range(70)}
+    with pytest.raises(ValueError, match="at most 61"):
+        Views(big, engine="compiled")
+    assert Views(pb.load(str(PUZZLES / "kuromasu-005x005-s1.pzl"))).engine == "compiled"
