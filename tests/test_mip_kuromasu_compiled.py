@@ -15,6 +15,7 @@ import puzzlebench as pb
 from puzzlebench.encodings import base
 from puzzlebench.encodings.mip import kuromasu_probe
 from puzzlebench.encodings.mip.kuromasu_probe import Views
+from puzzlebench.formats import load_solution
 from puzzlebench.model import Kuromasu
 from puzzlebench.model.kuromasu import random_kuromasu
 
@@ -90,3 +91,12 @@ def test_numbers_too_big_for_the_compiled_masks_fall_back_to_the_readable_engine
     with pytest.raises(ValueError, match="at most 61"):
         Views(big, engine="compiled")
     assert Views(pb.load(str(PUZZLES / "kuromasu-005x005-s1.pzl"))).engine == "compiled"
+
+
+def test_the_mip_encodings_deduce_engine_option_proves_the_same_answer_either_way() -> None:
+    puzzle = pb.load(str(PUZZLES / "kuromasu-020x020-s1.pzl"))
+    planted = load_solution(str(PUZZLES / "kuromasu-020x020-s1.solution.pzl"), puzzle).cells
+    for engine in ("python", "compiled"):
+        result = pb.solve(puzzle, "mip", count=2, timeout=120, deduce_engine=engine)
+        assert result.exhausted and [s.cells for s in result.solutions] == [planted], engine
+        assert result.to_record()["resolved_options"]["deduce_engine"] == engine

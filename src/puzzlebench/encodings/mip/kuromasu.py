@@ -38,7 +38,10 @@ Rules and the rows that enforce them:
   ``WHOLE_VIEWS`` of them: a ray keeps only the lengths of the views that survive, and a cell every
   surviving view settles alike is settled. It settles every generated 30x30 and 50x50 board (but
   one cell) before HiGHS starts (50x50: 2.6-5.4 s of CPU for answer and proof, none proven
-  within 60 s wall before but s3); 100x100 s1 about 43 s of CPU, 1,922 cells left open;
+  within 60 s wall before but s3); 100x100 s1 about 43 s of CPU, 1,922 cells left open. The
+  deductions run compiled (``deduce_engine``, :mod:`.kuromasu_probe_compiled`): with
+  ``WHOLE_VIEWS`` = 200 they settle every cell of 100x100 s2 in about 7 s of CPU and leave 978 of s1
+  and 2,835 of s3 open;
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -62,6 +65,7 @@ from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
 from .connectivity import connect_by_flow, no_isolated_white
+from .kuromasu_probe import ENGINES
 from .kuromasu_probe import Views as _Views
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
@@ -70,8 +74,11 @@ DEFAULT_VIEWS = "tuples"
 DEDUCE: tuple[str, ...] = ("off", "views", "probe", "probe_views")
 DEFAULT_DEDUCE = "probe_views"
 #: deduce=probe_views probes a number's views one by one while it has at most this many (gen 50x50 s1:
-#: 20 leaves 1,276 cells open, 50 and 100 settle the board in 8.0 and 9.7 s of CPU)
-WHOLE_VIEWS = 50
+#: 20 leaves 1,276 cells open, 50 and 100 settle the board in 8.0 and 9.7 s of CPU with the readable
+#: engine; compiled, 200 settles gen 70x70 s3 and 100x100 s2, which 50 leaves 918 and 2,574 cells
+#: open, at 1.1-2.7x the CPU time of 50)
+WHOLE_VIEWS = 200
+DEDUCE_ENGINES = ENGINES
 DEFAULT_CONNECTIVITY = "lazy"
 VISIBILITY: tuple[str, ...] = ("rays", "shared")
 DEFAULT_VISIBILITY = "rays"
@@ -94,7 +101,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
     deduce = options["deduce"]
     connected = options["connectivity"] != "none"  # without the rule, its deductions must go too
     views = (_Views(puzzle, probe=deduce.startswith("probe"), connected=connected,
-                    whole_views=WHOLE_VIEWS if deduce == "probe_views" else 0)
+                    whole_views=WHOLE_VIEWS if deduce == "probe_views" else 0, engine=options["deduce_engine"])
              if deduce != "off" or options["views"] != "sum" else None)
     known: dict[Cell, bool] = {}
     if views is not None and views.contradiction is not None:
@@ -321,6 +328,14 @@ ENCODINGS: list[EncodingSpec] = [
                 "probing: a colour or ray length whose propagation contradicts, or cuts known white cells apart, is "
                 "ruled out), probe_views (probe, plus each number's views probed one by one: a ray keeps the "
                 "lengths of the surviving views, a cell every surviving view settles alike is settled)",
+            ),
+            Option(
+                "deduce_engine",
+                "auto",
+                DEDUCE_ENGINES,
+                "what runs the deductions: compiled (numba; the same fixpoint, generated 100x100 boards about 5x "
+                "faster), python (the readable reference), auto (compiled where numba is installed and every "
+                "number is at most 61)",
             ),
         ),
     ),

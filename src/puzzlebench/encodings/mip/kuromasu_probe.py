@@ -548,7 +548,7 @@ class Views:
              np.zeros(trail, np.int64), np.zeros(trail, np.int64), np.zeros(size + 1, np.int64),
              np.zeros(count, np.bool_), np.zeros((count, 4), np.int64), np.zeros(count, np.int64), ctr,
              np.zeros(size + count, np.int64), np.zeros(size + 1, np.int64), np.zeros(4, np.int64),
-             np.zeros(4, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64))
+             np.zeros(4, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64))
         clue_cells = np.array([r * self.cols + c for r, c in self.puzzle.clue_cells], np.int64)
         status = jit.start(g, s, clue_cells)
         if status == jit.DONE and probe:
@@ -587,9 +587,9 @@ class Views:
         br = np.zeros((branches, 8), np.int64)
         br[:, 3] = -1
         settled, revised, reads, number_reads = COMPILED_POOLS
-        pools = [np.zeros(settled, np.int64), np.zeros(settled, np.int64), np.zeros(revised, np.int64),
-                 np.zeros((revised, 4), np.int64), np.zeros((reads, 4), np.int64)]
-        cdep = np.zeros((number_reads, 4), np.int64)
+        pools = [np.zeros(settled, np.int32), np.zeros(settled, np.int8), np.zeros(revised, np.int32),
+                 np.zeros((revised, 4), np.int64), np.zeros((reads, 4), np.int32)]
+        cdep = np.zeros((number_reads, 4), np.int32)
         rest = (np.full(size, -1, np.int64), cdep, np.full(count, -1, np.int64),
                 np.zeros((count, max(whole, 1)), np.int64), np.zeros((count, max(whole, 1)), np.int64),
                 np.ones(total, np.bool_), np.zeros(total, np.int64), np.zeros(count, np.int64),
@@ -685,7 +685,13 @@ def _compiled(engine: str, biggest: int) -> Any:
 
 
 def _grown(pool: np.ndarray, used: int, room: int) -> np.ndarray:
-    """``pool`` doubled until ``room`` rows fit after its first ``used``."""
-    while len(pool) - used < room:
-        pool = np.concatenate([pool, np.zeros_like(pool)])
-    return pool
+    """``pool`` doubled until ``room`` rows fit after its first ``used`` (the rest left
+    unwritten, so that the memory is only touched when it is used)."""
+    size = len(pool)
+    while size - used < room:
+        size *= 2
+    if size == len(pool):
+        return pool
+    out = np.empty((size, *pool.shape[1:]), pool.dtype)
+    out[:used] = pool[:used]
+    return out
