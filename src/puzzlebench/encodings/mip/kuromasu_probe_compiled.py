@@ -12,7 +12,7 @@ and the reference method each follows:
   a bit set, and a trail of both for undoing (``_settle``, ``_set_mask``, ``_undo``);
 * ``_revise``, ``_propagate``, ``_prune``; ``_still_joined`` (the white cells stay joined),
   whose local search starts from all the cut-off neighbours at once and merges where they meet,
-  within a larger budget than the reference's (the whole board is searched 120 times on
+  within a larger budget than the reference's (the whole board is searched 12 times on
   100x100 s1 instead of 14,076; the verdict is the same, the whole-board search decides);
 * probing (``_probe_one``): each branch (a cell's colour, a view, a length, or a wait on a
   number) keeps its outcome, the cells it settled and the masks it revised in pools; the cells
