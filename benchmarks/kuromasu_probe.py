@@ -7,12 +7,13 @@ the compiled engine), ``compiled`` with 50 (the same fixpoint: the engine's own 
 ``compiled`` with 200 (the default now). Each records the CPU seconds (``process_time``), the
 cells left open and the branches run, and checks every settled cell against the planted answer
 and the two engines' fixpoints against each other. The compiled engine is loaded (or compiled)
-off the record first. It writes ``rows.jsonl`` and ``summary.json`` (machine, versions,
-settings) into ``--out``.
+off the record first. With ``--corpus``, the boards are the janko Kuromasu records instead
+(checked against their published answers). It writes ``rows.jsonl`` and ``summary.json``
+(machine, versions, settings) into ``--out``.
 
 Usage::
 
-    .venv/bin/python benchmarks/kuromasu_probe.py [--min-side 30] [--out results/kuromasu-probe]
+    .venv/bin/python benchmarks/kuromasu_probe.py [--min-side 30] [--corpus] [--out results/kuromasu-probe]
 """
 
 from __future__ import annotations
@@ -24,27 +25,37 @@ from pathlib import Path
 
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
 from puzzlebench.encodings.mip.kuromasu_probe import Views
+from puzzlebench.formats import iter_janko
 from puzzlebench.suites import load_suite
 
 REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpora" / "janko" / "Kuromasu_dataset.json"
 RUNS = [("python", 50), ("compiled", 50), ("compiled", 200)]
+
+
+def boards(min_side: int, corpus: bool) -> list[tuple[str, object, frozenset]]:
+    """(id, puzzle, planted black cells): the bundled boards of ``min_side`` or more, or the corpus."""
+    if corpus:
+        return [(e.id, e.puzzle, frozenset(e.solution.cells)) for e in iter_janko(CORPUS, malformed=[])]
+    items = sorted((i for i in load_suite("gen-kuromasu") if min(i.puzzle.shape) >= min_side),
+                   key=lambda i: (i.puzzle.shape, i.id))
+    return [(i.id, i.puzzle, frozenset(i.solution.cells)) for i in items]
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--min-side", type=int, default=30, help="smallest board side (default 30)")
+    ap.add_argument("--corpus", action="store_true", help="the janko Kuromasu records instead of the bundled boards")
     ap.add_argument("--out", type=Path, default=REPO / "results" / "kuromasu-probe")
     args = ap.parse_args(argv)
-    items = sorted((i for i in load_suite("gen-kuromasu") if min(i.puzzle.shape) >= args.min_side),
-                   key=lambda i: (i.puzzle.shape, i.id))
+    items = boards(args.min_side, args.corpus)
     if not items:
         raise SystemExit(f"no bundled gen-kuromasu board is {args.min_side} cells a side or more")
-    Views(items[0].puzzle, engine="compiled")  # numba's cache loaded (or the engine compiled) off the record
+    Views(items[0][1], engine="compiled")  # numba's cache loaded (or the engine compiled) off the record
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
-        for item in items:
-            puzzle, planted = item.puzzle, item.solution.cells
+        for ident, puzzle, planted in items:
             cells = puzzle.rows * puzzle.cols
             fixpoints = {}
             for engine, whole in RUNS:
@@ -52,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                 views = Views(puzzle, probe=True, whole_views=whole, engine=engine)
                 seconds = time.process_time() - start
                 fixpoints[engine, whole] = views.colour
-                row = {"id": item.id, "side": puzzle.rows, "engine": engine, "whole_views": whole,
+                row = {"id": ident, "side": puzzle.rows, "engine": engine, "whole_views": whole,
                        "cpu_s": seconds, "open": cells - len(views.colour), "tries": views.tries,
                        "correct": views.contradiction is None
                        and all((cell in planted) == black for cell, black in views.colour.items()),
@@ -60,10 +71,10 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append(row)
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
-                print(f"{item.id:22s} {engine:8s} {whole:4d} {seconds:7.2f} s  open {row['open']:5d}  "
+                print(f"{ident:22s} {engine:8s} {whole:4d} {seconds:7.2f} s  open {row['open']:5d}  "
                       f"tries {row['tries']:7d}  {'ok' if row['correct'] else 'WRONG'}")
             if fixpoints["python", 50] != fixpoints["compiled", 50]:
-                raise SystemExit(f"{item.id}: the engines' fixpoints differ")
+                raise SystemExit(f"{ident}: the engines' fixpoints differ")
 
     def total(engine: str, whole: int, side: int | None = None) -> float:
         return sum(r["cpu_s"] for r in rows
@@ -77,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         "compiled_over_python_at_50": total("compiled", 50) / total("python", 50),
         "default_over_before": total("compiled", 200) / total("python", 50),
         "all_correct": all(r["correct"] for r in rows),
-        "boards": [i.id for i in items], "machine": machine(), "versions": versions(),
+        "boards": "janko Kuromasu corpus" if args.corpus else [ident for ident, _, _ in items], "machine": machine(), "versions": versions(),
         "git_commit": git_commit(), "timestamp": timestamp(),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
