@@ -5,7 +5,10 @@ many answers, and random small boards; pools that start tiny and grow; the solve
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -100,3 +103,23 @@ def test_the_mip_encodings_deduce_engine_option_proves_the_same_answer_either_wa
         result = pb.solve(puzzle, "mip", count=2, timeout=120, deduce_engine=engine)
         assert result.exhausted and [s.cells for s in result.solutions] == [planted], engine
         assert result.to_record()["resolved_options"]["deduce_engine"] == engine
+
+
+def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> None:
+    # A first compile takes about 40 s, which no solve's deadline should pay: with an empty numba
+    # cache, auto runs the readable engine (the same fixpoint) and warns; compiled compiles.
+    script = (
+        "import warnings\n"
+        "from puzzlebench.model import Kuromasu\n"
+        "from puzzlebench.encodings.mip import kuromasu_probe as kp, kuromasu_probe_compiled as jit\n"
+        "board = Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 2}, name='tiny')\n"
+        "print(kp._compiled_ready(jit))\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    print(kp.Views(board, probe=True).engine, any('not compiled yet' in str(w.message) for w in caught))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "python", "True"]
+    assert Views(Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 2}, name="tiny"), probe=True).engine == "compiled"

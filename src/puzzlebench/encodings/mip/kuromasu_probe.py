@@ -39,6 +39,7 @@ board has no answer.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -681,7 +682,26 @@ def _compiled(engine: str, biggest: int) -> Any:
     if engine == "compiled" and (jit is None or not fits):
         raise ValueError("the compiled engine needs numba and numbers of at most "
                          f"{COMPILED_MAX_NUMBER} (this board's biggest: {biggest})")
+    if engine == "auto" and jit is not None and fits and not _compiled_ready(jit):
+        warnings.warn("MIP Kuromasu's deductions run on the readable engine: the compiled one is not compiled "
+                      "yet (`python -m puzzlebench.encodings.mip.kuromasu_probe_compiled` compiles it once, "
+                      "in about 40 s; `make setup` does)", RuntimeWarning, stacklevel=3)
+        return None
     return jit if fits else None
+
+
+def _compiled_ready(jit: Any) -> bool:
+    """Whether the compiled engine is compiled, in this process or in numba's cache for this
+    source: ``auto`` never makes a solve pay for the first compile. (The cache is read through
+    numba's private ``_cache``; if that ever changes, ``auto`` falls back to this module's engine,
+    as where numba is missing.)"""
+    entries = (jit.start, jit.probe_slice)
+    if all(fn.signatures for fn in entries):
+        return True
+    try:
+        return all(fn._cache._cache_file._load_index() for fn in entries)
+    except Exception:  # numba's private cache API changed
+        return False
 
 
 def _grown(pool: np.ndarray, used: int, room: int) -> np.ndarray:
