@@ -571,8 +571,8 @@ class Views:
         self.bits = [sum(1 << x for x, v in enumerate(self.col) if v == b) for b in (0, 1)]
 
     def _probe_compiled(self, jit: Any, g: tuple, s: tuple) -> int:
-        """Run the probes in slices (the deadline checked between them), growing the pools of
-        branch outcomes and dependencies whenever a slice fills one."""
+        """Run the probes in slices (the deadline checked between them), compacting the pools of
+        branch outcomes and dependencies whenever a slice fills one, and growing them if needed."""
         size, count, whole = len(self.col), len(self.n), self.whole_views
         probes = self.probes = self._probe_list()
         kinds = np.zeros((len(probes), 4), np.int64)
@@ -604,10 +604,14 @@ class Views:
             pb = (br, *pools[:4], pools[4], rest[0], rest[1], *rest[2:])
             check_deadline()
             status = jit.probe_slice(g, s, pb, COMPILED_SLICE)
-            if status == jit.FULL:  # the probe that filled a pool runs again after it grows
+            if status == jit.FULL:  # the probe that filled a pool runs again, after compaction and growth
                 ctr[jit.PEND_I] -= 1
                 ctr[jit.PROBES_RUN] -= 1
                 rest[5][rest[14][ctr[jit.PEND_I]]] = True
+                reads, number_reads = np.empty_like(pools[4]), np.empty_like(rest[1])
+                jit.compact(s, pb, reads, number_reads)
+                pools[4] = reads
+                rest = (rest[0], number_reads, *rest[2:])
                 need = {0: (ctr[jit.SP], size), 1: (ctr[jit.SP], size), 2: (ctr[jit.RP], 4 * 64 * count),
                         3: (ctr[jit.RP], 4 * 64 * count), 4: (ctr[jit.DP], 5 * size)}
                 for k, (used, most) in need.items():  # room for one more branch of any size
@@ -696,10 +700,9 @@ def _compiled_ready(jit: Any) -> bool:
     numba's private ``_cache``; if that ever changes, ``auto`` falls back to this module's engine,
     as where numba is missing.)"""
     entries = (jit.start, jit.probe_slice)
-    if all(fn.signatures for fn in entries):
-        return True
     try:
-        return all(fn._cache._cache_file._load_index() for fn in entries)
+        return (all(fn.signatures for fn in entries)
+                or all(fn._cache._cache_file._load_index() for fn in entries))
     except Exception:  # numba's private cache API changed
         return False
 
