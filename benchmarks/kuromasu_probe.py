@@ -25,6 +25,7 @@ from pathlib import Path
 
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions
 from puzzlebench.encodings.mip.kuromasu_probe import Views
+from puzzlebench.encodings.mip.kuromasu_probe_compiled import warm_up
 from puzzlebench.formats import iter_janko
 from puzzlebench.suites import load_suite
 
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     items = boards(args.min_side, args.corpus)
     if not items:
         raise SystemExit(f"no bundled gen-kuromasu board is {args.min_side} cells a side or more")
-    Views(items[0][1], engine="compiled")  # numba's cache loaded (or the engine compiled) off the record
+    warm_up()  # numba's cache loaded (or the engine compiled) off the record
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:

@@ -123,3 +123,16 @@ def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> N
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "python", "True"]
     assert Views(Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 2}, name="tiny"), probe=True).engine == "compiled"
+
+
+def test_the_warm_up_reaches_every_entry_point() -> None:
+    # `make setup` compiles the engine through warm_up(): a solve must find every entry point
+    # compiled, compact() included (it only runs once a pool is full).
+    script = (
+        "from puzzlebench.encodings.mip import kuromasu_probe_compiled as jit\n"
+        "jit.warm_up()\n"
+        "print([bool(fn.signatures) for fn in (jit.start, jit.probe_slice, jit.compact)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[True, True, True]"

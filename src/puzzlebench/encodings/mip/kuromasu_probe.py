@@ -699,7 +699,7 @@ def _compiled_ready(jit: Any) -> bool:
     source: ``auto`` never makes a solve pay for the first compile. (The cache is read through
     numba's private ``_cache``; if that ever changes, ``auto`` falls back to this module's engine,
     as where numba is missing.)"""
-    entries = (jit.start, jit.probe_slice)
+    entries = (jit.start, jit.probe_slice, jit.compact)
     try:
         return (all(fn.signatures for fn in entries)
                 or all(fn._cache._cache_file._load_index() for fn in entries))

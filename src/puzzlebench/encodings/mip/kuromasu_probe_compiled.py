@@ -873,9 +873,20 @@ def probe_slice(g, s, pb, budget):
     return MORE
 
 
-if __name__ == "__main__":  # compile every function now (numba caches them beside this file)
+def warm_up() -> None:
+    """Compile every entry point, or load it from numba's cache beside this file (the first
+    compile takes about 40 s; ``make setup`` runs this module for it)."""
     from ...model import Kuromasu
-    from .kuromasu_probe import Views
+    from . import kuromasu_probe
 
-    Views(Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 2}, name="warm-up"), probe=True, whole_views=3,
-          engine="compiled")
+    pools = kuromasu_probe.COMPILED_POOLS
+    kuromasu_probe.COMPILED_POOLS = (4, 2, 4, 2)  # pools that fill at once: ``compact`` runs too
+    try:
+        kuromasu_probe.Views(Kuromasu(5, 5, numbers={(1, 1): 5, (3, 3): 4}, name="warm-up"),  # 76 branches
+                             probe=True, whole_views=3, engine="compiled")
+    finally:
+        kuromasu_probe.COMPILED_POOLS = pools
+
+
+if __name__ == "__main__":
+    warm_up()
