@@ -777,6 +777,31 @@ def _probe_one(g, s, pb, p):
 
 
 @njit(cache=True)
+def _live_lists(heads, pool, out, br, old_revised, renumber):
+    """Copy the entries of the branches' current runs from the linked lists ``heads`` into
+    ``pool`` to ``out``, relinked in order; with ``renumber``, an entry's revised row (column 2)
+    follows its branch's revised rows, moved by ``compact``. Returns the entries kept."""
+    n = 0
+    for key in range(len(heads)):
+        d, last = heads[key], -1
+        heads[key] = -1
+        while d >= 0:
+            b = pool[d, 0]
+            if pool[d, 1] == br[b, 2]:
+                out[n, 0], out[n, 1], out[n, 2], out[n, 3] = b, pool[d, 1], pool[d, 2], -1
+                if renumber and pool[d, 2] >= 0:
+                    out[n, 2] = pool[d, 2] - old_revised[b] + br[b, 6]
+                if last < 0:
+                    heads[key] = n
+                else:
+                    out[last, 3] = n
+                last = n
+                n += 1
+            d = pool[d, 3]
+    return n
+
+
+@njit(cache=True)
 def compact(s, pb, dep_out, cdep_out):
     """Keep in the pools only what a kept branch outcome still needs (on 100x100 s1, 4% of what
     was stored: most outcomes are replaced by a later run of their branch, and a cell settled for
@@ -812,43 +837,8 @@ def compact(s, pb, dep_out, cdep_out):
         br[b, 6] = rp
         rp += count
     ctr[SP], ctr[RP] = sp, rp
-    n = 0
-    for e in range(len(dhead)):  # the cells' dependencies of the branches' current runs
-        d, last = dhead[e], -1
-        dhead[e] = -1
-        while d >= 0:
-            b = dep[d, 0]
-            if dep[d, 1] == br[b, 2]:
-                for i in range(3):
-                    dep_out[n, i] = dep[d, i]
-                dep_out[n, 3] = -1
-                if last < 0:
-                    dhead[e] = n
-                else:
-                    dep_out[last, 3] = n
-                last = n
-                n += 1
-            d = dep[d, 3]
-    ctr[DP] = n
-    n = 0
-    for q in range(len(chead)):  # the numbers' dependencies, their revised rows renumbered
-        c, last = chead[q], -1
-        chead[q] = -1
-        while c >= 0:
-            b = cdep[c, 0]
-            if cdep[c, 1] == br[b, 2]:
-                r = cdep[c, 2]
-                cdep_out[n, 0], cdep_out[n, 1] = b, cdep[c, 1]
-                cdep_out[n, 2] = r - old_revised[b] + br[b, 6] if r >= 0 else -1
-                cdep_out[n, 3] = -1
-                if last < 0:
-                    chead[q] = n
-                else:
-                    cdep_out[last, 3] = n
-                last = n
-                n += 1
-            c = cdep[c, 3]
-    ctr[CP] = n
+    ctr[DP] = _live_lists(dhead, dep, dep_out, br, old_revised, False)  # the cells' dependencies
+    ctr[CP] = _live_lists(chead, cdep, cdep_out, br, old_revised, True)  # the numbers', rows renumbered
 
 
 @njit(cache=True)
