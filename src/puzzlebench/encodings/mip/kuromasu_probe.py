@@ -553,9 +553,10 @@ class Views:
         clue_cells = np.array([r * self.cols + c for r, c in self.puzzle.clue_cells], np.int64)
         status = jit.start(g, s, clue_cells)
         if status == jit.DONE and probe:
-            self._read_back(s)
+            self.col, self.mask = s[0].tolist(), s[1].tolist()  # the probes are listed from them
             status = self._probe_compiled(jit, g, s)
-        self._read_back(s)
+        self.col, self.mask = s[0].tolist(), s[1].tolist()
+        self.bits = [sum(1 << x for x, v in enumerate(self.col) if v == b) for b in (0, 1)]
         self.tries, self.probes_run = int(ctr[jit.TRIES]), int(ctr[jit.PROBES_RUN])
         if status == jit.CONTRADICTION:
             why, at = int(ctr[jit.WHY]), int(ctr[jit.WHY_AT])
@@ -564,11 +565,6 @@ class Views:
             if why == jit.NO_VIEW:
                 raise Contradiction(f"the {self.n[at]} at {self.clues[at]} has no view left")
             raise Contradiction(f"the white cell {divmod(at, self.cols)} is walled in")
-
-    def _read_back(self, s: tuple) -> None:
-        self.col = s[0].tolist()
-        self.mask = s[1].tolist()
-        self.bits = [sum(1 << x for x, v in enumerate(self.col) if v == b) for b in (0, 1)]
 
     def _probe_compiled(self, jit: Any, g: tuple, s: tuple) -> int:
         """Run the probes in slices (the deadline checked between them), compacting the pools of
@@ -588,8 +584,8 @@ class Views:
         br = np.zeros((branches, 8), np.int64)
         br[:, 3] = -1
         settled, revised, reads, number_reads = COMPILED_POOLS
-        pools = [np.zeros(settled, np.int32), np.zeros(settled, np.int8), np.zeros(revised, np.int32),
-                 np.zeros((revised, 4), np.int64), np.zeros((reads, 4), np.int32)]
+        pools = [np.zeros(settled, np.int32), np.zeros(settled, np.int8), np.zeros((revised, 4), np.int64),
+                 np.zeros((reads, 4), np.int32)]
         cdep = np.zeros((number_reads, 4), np.int32)
         rest = (np.full(size, -1, np.int64), cdep, np.full(count, -1, np.int64),
                 np.zeros((count, max(whole, 1)), np.int64), np.zeros((count, max(whole, 1)), np.int64),
@@ -601,19 +597,19 @@ class Views:
         ctr = s[8]
         ctr[jit.PEND_N] = total
         while True:
-            pb = (br, *pools[:4], pools[4], rest[0], rest[1], *rest[2:])
+            pb = (br, *pools, *rest)
             check_deadline()
             status = jit.probe_slice(g, s, pb, COMPILED_SLICE)
             if status == jit.FULL:  # the probe that filled a pool runs again, after compaction and growth
                 ctr[jit.PEND_I] -= 1
                 ctr[jit.PROBES_RUN] -= 1
                 rest[5][rest[14][ctr[jit.PEND_I]]] = True
-                reads, number_reads = np.empty_like(pools[4]), np.empty_like(rest[1])
+                reads, number_reads = np.empty_like(pools[3]), np.empty_like(rest[1])
                 jit.compact(s, pb, reads, number_reads)
-                pools[4] = reads
+                pools[3] = reads
                 rest = (rest[0], number_reads, *rest[2:])
                 need = {0: (ctr[jit.SP], size), 1: (ctr[jit.SP], size), 2: (ctr[jit.RP], 4 * 64 * count),
-                        3: (ctr[jit.RP], 4 * 64 * count), 4: (ctr[jit.DP], 5 * size)}
+                        3: (ctr[jit.DP], 5 * size)}
                 for k, (used, most) in need.items():  # room for one more branch of any size
                     pools[k] = _grown(pools[k], used, most)
                 rest = (rest[0], _grown(rest[1], ctr[jit.CP], 4 * 64 * count + 1), *rest[2:])

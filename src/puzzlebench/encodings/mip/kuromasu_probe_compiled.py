@@ -38,10 +38,16 @@ DONE, MORE, CONTRADICTION, FULL = 0, 1, 2, 3
 # Contradictions (ctr[WHY], ctr[WHY_AT]).
 BOTH, NO_VIEW, WALLED = 1, 2, 3
 
+# The arguments: ``g``, the board (neighbours, rings of eight, numbered cells, the cells' watch
+# lists as CSR: start, number, ray, position; the numbers, their rays, the rays' lengths), and
+# ``s``, the state (colours, masks, trail: entry and old mask, queue, the dirty numbers: flag,
+# masks at their last revision, stack; ``ctr``; scratch: stamps, search queue, kept and old masks,
+# colours, counts and labels per cell).
+
 # Counters and flags, one int64 array ``ctr``.
 TL, QL, DN, NWHITE, WHY, WHY_AT, CONNECTED, ELSEWHERE, STAMP = range(9)
-NB, SP, DP, CP, RP, PEND_N, PEND_I, WOKEN_N, TRIES, PROBES_RUN, WHOLE = range(9, 20)
-COUNTERS = 20
+SP, DP, CP, RP, PEND_N, PEND_I, WOKEN_N, TRIES, PROBES_RUN, WHOLE = range(9, 19)
+COUNTERS = 19
 
 # Probe kinds (rows of ``probes``: kind, a, b, c).
 CELL, VIEWS, LENGTH, WAIT = 0, 1, 2, 3
@@ -409,9 +415,9 @@ def start(g, s, clue_cells):
 # -- probing ---------------------------------------------------------------------------------------
 # Branch tables, one row per branch (``br``: known, ok, version, owner, settled start, settled
 # count, revised start, revised count); pools of what branches settled (``sp_x``, ``sp_v``) and
-# revised (``rp_q``, ``rp_m``); dependencies as linked lists per cell and per number (``dep``,
-# ``cdep``: branch, version, the colour the branch gave the cell or -1 / its revised row or -1,
-# next), with heads ``dhead`` and ``chead``.
+# revised (``rp_m``: a number's masks after the branch); dependencies as linked lists per cell
+# and per number (``dep``, ``cdep``: branch, version, the colour the branch gave the cell or -1 /
+# its revised row or -1, next), with heads ``dhead`` and ``chead``.
 
 @njit(cache=True)
 def _assume(g, s, kind, a, b, c, d):
@@ -438,7 +444,7 @@ def _try(g, s, pb, b, kind, x, y, z, w):
     outcome and what it read, undo it. False when a pool is full."""
     col, mask, tra, ctr, seen = s[0], s[1], s[2], s[8], s[9]
     nbrs = g[0]
-    br, sp_x, sp_v, rp_q, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5], pb[6], pb[7], pb[8]
+    br, sp_x, sp_v, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5], pb[6], pb[7]
     ctr[TRIES] += 1
     mark = ctr[TL]
     ok = _assume(g, s, kind, x, y, z, w) and _propagate(g, s)
@@ -449,7 +455,7 @@ def _try(g, s, pb, b, kind, x, y, z, w):
         if tra[t] >= 0:
             cells += 1
     masks = ctr[TL] - mark - cells
-    if ok and (ctr[SP] + cells > len(sp_x) or ctr[RP] + masks > len(rp_q)
+    if ok and (ctr[SP] + cells > len(sp_x) or ctr[RP] + masks > len(rp_m)
                or ctr[DP] + 5 * cells > len(dep) or ctr[CP] + masks > len(cdep)):
         _undo(s, mark)  # the branch stays unknown; the caller grows the pools and runs it again
         ctr[TRIES] -= 1
@@ -480,7 +486,6 @@ def _try(g, s, pb, b, kind, x, y, z, w):
                 if seen[len(col) + q] != stamp:  # numbers sit after the cells in ``seen``
                     seen[len(col) + q] = stamp
                     r = ctr[RP]
-                    rp_q[r] = q
                     for k in range(4):
                         rp_m[r, k] = mask[q, k]
                     ctr[RP] += 1
@@ -516,7 +521,7 @@ def _branch(g, s, pb, b, p, kind, x, y, z, w):
 
 @njit(cache=True)
 def _wake(s, pb, b):
-    br, queued, woken, ctr = pb[0], pb[11], pb[12], s[8]
+    br, queued, woken, ctr = pb[0], pb[10], pb[11], s[8]
     br[b, 0] = 0
     br[b, 2] += 1
     p = br[b, 3]
@@ -551,7 +556,7 @@ def _views_of(n, m0, m1, m2, m3, limit, out):
 @njit(cache=True)
 def _view_branch(pb, q, a, b, c):
     """The branch of number q's view (a, b, c, ...), made on first use."""
-    vkey, vid, vcount, br, nextid = pb[9], pb[10], pb[13], pb[0], pb[14]
+    vkey, vid, vcount, br, nextid = pb[8], pb[9], pb[12], pb[0], pb[13]
     key = (a * 64 + b) * 64 + c
     for j in range(vcount[q]):
         if vkey[q, j] == key:
@@ -570,8 +575,8 @@ def _probe_one(g, s, pb, p):
     woken. Returns DONE, CONTRADICTION or FULL."""
     n = g[7]
     col, mask, tra, ctr, seen, auxv, auxc = s[0], s[1], s[2], s[8], s[9], s[13], s[14]
-    br, sp_x, sp_v, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[4], pb[5], pb[6], pb[7], pb[8]
-    probes, cell_branch, len_branch, wait_branch, views = pb[15], pb[16], pb[17], pb[18], pb[19]
+    br, sp_x, sp_v, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5], pb[6], pb[7]
+    probes, cell_branch, len_branch, wait_branch, views = pb[14], pb[15], pb[16], pb[17], pb[18]
     learn = np.empty((0, 2), np.int64)
     learn_kind = -1  # -1 nothing, CELL: settle the rows of ``learn``, LENGTH: mask, VIEWS: masks + cells
     lq = li = lm = 0
@@ -809,7 +814,7 @@ def compact(s, pb, dep_out, cdep_out):
     good is never read again): the kept outcomes' settled cells and revised masks moved down in
     the order they were stored, the live dependencies copied into ``dep_out`` and ``cdep_out``."""
     ctr = s[8]
-    br, sp_x, sp_v, rp_q, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5], pb[6], pb[7], pb[8]
+    br, sp_x, sp_v, rp_m, dep, dhead, cdep, chead = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5], pb[6], pb[7]
     kept = 0
     for b in range(len(br)):
         if br[b, 0] == 1:
@@ -832,7 +837,6 @@ def compact(s, pb, dep_out, cdep_out):
         start, count = br[b, 6], br[b, 7]
         old_revised[b] = start
         for j in range(count):
-            rp_q[rp + j] = rp_q[start + j]
             for i in range(4):
                 rp_m[rp + j, i] = rp_m[start + j, i]
         br[b, 6] = rp
@@ -846,7 +850,7 @@ def compact(s, pb, dep_out, cdep_out):
 def probe_slice(g, s, pb, budget):
     """Run up to ``budget`` probes of the pending rounds: DONE when no probe is left, MORE,
     CONTRADICTION or FULL."""
-    ctr, pending, queued, woken = s[8], pb[20], pb[11], pb[12]
+    ctr, pending, queued, woken = s[8], pb[19], pb[10], pb[11]
     while budget > 0:
         if ctr[PEND_I] >= ctr[PEND_N]:  # the next round: the woken probes, in order
             if ctr[WOKEN_N] == 0:
