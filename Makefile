@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,notebooks,peers]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
-	$(PY) -m puzzlebench.encodings.mip.kuromasu_probe_compiled
+	$(PY) -m puzzlebench.encodings.compiled
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -20,14 +20,22 @@ assignment, then unshaded: when one side fails, every answer takes the other, so
 settled that way; when both sides agree on another cell, every answer agrees too. Repeated
 until a pass settles nothing, every settled cell holds in every answer. At depth 2 each side is
 closed by such a probe instead of :func:`settle` (slower; not what the plan asks for).
+
+This module is the readable statement of the rules and the probe; at depth 1 the probe runs
+compiled (:mod:`.nurikabe_probe_compiled`, the same rules over arrays, reaching the same cells)
+where numba is installed.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Sequence
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
 
 from ..model import Cell, Nurikabe
+from .compiled import compiled_ready
 from .islands import IslandGraph, IslandPlan, island_reasoning
 from .regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 
@@ -61,6 +69,13 @@ class Board:
         self.adj8 = [tuple(r2 * cols + c2 for r2 in range(r - 1, r + 2) for c2 in range(c - 1, c + 2)
                            if (r2, c2) != (r, c) and 0 <= r2 < rows and 0 <= c2 < cols)
                      for r in range(rows) for c in range(cols)]
+        self._arrays: tuple | None = None
+
+    def arrays(self, jit: Any) -> tuple:
+        """The board as the compiled engine's arrays (built once)."""
+        if self._arrays is None:
+            self._arrays = jit.arrays(self)
+        return self._arrays
 
 
 def settle(board: Board, state: list[int]) -> bool:
@@ -217,9 +232,17 @@ PASS_SLACK = 4.0
 #: refine's and probe's ``stop`` by default (see :func:`probe`)
 PROBE_STOP = "pass"
 PROBE_STOPS = ("budget", "pass")
+#: probe's ``engine`` by default: ``auto`` probes at depth 1 with the compiled engine
+#: (:mod:`.nurikabe_probe_compiled`) where numba is installed and the engine is compiled (else
+#: with this module's, and a warning); ``compiled`` insists on it, ``python`` never uses it
+PROBE_ENGINE = "auto"
+PROBE_ENGINES = ("auto", "compiled", "python")
+#: the cells the compiled engine probes between two looks at the deadline and the pass's pace
+COMPILED_SLICE = 16
 
 
-def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP) -> bool:
+def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP,
+          engine: str = PROBE_ENGINE) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
     False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
@@ -228,7 +251,11 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     ``stop="pass"`` (depth 1) also stops once ``PASS_SAMPLE`` CPU seconds of a pass show that
     the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
     a small part of one pass settles little the solver needs); ``"budget"`` probes until the
-    deadline."""
+    deadline. ``engine`` picks the engine of a depth-1 probe (``PROBE_ENGINE``)."""
+    if depth == 1:
+        jit = _compiled(engine)
+        if jit is not None:
+            return _probe_compiled(jit, board, state, deadline, stop)
     if not settle(board, state):
         return False
     while True:
@@ -275,6 +302,62 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
                 break  # close the new cells one level down first (cheaper)
         if not progress:
             return True
+
+
+def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str) -> bool:
+    """:func:`probe` at depth 1 on the compiled engine: the same passes, in slices of
+    ``COMPILED_SLICE`` cells, the deadline and the pace judged between slices."""
+    g = board.arrays(jit)
+    ws = jit.workspace(len(state), len(board.g.clues))
+    s = np.array(state, np.int8)
+    try:
+        if not jit.settle(g, ws, s):
+            return False
+        while True:
+            progress = False
+            start = time.process_time()
+            judge = stop == "pass"
+            tried = i = 0
+            while True:
+                now = time.process_time()
+                if now > deadline:
+                    return True
+                if judge and now - start > PASS_SAMPLE:
+                    judge = False
+                    left = int(np.count_nonzero(s[i:] == UNKNOWN))
+                    if (now - start) * left / max(tried, 1) > PASS_SLACK * (deadline - now):
+                        return True
+                outcome, i, settled, count = jit.probe_slice(g, ws, s, i, COMPILED_SLICE)
+                tried += count
+                progress |= settled
+                if outcome == jit.CONFLICT:
+                    return False
+                if outcome == jit.PASS_DONE:
+                    break
+            if not progress:
+                return True
+    finally:
+        state[:] = s.tolist()
+
+
+def _compiled(engine: str) -> Any:
+    """The compiled engine's module for ``engine``, or None for this module's."""
+    if engine not in PROBE_ENGINES:
+        raise ValueError(f"unknown probe engine {engine!r}; choose from {', '.join(PROBE_ENGINES)}")
+    if engine == "python":
+        return None
+    try:
+        from . import nurikabe_probe_compiled as jit
+    except ImportError:
+        if engine == "compiled":
+            raise ValueError("the compiled Nurikabe probe needs numba") from None
+        return None
+    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice):
+        warnings.warn("Nurikabe's probe runs on the readable engine: the compiled one is not compiled yet "
+                      "(`python -m puzzlebench.encodings.compiled` compiles it once; `make setup` does)",
+                      RuntimeWarning, stacklevel=3)
+        return None
+    return jit
 
 
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:

@@ -47,6 +47,7 @@ import numpy as np
 from ...model import Cell, Direction, Kuromasu
 from ...model.grid import bit_region
 from ..base import check_deadline
+from ..compiled import compiled_ready
 
 OPEN = -1
 #: ``auto``: the compiled engine (:mod:`.kuromasu_probe_compiled`) where numba is installed and
@@ -691,16 +692,9 @@ def _compiled(engine: str, biggest: int) -> Any:
 
 
 def _compiled_ready(jit: Any) -> bool:
-    """Whether the compiled engine is compiled, in this process or in numba's cache for this
-    source: ``auto`` never makes a solve pay for the first compile. (The cache is read through
-    numba's private ``_cache``; if that ever changes, ``auto`` falls back to this module's engine,
-    as where numba is missing.)"""
-    entries = (jit.start, jit.probe_slice, jit.compact)
-    try:
-        return (all(fn.signatures for fn in entries)
-                or all(fn._cache._cache_file._load_index() for fn in entries))
-    except Exception:  # numba's private cache API changed
-        return False
+    """Whether the compiled engine is compiled (:func:`~puzzlebench.encodings.compiled.compiled_ready`):
+    ``auto`` never makes a solve pay for the first compile."""
+    return compiled_ready(jit.start, jit.probe_slice, jit.compact)
 
 
 def _grown(pool: np.ndarray, used: int, room: int) -> np.ndarray:
