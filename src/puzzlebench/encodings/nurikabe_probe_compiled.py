@@ -536,9 +536,11 @@ def warm_up() -> None:
     from . import nurikabe_deduce
     from .islands import IslandPlan
 
-    p = Nurikabe(4, 4, numbers={(0, 0): 2, (3, 3): 3}, name="warm-up")
-    board, state = nurikabe_deduce.initial(p, IslandPlan.of(p))
-    nurikabe_deduce.probe(board, state, float("inf"), stop="budget", engine="compiled")
+    p = Nurikabe(4, 4, numbers={(0, 1): 3, (2, 3): 3, (3, 0): 1}, name="warm-up")  # two answers
+    board, state = nurikabe_deduce.initial(p, IslandPlan.searched(p))
+    g, ws, s = arrays(board), workspace(len(state), len(board.g.clues)), np.array(state, np.int8)
+    settle(g, ws, s)
+    probe_slice(g, ws, s, 0, len(state))
 
 
 if __name__ == "__main__":

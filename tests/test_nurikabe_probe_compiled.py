@@ -1,0 +1,139 @@
+"""Nurikabe's compiled probe (``encodings/nurikabe_probe_compiled.py``): the same closure as the
+readable ``nurikabe_deduce.settle`` on random partial assignments (the same cells or the same
+conflict), the same crossing verdict, the same cells settled by a whole probe on corpus boards,
+each cell as in the published answer; the deadline; the engine's choice."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from puzzlebench.encodings import nurikabe_deduce as nd
+from puzzlebench.encodings.islands import IslandPlan
+from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
+from puzzlebench.formats import iter_janko
+from puzzlebench.model import Nurikabe
+
+jit = pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
+                          reason="the compiled engine needs numba (a dependency of the project)")
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "janko" / "Nurikabe_dataset.json"
+#: small and mid-sized corpus boards, among them some the probe settles whole and some it leaves
+#: mostly open, with '?' clues and without
+IDS = ["120_6x6", "200_10x10", "360_10x10", "400_9x12", "480_12x12", "560_12x16", "683_14x24",
+       "688_20x20", "800_14x24", "940_15x15", "960_15x15", "1080_10x14"]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict:
+    if not CORPUS.exists():
+        pytest.skip(f"the janko corpus is not beside the project ({CORPUS})")
+    return {entry.id: entry for entry in iter_janko(CORPUS, malformed=[])}
+
+
+def start(puzzle: Nurikabe) -> tuple[nd.Board, list[int]]:
+    return nd.initial(puzzle, IslandPlan.of(puzzle))
+
+
+def scattered(state: list[int], rng: random.Random, share: float) -> list[int]:
+    """``state`` with a random ``share`` of its open cells set at random."""
+    return [rng.choice((WHITE, BLACK)) if s == UNKNOWN and rng.random() < share else s for s in state]
+
+
+def test_settle_closes_random_assignments_as_the_reference_does(corpus: dict) -> None:
+    rng = random.Random(2026)
+    outcomes = {True: 0, False: 0}
+    crossings = 0
+    for name in IDS:
+        board, state = start(corpus[name].puzzle)
+        g, ws = board.arrays(jit), jit.workspace(len(state), len(board.g.clues))
+        for share in (0.05, 0.15, 0.3):
+            for _ in range(8):
+                trial = scattered(state, rng, share)
+                slow = list(trial)
+                fast = np.array(trial, np.int8)
+                closed = nd.settle(board, slow)
+                assert jit.settle(g, ws, fast) == closed, (name, share)
+                if closed:
+                    assert fast.tolist() == slow, (name, share)
+                outcomes[closed] += 1
+                # the crossing check alone, on the assignment as drawn
+                crossed = nd.crossing(board, trial)
+                assert jit._crossing(g, ws, np.array(trial, np.int8)) == crossed, (name, share)
+                crossings += crossed
+    assert min(outcomes.values()) >= 20, outcomes  # both outcomes were exercised
+    assert crossings >= 5
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_a_whole_probe_settles_the_reference_cells_each_as_published(corpus: dict, name: str) -> None:
+    entry = corpus[name]
+    board, state = start(entry.puzzle)
+    slow, fast = list(state), list(state)
+    assert nd.probe(board, slow, time.process_time() + 300, stop="budget", engine="python")
+    assert nd.probe(board, fast, time.process_time() + 300, stop="budget", engine="compiled")
+    assert fast == slow
+    cols = entry.puzzle.cols
+    shaded = {r * cols + c for r, c in entry.solution.cells}
+    for i, s in enumerate(fast):
+        if s != UNKNOWN:
+            assert (s == BLACK) == (i in shaded), (name, divmod(i, cols))
+
+
+def test_a_board_without_an_answer_fails() -> None:
+    # two 2s side by side in a corner: no wall can separate their islands
+    p = Nurikabe(3, 3, numbers={(0, 0): 2, (0, 1): 2}, name="no-answer")
+    plan = IslandPlan.searched(p)
+    board, state = nd.initial(p, plan)
+    assert nd.probe(board, list(state), float("inf"), engine="python") is False
+    assert nd.probe(board, list(state), float("inf"), engine="compiled") is False
+
+
+def test_the_deadline_stops_the_probe_after_the_first_closure(corpus: dict) -> None:
+    board, state = start(corpus["688_20x20"].puzzle)
+    closed = np.array(state, np.int8)
+    assert jit.settle(board.arrays(jit), jit.workspace(len(state), len(board.g.clues)), closed)
+    late = list(state)
+    assert nd.probe(board, late, time.process_time() - 1, stop="budget", engine="compiled")
+    assert late == closed.tolist()
+    whole = list(state)
+    assert nd.probe(board, whole, time.process_time() + 300, stop="budget", engine="compiled")
+    assert sum(s != UNKNOWN for s in whole) > sum(s != UNKNOWN for s in late)
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    board, state = nd.initial(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny"),
+                              IslandPlan.searched(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny")))
+    with pytest.raises(ValueError, match="unknown probe engine"):
+        nd.probe(board, state, float("inf"), engine="gpu")
+
+
+def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> None:
+    # With an empty numba cache, auto probes with the readable engine and warns (a solve never
+    # pays for the first compile); the warm-up compiles every entry point.
+    script = (
+        "import warnings\n"
+        "from puzzlebench.model import Nurikabe\n"
+        "from puzzlebench.encodings import nurikabe_deduce as nd, nurikabe_probe_compiled as jit\n"
+        "from puzzlebench.encodings.compiled import compiled_ready\n"
+        "from puzzlebench.encodings.islands import IslandPlan\n"
+        "p = Nurikabe(4, 4, numbers={(0, 0): 2, (3, 3): 3}, name='tiny')\n"
+        "board, state = nd.initial(p, IslandPlan.searched(p))\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    nd.probe(board, state, float('inf'))\n"
+        "print(any('not compiled yet' in str(w.message) for w in caught))\n"
+        "jit.warm_up()\n"
+        "print(compiled_ready(jit.settle, jit.probe_slice))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]
