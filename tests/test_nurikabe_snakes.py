@@ -60,10 +60,15 @@ def test_a_pass_that_ends_in_time_is_never_cut():
         assert both[0].wall == both[1].wall and both[0].white == both[1].white, p.to_text()
 
 
-def test_a_slow_pass_is_cut_and_what_it_settled_holds(monkeypatch):
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_slow_pass_is_cut_and_what_it_settled_holds(monkeypatch, engine):
     # every reading of the clock costs 0.06 s, so after one cell the pace shows the rest of a pass
     # of more than four cells takes over PASS_SLACK times the 0.12 s left: "pass" stops there,
-    # "budget" goes on to the deadline
+    # "budget" goes on to the deadline (the compiled engine reads the clock once per slice of
+    # cells: one cell here)
+    if engine == "compiled":
+        pytest.importorskip("numba", reason="the compiled engine needs numba (a dependency of the project)")
+        monkeypatch.setattr(deduce, "COMPILED_SLICE", 1)
     monkeypatch.setattr(deduce, "PASS_SAMPLE", 0.1)
     monkeypatch.setattr(deduce, "PASS_SLACK", 4.0)
     cut = 0
@@ -74,7 +79,7 @@ def test_a_slow_pass_is_cut_and_what_it_settled_holds(monkeypatch):
             clock = _Clock(0.06)
             monkeypatch.setattr(deduce, "time", clock)
             board, state = _state(p, plan)
-            if not probe(board, state, 0.3, stop=stop):
+            if not probe(board, state, 0.3, stop=stop, engine=engine):
                 break
             reads.append(clock.reads)
             states.append(state)
