@@ -69,6 +69,10 @@ class EncodingSpec:
     complete: bool = True  # False when the encoding drops a rule whatever its options
     #: Content hash of the encoding's source, when known up front (file encodings).
     source_hash: str | None = None
+    #: Loads what the builder runs besides Python (a compiled engine from numba's cache);
+    #: :func:`puzzlebench.solve` calls it before starting the clock, as it loads the backend's
+    #: library, so a first solve in a fresh process is not billed for it.
+    load: Callable[[], None] | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -312,8 +312,18 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
     return Subgrid(p.grid, (c for c in p.grid.all_cells if c not in clues)), min(plan.wall, default=None)
 
 
-#: IslandPlan.of: the most CPU seconds the probe may spend (past it, the searched plan is kept)
-DEDUCE_BUDGET = 2.0
+#: IslandPlan.of: the most CPU seconds the probe may spend (past it, what it settled so far is
+#: kept); the compiled probe ends within it on every janko board but 1055_40x57 (690_50x50, the
+#: slowest to end, takes about 2.5 s)
+DEDUCE_BUDGET = 5.0
+
+#: The ``plan`` option of the encodings without a lazy escalation of their own (CP-SAT, SMT).
+PLAN_OPTION = Option(
+    "plan", "probe", ("search", "probe"),
+    "the cells settled before solving: by the island plan's searches (search), or also by "
+    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, "
+    "within DEDUCE_BUDGET CPU seconds)",
+)
 
 
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)

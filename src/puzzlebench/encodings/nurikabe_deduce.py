@@ -360,6 +360,16 @@ def _compiled(engine: str) -> Any:
     return jit
 
 
+def load_engine() -> None:
+    """Load the compiled engine from numba's cache, where it is compiled (the encodings'
+    ``load``: about half a second in a fresh process, kept off the solve's clock)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (a probe that runs warns)
+        jit = _compiled(PROBE_ENGINE)
+    if jit is not None:
+        jit.warm_up()
+
+
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:
     """The cells of ``state`` with ``colour``."""
     cols = board.cols

@@ -123,6 +123,8 @@ def solve(
     enc_opts, back_opts = split_options(spec, backend_cls, options)
     complete = spec.is_complete(enc_opts)
     backend_cls.load()
+    if spec.load is not None:
+        spec.load()
 
     # The CPU clock is read first: reading it is a system call, and on a loaded machine the
     # scheduler often switches away there, which the wall clock would bill to this run.

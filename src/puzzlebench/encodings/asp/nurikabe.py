@@ -24,6 +24,7 @@ from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
 from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
                        wall_count_pays, wall_runs, wall_runs_pay, wall_size)
+from ..nurikabe_deduce import load_engine
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -95,7 +96,7 @@ ESCALATE = 600
 #: candidates in 0.8 s and needs no probe)
 ESCALATE_CPU = 1.0
 PLAN = Option(
-    "plan", "auto", ("search", "probe", "auto"),
+    "plan", "probe", ("search", "probe", "auto"),
     "the cells settled before solving: by the island plan's searches (search), also by "
     "failed-literal probing of the island, wall-connectivity and 2x2 rules (probe, within a CPU "
     "budget), or by the searches with the probe's cells added to the running search as unit "
@@ -396,6 +397,7 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="asp",
         name="default",
         build=build_default,
+        load=load_engine,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
         options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION, PLAN,

@@ -50,9 +50,9 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (PLAN_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
-from ..nurikabe_deduce import refine
+from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
 from .connectivity import connect_by_flow, connect_by_rank
@@ -80,7 +80,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
     apply_linearization(art, options["linearization"])
     model = art.model
-    plan = IslandPlan.of(puzzle)
+    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
     clues = puzzle.clue_cells
     grid = puzzle.grid
     wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in clues))
@@ -289,9 +289,11 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="cp",
         name="default",
         build=build_default,
+        load=load_engine,
         description="wall Booleans, 2x2 clauses; islands by owners and depths, or lazy cuts; wall "
         "connectivity by lazy cuts, levels or flow",
         options=(
+            PLAN_OPTION,
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
             # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy

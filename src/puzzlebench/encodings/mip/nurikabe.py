@@ -57,6 +57,7 @@ from ..base import EncodingSpec, LazyRule, Option, check_deadline
 from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
                        lonely_cells, met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option,
                        wall_runs, wall_runs_pay, wall_size)
+from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
 from .connectivity import connect_by_flow
@@ -358,6 +359,7 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="mip",
         name="default",
         build=build_default,
+        load=load_engine,
         description="wall binaries, 2x2 rows; islands by owners within reach and a flow per island, or "
         "lazy cuts; wall connectivity by lazy cuts or flow",
         options=(

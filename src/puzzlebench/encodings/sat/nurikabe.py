@@ -51,7 +51,7 @@ from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
                        most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
                        wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
-from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS
+from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
@@ -360,6 +360,7 @@ SPECS: list[EncodingSpec] = [
         paradigm="sat",
         name="default",
         build=build_default,
+        load=load_engine,
         description="wall variables, 2x2 clauses, islands by distance-bounded ownership or lazy cuts, "
         "wall connectivity by lazy cuts, a propagator or reachability levels",
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels as in SAT "
@@ -408,7 +409,7 @@ SPECS: list[EncodingSpec] = [
             # probe's 2 s settle nothing it needs), 690_50x50 unproven either way; every 20th
             # puzzle 1.07 s either way (none escalates). Escalating after 100 checks instead,
             # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
-            Option("plan", "auto", ("search", "probe", "auto"),
+            Option("plan", "probe", ("search", "probe", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity and 2x2 rules "
                    "(probe, within a CPU budget), or by the searches with the probe's cells added "

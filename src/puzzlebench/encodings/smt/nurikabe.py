@@ -43,9 +43,9 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
+from ..islands import (DEDUCE_BUDGET, PLAN_OPTION, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
                        wall_count_option, wall_count_pays, wall_option, wall_region)
-from ..nurikabe_deduce import refine
+from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
 from ..sat.nurikabe import islands_by_distance as sat_islands
 from ..sat.nurikabe import hybrid_smallest
@@ -86,7 +86,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     model = SmtModel()
     grid = puzzle.grid
     clues = puzzle.clue_cells
-    plan = IslandPlan.of(puzzle)
+    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
     wall = {cell: model.bool("wall", *cell) for cell in grid.all_cells if cell not in clues}
     model.decision = wall
     # "cell is unshaded", made once per cell (constant True for a clue cell).
@@ -254,11 +254,13 @@ SPECS: list[EncodingSpec] = [
         paradigm="smt",
         name="default",
         build=build_default,
+        load=load_engine,
         description="wall Booleans, 2x2 clauses; islands by the SAT encoding's owners and Boolean levels "
         "(SMT-LIB text), owners and integer depths, or lazy cuts; "
         "wall connectivity by lazy region cuts or levels",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
+            PLAN_OPTION,
             # measured on 111 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
             # rank 9.5 s, lazy 18.3 s)
