@@ -1,17 +1,20 @@
-"""Nurikabe's failed-literal probe (``puzzlebench.encodings.nurikabe_deduce.probe``) with the
-island rule read with and without its reasons, on the same boards in one process.
+"""Nurikabe's failed-literal probe (``puzzlebench.encodings.nurikabe_deduce.probe``) in its
+variants, on the same boards in one process: the readable engine with the island rule read with
+its reasons (``full``) and without (``lean``), and the compiled engine (``compiled``,
+``encodings/nurikabe_probe_compiled.py``).
 
 Each board is probed at depth 1 from the plan's cells to the end of its passes
-(``stop="budget"``, ``--budget`` CPU seconds at most), once per reading, the two readings
+(``stop="budget"``, ``--budget`` CPU seconds at most), once per variant, the variants
 interleaved per board. For each it records the CPU seconds (``process_time``, the probe's own
-clock) and the cells settled, and checks that both readings settle the same cells, each as in
-the published answer. ``--reading full`` alone also runs on code older than the lean reading
-(a before/after comparison, one process per side). It writes ``rows.jsonl`` and
-``summary.json`` (machine, versions, settings) into ``--out``.
+clock) and the cells settled, and checks that the variants that end settle the same cells, each
+as in the published answer. ``--variant full`` alone also runs on code older than the lean
+reading (a before/after comparison, one process per side). It writes ``rows.jsonl`` and
+``summary.json`` (machine, versions, settings; each variant's CPU time over the first's) into
+``--out``.
 
 Usage::
 
-    .venv/bin/python benchmarks/nurikabe_probe.py [--id 683_14x24 ...] [--reading full|lean]
+    .venv/bin/python benchmarks/nurikabe_probe.py [--id 683_14x24 ...] [--variant full|lean|compiled]
         [--budget 60] [--out results/nurikabe-probe]
 """
 
@@ -37,6 +40,7 @@ READINGS = {
     "full": lambda g, state, reasons=True: island_reasoning(g, state),
     "lean": lambda g, state, reasons=False: island_reasoning(g, state, reasons=False),
 }
+VARIANTS = [*READINGS, "compiled"]
 
 
 def starting_point(puzzle):
@@ -52,25 +56,32 @@ def starting_point(puzzle):
     return board, state
 
 
-def probe_once(puzzle, reading: str, budget: float) -> tuple[float, list[int], bool]:
-    nurikabe_deduce.island_reasoning = READINGS[reading]
+def probe_once(puzzle, variant: str, budget: float) -> tuple[float, list[int], bool]:
+    options = {}
+    if variant in READINGS:
+        nurikabe_deduce.island_reasoning = READINGS[variant]
+        if hasattr(nurikabe_deduce, "PROBE_ENGINES"):
+            options["engine"] = "python"
+    else:
+        options["engine"] = "compiled"
+        nurikabe_deduce.load_engine()  # numba's cache read before the clock, as a solve does
     board, state = starting_point(puzzle)
     start = time.process_time()
-    ok = nurikabe_deduce.probe(board, state, start + budget, stop="budget")
+    ok = nurikabe_deduce.probe(board, state, start + budget, stop="budget", **options)
     return time.process_time() - start, state, ok
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--id", action="append", help=f"corpus record ids (default: {' '.join(IDS)})")
-    ap.add_argument("--reading", action="append", choices=list(READINGS),
-                    help="the island rule's readings to time (default: both)")
+    ap.add_argument("--variant", action="append", choices=VARIANTS,
+                    help="the variants to time, the first the baseline (default: lean, compiled)")
     ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per probe (default 60)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--out", type=Path, default=REPO / "results" / "nurikabe-probe")
     args = ap.parse_args(argv)
     ids = args.id or IDS
-    readings = args.reading or list(READINGS)
+    variants = args.variant or ["lean", "compiled"]
     entries = {e.id: e for e in iter_janko(args.corpus, malformed=[]) if e.id in ids}
     missing = [i for i in ids if i not in entries]
     if missing:
@@ -80,33 +91,40 @@ def main(argv: list[str] | None = None) -> None:
     for rid in ids:
         e = entries[rid]
         cols = e.puzzle.cols
-        states = {}
-        for reading in readings:
-            cpu, state, ok = probe_once(e.puzzle, reading, args.budget)
-            states[reading] = state
+        board_rows = []
+        for variant in variants:
+            cpu, state, ok = probe_once(e.puzzle, variant, args.budget)
             settled = sum(s != UNKNOWN for s in state)
             wrong = sum((s == BLACK) != ((i // cols, i % cols) in e.solution.cells)
                         for i, s in enumerate(state) if s != UNKNOWN)
-            rows.append({"id": rid, "reading": reading, "cpu_s": round(cpu, 3), "settled": settled,
-                         "cells": len(state), "finished": cpu < args.budget, "ok": ok, "wrong": wrong})
-            print(f"{rid:>12} {reading}: {cpu:7.2f} CPU s, {settled}/{len(state)} cells settled"
+            board_rows.append(({"id": rid, "variant": variant, "cpu_s": round(cpu, 3), "settled": settled,
+                                "cells": len(state), "finished": cpu < args.budget, "ok": ok, "wrong": wrong}, state))
+            print(f"{rid:>12} {variant}: {cpu:7.2f} CPU s, {settled}/{len(state)} cells settled"
                   f"{'' if cpu < args.budget else ' (budget reached)'}", flush=True)
-        if len(readings) == 2:
-            a, b = rows[-2:]
-            a["same_cells"] = b["same_cells"] = states["full"] == states["lean"] if a["finished"] and b["finished"] else None
-    pairs = list(zip(rows[::2], rows[1::2])) if len(readings) == 2 else []
-    ratios = [b["cpu_s"] / a["cpu_s"] for a, b in pairs if a["finished"] and b["finished"]]
+        ended = [state for row, state in board_rows if row["finished"]]
+        same = all(state == ended[0] for state in ended) if len(ended) > 1 else None
+        for row, _ in board_rows:
+            row["same_cells"] = same
+            rows.append(row)
+    first = variants[0]
+    ratios = {}
+    for variant in variants[1:]:
+        pairs = [(a, b) for a in rows if a["variant"] == first and a["finished"]
+                 for b in rows if b["variant"] == variant and b["id"] == a["id"] and b["finished"]]
+        r = [b["cpu_s"] / a["cpu_s"] for a, b in pairs if a["cpu_s"] > 0]
+        ratios[f"{variant}_over_{first}_cpu"] = {
+            "median": round(statistics.median(r), 4) if r else None, "min": round(min(r), 4) if r else None,
+            "max": round(max(r), 4) if r else None, "boards": len(r)}
     summary = {"kind": "nurikabe-probe", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
-               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget", "readings": readings},
-               "lean_over_full_cpu": {"median": round(statistics.median(ratios), 3) if ratios else None,
-                                      "min": round(min(ratios), 3) if ratios else None,
-                                      "max": round(max(ratios), 3) if ratios else None, "boards": len(ratios)},
-               "all_same_cells": all(r.get("same_cells") is not False for r in rows),
+               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget", "variants": variants},
+               "cpu_s": {v: round(sum(r["cpu_s"] for r in rows if r["variant"] == v), 3) for v in variants},
+               **ratios,
+               "all_same_cells": all(r["same_cells"] is not False for r in rows),
                "wrong_cells": sum(r["wrong"] for r in rows)}
     (args.out / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    print(json.dumps(summary["lean_over_full_cpu"]), "same cells:", summary["all_same_cells"],
-          "wrong cells:", summary["wrong_cells"])
+    print(json.dumps({k: v for k, v in summary.items() if k == "cpu_s" or k.endswith("_cpu")}), "same cells:",
+          summary["all_same_cells"], "wrong cells:", summary["wrong_cells"])
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""benchmarks/nurikabe_probe.py: the probe's two readings of the island rule, timed and checked."""
+"""benchmarks/nurikabe_probe.py: the probe's variants (the readable engine's two readings of the
+island rule, the compiled engine), timed and checked."""
 
 from __future__ import annotations
 
@@ -16,21 +17,22 @@ def _run(janko_dir, out, *args):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
 
 
-def test_probe_benchmark_times_both_readings_and_checks_the_cells(janko_dir, tmp_path):
+def test_probe_benchmark_times_every_variant_and_checks_the_cells(janko_dir, tmp_path):
     out = tmp_path / "probe"
-    done = _run(janko_dir, out, "--id", "683_14x24", "--id", "940_15x15", "--budget", "60")
+    done = _run(janko_dir, out, "--id", "683_14x24", "--id", "940_15x15", "--budget", "60",
+                "--variant", "full", "--variant", "lean", "--variant", "compiled")
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
-    assert [(r["id"], r["reading"]) for r in rows] == [("683_14x24", "full"), ("683_14x24", "lean"),
-                                                       ("940_15x15", "full"), ("940_15x15", "lean")]
-    # both readings settle the same cells, none against the published answer, and 683's probe
+    assert [(r["id"], r["variant"]) for r in rows] == [(i, v) for i in ("683_14x24", "940_15x15")
+                                                       for v in ("full", "lean", "compiled")]
+    # every variant settles the same cells, none against the published answer, and 683's probe
     # settles most of its board (269 of 336 cells when this was written)
     assert all(r["finished"] and r["ok"] and r["wrong"] == 0 and r["same_cells"] for r in rows)
-    assert rows[0]["settled"] == rows[1]["settled"] > 250
+    assert rows[0]["settled"] == rows[1]["settled"] == rows[2]["settled"] > 250
     summary = json.loads((out / "summary.json").read_text())
     assert {"machine", "versions", "settings", "commit"} <= summary.keys()
     assert summary["all_same_cells"] and summary["wrong_cells"] == 0
-    assert summary["lean_over_full_cpu"]["boards"] == 2
+    assert summary["lean_over_full_cpu"]["boards"] == summary["compiled_over_full_cpu"]["boards"] == 2
 
 
 def test_probe_benchmark_names_an_unknown_board(janko_dir, tmp_path):
