@@ -91,7 +91,8 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_with_fixings_have_the_published_answer_only(corpus, fixings):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_fixings=fixings)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_fixings=fixings,
+                       plan="search")
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert result.extra["root_fixings"] > 0, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id

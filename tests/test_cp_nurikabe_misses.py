@@ -89,7 +89,7 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_have_the_published_answer_only(corpus, options):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, **options)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, plan="search", **options)
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)

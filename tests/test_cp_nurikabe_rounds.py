@@ -57,7 +57,7 @@ def many_rounds(janko_dir):
 def test_escalated_corpus_puzzles_have_the_published_answer_only(many_rounds):
     assert len(many_rounds) == 2
     for entry in many_rounds:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, plan="search")
         assert result.exhausted and result.extra["escalated_at"] == 10
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)

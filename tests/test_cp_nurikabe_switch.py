@@ -61,7 +61,7 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_per_cell=0,
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_per_cell=0, plan="search",
                        escalate_to="levels", escalate_presolve=False)
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
@@ -72,7 +72,7 @@ def test_a_board_switches_after_its_searches_per_cell(corpus):
     # 141_9x9 (81 cells) needs about 200 lazy searches: at half a search per cell it switches
     # after 41, later than escalate's 10, and still has the published answer only
     entry = next(e for e in corpus if e.id == "141_9x9")
-    result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, escalate_per_cell=0.5,
+    result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, escalate_per_cell=0.5, plan="search",
                    escalate_to="levels", escalate_presolve=False)
     assert result.exhausted and result.extra["escalated_at"] == 41
     assert [s.cells for s in result.solutions] == [entry.solution.cells]

@@ -68,10 +68,12 @@ def test_the_cpu_gate_holds_the_escalation_back():
     assert {s.cells for s in result.solutions} == all_solutions(p)
 
 
-def test_683_14x24_is_proven_unique_under_the_default(janko_dir):
-    # every default timed out on this board before; the escalation to the probed cells proves it
+def test_683_14x24_is_proven_unique_by_the_default_and_by_the_escalation(janko_dir):
+    # every default timed out on this board before the probe: the default probes it up front (plan=probe),
+    # plan=auto adds the probed cells to the running search once the lazy rounds run long
     e = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24")
-    result = solve(e.puzzle, "sat", count=2, timeout=120)
-    assert result.exhausted and result.count == 1
-    assert result.solution.cells == e.solution.cells
-    assert result.extra.get("escalation_clauses", 0) > 0
+    for plan in ("probe", "auto"):
+        result = solve(e.puzzle, "sat", count=2, timeout=120, plan=plan)
+        assert result.exhausted and result.count == 1, plan
+        assert result.solution.cells == e.solution.cells, plan
+        assert (result.extra.get("escalation_clauses", 0) > 0) == (plan == "auto"), plan

@@ -81,7 +81,8 @@ def test_probe_off_escalates_to_the_plan_as_searched(answered) -> None:
 def test_683_is_proved_unique_with_its_published_answer(janko_dir) -> None:
     entries = {e.id: e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family.NURIKABE, [])}
     entry = entries["683_14x24"]
-    result = pb.solve(entry.puzzle, "smt", count=2, timeout=120)
-    assert result.exhausted and result.verified
-    assert result.extra.get("escalated_at") is not None  # proved past the lazy rounds' escalation
-    assert [s.cells for s in result.solutions] == [entry.solution.cells]
+    for plan in ("probe", "search"):  # the default probes up front; the searched plan escalates
+        result = pb.solve(entry.puzzle, "smt", count=2, timeout=120, plan=plan)
+        assert result.exhausted and result.verified, plan
+        assert (result.extra.get("escalated_at") is not None) == (plan == "search"), plan
+        assert [s.cells for s in result.solutions] == [entry.solution.cells], plan

@@ -252,10 +252,10 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
     a small part of one pass settles little the solver needs); ``"budget"`` probes until the
     deadline. ``engine`` picks the engine of a depth-1 probe (``PROBE_ENGINE``)."""
-    if depth == 1:
+    if depth <= 2:
         jit = _compiled(engine)
         if jit is not None:
-            return _probe_compiled(jit, board, state, deadline, stop)
+            return (_probe_compiled if depth == 1 else _probe2_compiled)(jit, board, state, deadline, stop)
     if not settle(board, state):
         return False
     while True:
@@ -336,6 +336,32 @@ def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, s
                     break
             if not progress:
                 return True
+    finally:
+        state[:] = s.tolist()
+
+
+def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str) -> bool:
+    """:func:`probe` at depth 2 on the compiled engine: the same steps (closed at depth 1, then
+    each cell's sides closed at depth 1, the state closed again after each cell settled), one
+    cell between two looks at the deadline."""
+    if not _probe_compiled(jit, board, state, deadline, "budget"):
+        return False
+    g = board.arrays(jit)
+    ws = jit.workspace(len(state), len(board.g.clues))
+    s = np.array(state, np.int8)
+    try:
+        i = 0
+        while time.process_time() <= deadline:
+            outcome, i, settled, _ = jit.probe2_slice(g, ws, s, i, 1)
+            if outcome == jit.CONFLICT:
+                return False
+            if settled:
+                if not jit.probe_whole(g, ws, s):
+                    return False
+                i = 0
+            elif outcome == jit.PASS_DONE:
+                return True
+        return True
     finally:
         state[:] = s.tolist()
 

@@ -507,6 +507,56 @@ def probe_slice(g, ws, state, i, limit):
     return PASS_DONE, i, progress, tried
 
 
+@njit(cache=True)
+def probe_whole(g, ws, state):
+    """:func:`probe_slice` pass after pass until one settles nothing (no deadline: for the sides
+    of a deeper probe, on boards where a pass is short); False on a conflict."""
+    if not settle(g, ws, state):
+        return False
+    while True:
+        outcome, i, progress, tried = probe_slice(g, ws, state, 0, state.size)
+        if outcome == CONFLICT:
+            return False
+        if not progress:
+            return True
+
+
+@njit(cache=True)
+def probe2_slice(g, ws, state, i, limit):
+    """As :func:`probe_slice`, each side closed by :func:`probe_whole` instead of :func:`settle`
+    (failed-literal probing at depth 2), returning at the first cell settled: the caller closes
+    the state at depth 1 again before going on (:func:`.nurikabe_deduce.probe` at depth 2)."""
+    n = state.size
+    tried = 0
+    while i < n:
+        if state[i] != UNKNOWN:
+            i += 1
+            continue
+        if tried == limit:
+            return MORE, i, False, tried
+        tried += 1
+        wall = state.copy()
+        wall[i] = BLACK
+        wall_ok = probe_whole(g, ws, wall)
+        white = state.copy()
+        white[i] = WHITE
+        white_ok = probe_whole(g, ws, white)
+        if not wall_ok and not white_ok:
+            return CONFLICT, i, False, tried
+        if not wall_ok or not white_ok:
+            state[:] = white if not wall_ok else wall
+            return MORE, i + 1, True, tried
+        agreed = False
+        for j in range(n):
+            if state[j] == UNKNOWN and wall[j] == white[j] and wall[j] != UNKNOWN:
+                state[j] = wall[j]
+                agreed = True
+        if agreed:
+            return MORE, i + 1, True, tried
+        i += 1
+    return PASS_DONE, i, False, tried
+
+
 def arrays(board) -> tuple:
     """``g`` for a :class:`.nurikabe_deduce.Board`."""
     ig = board.g
