@@ -137,3 +137,28 @@ def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> N
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]
+
+
+def thinned(puzzle: Nurikabe, keep: int) -> Nurikabe:
+    """``puzzle`` without every ``keep``-th clue (cells stay open, or the board has no answer)."""
+    numbers = {cell: n for j, (cell, n) in enumerate(sorted(puzzle.numbers.items())) if j % keep}
+    return Nurikabe(puzzle.rows, puzzle.cols, numbers=numbers, name=f"{puzzle.name}-thinned")
+
+
+def test_a_probe_at_depth_two_settles_the_reference_cells(corpus: dict) -> None:
+    small = [e for e in corpus.values() if e.puzzle.rows * e.puzzle.cols <= 64 and not e.puzzle.unknown][:6]
+    assert len(small) == 6
+    deeper = 0
+    for entry in small:
+        for keep in (3, 4):
+            p = thinned(entry.puzzle, keep)
+            outcomes = []
+            for engine in ("python", "compiled"):
+                board, state = start(p)
+                ok = nd.probe(board, state, time.process_time() + 120, depth=2, engine=engine)
+                outcomes.append((ok, state if ok else None))
+            assert outcomes[0] == outcomes[1], (entry.id, keep)
+            one_board, one = start(p)
+            if outcomes[0][0] and nd.probe(one_board, one, time.process_time() + 120, stop="budget"):
+                deeper += sum(s != UNKNOWN for s in outcomes[0][1]) > sum(s != UNKNOWN for s in one)
+    assert deeper >= 1  # depth 2 settled more than depth 1 somewhere
