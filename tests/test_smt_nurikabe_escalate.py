@@ -84,5 +84,6 @@ def test_683_is_proved_unique_with_its_published_answer(janko_dir) -> None:
     for plan in ("probe", "search"):  # the default probes up front; the searched plan escalates
         result = pb.solve(entry.puzzle, "smt", count=2, timeout=120, plan=plan)
         assert result.exhausted and result.verified, plan
-        assert (result.extra.get("escalated_at") is not None) == (plan == "search"), plan
+        if plan == "search":  # proved past the lazy rounds' escalation
+            assert result.extra.get("escalated_at") is not None
         assert [s.cells for s in result.solutions] == [entry.solution.cells], plan

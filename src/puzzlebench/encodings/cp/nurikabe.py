@@ -86,9 +86,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in clues))
     art.decision = wall
 
-    # A cell no island can reach is wall.
+    # A cell no island can reach is wall; a cell the plan's probing settled unshaded is unshaded.
     for cell in sorted(plan.wall):
         model.add(wall[cell] == 1)
+    for cell in sorted(plan.white):
+        model.add(wall[cell] == 0)
 
     # Two clues side by side share an island: no answer.
     if plan.clash:
@@ -143,7 +145,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             art.lazy = lambda marked: (after_switch if switched else before)(marked)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
-        stronger = {**options, "islands": options["escalate_to"], "escalate": 0,
+        # (on the searched plan: the probed one's cells are added below, not probed again)
+        stronger = {**options, "islands": options["escalate_to"], "escalate": 0, "plan": "search",
                     "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
@@ -159,21 +162,22 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
+            # Cells the probe settled (up front with plan=probe, and again at the switch with
+            # escalate_plan=probe, within its budget and the time left) hold in every answer:
+            # wall or unshaded as unit facts of the switched model, built on the searched plan.
+            probed, start = plan, time.process_time()
             if options["escalate_plan"] == "probe":
-                # Cells the probe settles (within its budget and the time left) hold in every
-                # answer: wall or unshaded as unit facts of the switched model.
                 left = art.escalation_left
                 budget = options["escalate_probe_budget"]
-                budget = budget if left is None else min(budget, left)
-                start = time.process_time()
-                probed = refine(puzzle, plan, start + budget)
-                for cell in sorted(probed.wall - plan.wall):
-                    bigger.model.add(bigger.decision[cell] == 1)
-                for cell in sorted(probed.white):
-                    bigger.model.add(bigger.decision[cell] == 0)
-                bigger.notes["escalation_stats"] = {
-                    "probe_time": round(time.process_time() - start, 3),
-                    "probe_settled": len(probed.wall - plan.wall) + len(probed.white)}
+                probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))
+            searched = IslandPlan.of(puzzle)
+            for cell in sorted(probed.wall - searched.wall):
+                bigger.model.add(bigger.decision[cell] == 1)
+            for cell in sorted(probed.white):
+                bigger.model.add(bigger.decision[cell] == 0)
+            bigger.notes["escalation_stats"] = {
+                "probe_time": round(time.process_time() - start, 3),
+                "probe_settled": len(probed.wall - searched.wall) + len(probed.white)}
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.

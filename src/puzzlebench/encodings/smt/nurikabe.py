@@ -92,8 +92,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     # "cell is unshaded", made once per cell (constant True for a clue cell).
     open_ = {cell: model.neg(wall[cell]) if cell in wall else model.true for cell in grid.all_cells}
 
-    # A cell no island can reach is wall.
+    # A cell no island can reach is wall; a cell the plan's probing settled unshaded is unshaded.
     model.add(*[wall[cell] for cell in sorted(plan.wall)])
+    model.add(*[open_[cell] for cell in sorted(plan.white)])
 
     # Two clues side by side share an island: no answer.
     if plan.clash:
