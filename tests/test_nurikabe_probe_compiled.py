@@ -162,3 +162,30 @@ def test_a_probe_at_depth_two_settles_the_reference_cells(corpus: dict) -> None:
             if outcomes[0][0] and nd.probe(one_board, one, time.process_time() + 120, stop="budget"):
                 deeper += sum(s != UNKNOWN for s in outcomes[0][1]) > sum(s != UNKNOWN for s in one)
     assert deeper >= 1  # depth 2 settled more than depth 1 somewhere
+
+
+def test_an_encodings_load_runs_once_before_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the Nurikabe and MIP Kuromasu encodings read their compiled engines from numba's cache in
+    # ``load``; a slow load must not reach the solve's timings
+    import dataclasses
+
+    import puzzlebench as pb
+    from puzzlebench import registry
+    from puzzlebench.encodings.mip.kuromasu_probe import load_engine as kuromasu_load
+    from puzzlebench.model import Family
+
+    assert registry.get(Family.NURIKABE, "cp").load is nd.load_engine
+    assert registry.get(Family.KUROMASU, "mip").load is kuromasu_load
+    calls = []
+
+    def slow() -> None:
+        calls.append(time.perf_counter())
+        nd.load_engine()
+        time.sleep(0.5)
+
+    spec = dataclasses.replace(registry.get(Family.NURIKABE, "sat"), load=slow)
+    monkeypatch.setattr(registry, "get", lambda *args, **kwargs: spec)
+    p = Nurikabe(4, 4, numbers={(0, 1): 3, (2, 3): 3, (3, 0): 1}, name="two-answers")
+    result = pb.solve(p, "sat", count=0)
+    assert len(calls) == 1 and result.count == 2
+    assert result.timings.total < 0.5

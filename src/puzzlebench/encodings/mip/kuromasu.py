@@ -65,7 +65,7 @@ from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
 from .connectivity import connect_by_flow, no_isolated_white
-from .kuromasu_probe import ENGINES
+from .kuromasu_probe import ENGINES, load_engine
 from .kuromasu_probe import Views as _Views
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
@@ -290,6 +290,7 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="mip",
         name="default",
         build=build_default,
+        load=load_engine,
         description="black binaries, no-adjacent rows, visibility by ray prefix variables tied to one binary per "
         "feasible view of each number, cells settled by probing first; connectivity by lazy cuts or a "
         "single-commodity flow",

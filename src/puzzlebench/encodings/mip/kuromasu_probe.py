@@ -691,6 +691,16 @@ def _compiled(engine: str, biggest: int) -> Any:
     return jit if fits else None
 
 
+def load_engine() -> None:
+    """Load the compiled engine from numba's cache, where it is compiled (the encoding's ``load``:
+    kept off the solve's clock, as a backend's library is)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        jit = _compiled("auto", 0)
+    if jit is not None:
+        jit.warm_up()
+
+
 def _compiled_ready(jit: Any) -> bool:
     """Whether the compiled engine is compiled (:func:`~puzzlebench.encodings.compiled.compiled_ready`):
     ``auto`` never makes a solve pay for the first compile."""
