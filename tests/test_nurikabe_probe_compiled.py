@@ -131,7 +131,7 @@ def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> N
         "    nd.probe(board, state, float('inf'))\n"
         "print(any('not compiled yet' in str(w.message) for w in caught))\n"
         "jit.warm_up()\n"
-        "print(compiled_ready(jit.settle, jit.probe_slice))\n"
+        "print(compiled_ready(jit.settle, jit.probe_slice, jit.probe_whole, jit.probe2_slice))\n"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)

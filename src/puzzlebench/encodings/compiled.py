@@ -7,7 +7,8 @@ engines run their readable reference until the compiled one is ready
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from typing import Any, Callable
 
 
 def compiled_ready(*entries: Any) -> bool:
@@ -20,6 +21,17 @@ def compiled_ready(*entries: Any) -> bool:
                 or all(fn._cache._cache_file._load_index() for fn in entries))
     except Exception:  # numba's private cache API changed
         return False
+
+
+def load(find: Callable[[], Any]) -> None:
+    """An encoding's ``load`` (:attr:`~puzzlebench.encodings.base.EncodingSpec.load`): the engine
+    module ``find`` returns (None: the readable one runs) read from numba's cache before the
+    solve's clock starts, by its ``warm_up``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (the solve's own probe warns)
+        jit = find()
+    if jit is not None:
+        jit.warm_up()
 
 
 def warm_up() -> None:

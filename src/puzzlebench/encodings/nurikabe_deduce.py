@@ -21,7 +21,7 @@ settled that way; when both sides agree on another cell, every answer agrees too
 until a pass settles nothing, every settled cell holds in every answer. At depth 2 each side is
 closed by such a probe instead of :func:`settle` (slower; not what the plan asks for).
 
-This module is the readable statement of the rules and the probe; at depth 1 the probe runs
+This module is the readable statement of the rules and the probe; at depths 1 and 2 the probe runs
 compiled (:mod:`.nurikabe_probe_compiled`, the same rules over arrays, reaching the same cells)
 where numba is installed.
 """
@@ -35,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..model import Cell, Nurikabe
-from .compiled import compiled_ready
+from .compiled import compiled_ready, load
 from .islands import IslandGraph, IslandPlan, island_reasoning
 from .regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 
@@ -232,7 +232,7 @@ PASS_SLACK = 4.0
 #: refine's and probe's ``stop`` by default (see :func:`probe`)
 PROBE_STOP = "pass"
 PROBE_STOPS = ("budget", "pass")
-#: probe's ``engine`` by default: ``auto`` probes at depth 1 with the compiled engine
+#: probe's ``engine`` by default: ``auto`` probes at depths 1 and 2 with the compiled engine
 #: (:mod:`.nurikabe_probe_compiled`) where numba is installed and the engine is compiled (else
 #: with this module's, and a warning); ``compiled`` insists on it, ``python`` never uses it
 PROBE_ENGINE = "auto"
@@ -251,7 +251,7 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     ``stop="pass"`` (depth 1) also stops once ``PASS_SAMPLE`` CPU seconds of a pass show that
     the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
     a small part of one pass settles little the solver needs); ``"budget"`` probes until the
-    deadline. ``engine`` picks the engine of a depth-1 probe (``PROBE_ENGINE``)."""
+    deadline. ``engine`` picks the engine of a probe at depth 1 or 2 (``PROBE_ENGINE``)."""
     if depth <= 2:
         jit = _compiled(engine)
         if jit is not None:
@@ -378,7 +378,7 @@ def _compiled(engine: str) -> Any:
         if engine == "compiled":
             raise ValueError("the compiled Nurikabe probe needs numba") from None
         return None
-    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice):
+    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice, jit.probe_whole, jit.probe2_slice):
         warnings.warn("Nurikabe's probe runs on the readable engine: the compiled one is not compiled yet "
                       "(`python -m puzzlebench.encodings.compiled` compiles it once; `make setup` does)",
                       RuntimeWarning, stacklevel=3)
@@ -387,13 +387,9 @@ def _compiled(engine: str) -> Any:
 
 
 def load_engine() -> None:
-    """Load the compiled engine from numba's cache, where it is compiled (the encodings'
-    ``load``: about half a second in a fresh process, kept off the solve's clock)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # (a probe that runs warns)
-        jit = _compiled(PROBE_ENGINE)
-    if jit is not None:
-        jit.warm_up()
+    """The encodings' ``load``: the compiled engine read from numba's cache (about half a second
+    in a fresh process), kept off the solve's clock."""
+    load(lambda: _compiled(PROBE_ENGINE))
 
 
 def cells_of(board: Board, state: Sequence[int], colour: int) -> list[Cell]:

@@ -40,10 +40,14 @@ MORE, PASS_DONE, CONFLICT = 0, 1, 2
 def workspace(n: int, clues: int) -> tuple:
     """Scratch arrays for a board of ``n`` cells and ``clues`` clues."""
     cells = lambda: np.empty(n, np.int32)  # noqa: E731
-    return (cells(), cells(), cells(), cells(), cells(), cells(), cells(), cells(),  # comp..stopped
-            np.full(n, -1, np.int32), np.zeros(n, np.int8), np.zeros(n, np.int8),  # depth, covered, mark
-            np.empty(n + 1, np.int32), cells(), cells(), cells(), cells(),  # stacks, labels
-            np.zeros(clues, np.int32), np.empty(clues, np.int32))  # counts, part of each clue
+    # 0-7: parts and searches (comp, cells, part starts and ends, part clue, touch, order,
+    # stopped; reused by the wall's search and the crossing's labels), 8 depth, 9 covered (and
+    # articulations), 10 mark, 11 marked cells, 12-13 search stack or queue, 14 counts per clue,
+    # 15 the part of each clue
+    return (cells(), cells(), cells(), cells(), cells(), cells(), cells(), cells(),
+            np.full(n, -1, np.int32), np.zeros(n, np.int8), np.zeros(n, np.int8),
+            cells(), cells(), cells(),
+            np.zeros(clues, np.int32), np.empty(clues, np.int32))
 
 
 @njit(cache=True)
@@ -62,7 +66,7 @@ def _islands(g, ws, state):
     ``marked``), or -1 on a conflict."""
     adj, clues, sizes, least, clue_at, domain = g[0], g[4], g[5], g[6], g[7], g[8]
     comp, cells, pstart, pend, pclue, touch, order, stopped = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7]
-    depth, covered, mark, marked, part_of = ws[8], ws[9], ws[10], ws[12], ws[17]
+    depth, covered, mark, marked, part_of = ws[8], ws[9], ws[10], ws[11], ws[15]
     n = state.size
     comp[:] = -1
     nparts = 0
@@ -220,7 +224,7 @@ def _wall_joined(g, ws, state):
     first wall cell turn unshaded, articulations that cut a wall cell off turn wall. 0 nothing
     changed, 1 changed, -1 a conflict (a wall cell cut off)."""
     adj = g[0]
-    disc, low, parent, before, sv, si = ws[0], ws[1], ws[2], ws[3], ws[13], ws[14]
+    disc, low, parent, before, sv, si = ws[0], ws[1], ws[2], ws[3], ws[12], ws[13]
     art = ws[9]
     n = state.size
     root = -1
@@ -321,7 +325,7 @@ def _label(adj, state, colour, lab, queue):
 def _crossing(g, ws, state):
     """Whether the wall and an island must cross (:func:`.nurikabe_deduce.crossing`)."""
     adj, adj8, rim, clues, own_start, own_list = g[0], g[1], g[3], g[4], g[9], g[10]
-    wall, w4, w8, queue, counts = ws[0], ws[1], ws[2], ws[13], ws[16]
+    wall, w4, w8, queue, counts = ws[0], ws[1], ws[2], ws[12], ws[14]
     _label(adj, state, BLACK, wall, queue)
     m = rim.size
     first = -1
@@ -423,7 +427,7 @@ def settle(g, ws, state):
     """Close ``state`` under the four rules (in place, as :func:`.nurikabe_deduce.settle`);
     False on a conflict."""
     blocks = g[2]
-    mark, marked = ws[10], ws[12]
+    mark, marked = ws[10], ws[11]
     while True:
         changed = False
         # no 2x2 block is all wall
@@ -463,6 +467,17 @@ def settle(g, ws, state):
 
 
 @njit(cache=True)
+def _agree(state, wall, white):
+    """Settle the open cells both sides of a probe settled alike; whether there was one."""
+    agreed = False
+    for j in range(state.size):
+        if state[j] == UNKNOWN and wall[j] == white[j] and wall[j] != UNKNOWN:
+            state[j] = wall[j]
+            agreed = True
+    return agreed
+
+
+@njit(cache=True)
 def probe_slice(g, ws, state, i, limit):
     """Probe the undecided cells from cell ``i`` on, ``limit`` of them at most: each set wall,
     then unshaded, and closed (:func:`settle`); a side that fails settles the cell the other
@@ -493,16 +508,10 @@ def probe_slice(g, ws, state, i, limit):
         elif not white_ok:
             state[:] = wall
             progress = True
-        else:
-            agreed = False
-            for j in range(n):
-                if state[j] == UNKNOWN and wall[j] == white[j] and wall[j] != UNKNOWN:
-                    state[j] = wall[j]
-                    agreed = True
-            if agreed:
-                if not settle(g, ws, state):
-                    return CONFLICT, i, progress, tried
-                progress = True
+        elif _agree(state, wall, white):
+            if not settle(g, ws, state):
+                return CONFLICT, i, progress, tried
+            progress = True
         i += 1
     return PASS_DONE, i, progress, tried
 
@@ -546,12 +555,7 @@ def probe2_slice(g, ws, state, i, limit):
         if not wall_ok or not white_ok:
             state[:] = white if not wall_ok else wall
             return MORE, i + 1, True, tried
-        agreed = False
-        for j in range(n):
-            if state[j] == UNKNOWN and wall[j] == white[j] and wall[j] != UNKNOWN:
-                state[j] = wall[j]
-                agreed = True
-        if agreed:
+        if _agree(state, wall, white):
             return MORE, i + 1, True, tried
         i += 1
     return PASS_DONE, i, False, tried
@@ -591,6 +595,8 @@ def warm_up() -> None:
     g, ws, s = arrays(board), workspace(len(state), len(board.g.clues)), np.array(state, np.int8)
     settle(g, ws, s)
     probe_slice(g, ws, s, 0, len(state))
+    probe2_slice(g, ws, s.copy(), 0, 1)
+    probe_whole(g, ws, s)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ import numpy as np
 from ...model import Cell, Direction, Kuromasu
 from ...model.grid import bit_region
 from ..base import check_deadline
-from ..compiled import compiled_ready
+from ..compiled import compiled_ready, load
 
 OPEN = -1
 #: ``auto``: the compiled engine (:mod:`.kuromasu_probe_compiled`) where numba is installed and
@@ -692,13 +692,9 @@ def _compiled(engine: str, biggest: int) -> Any:
 
 
 def load_engine() -> None:
-    """Load the compiled engine from numba's cache, where it is compiled (the encoding's ``load``:
-    kept off the solve's clock, as a backend's library is)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        jit = _compiled("auto", 0)
-    if jit is not None:
-        jit.warm_up()
+    """The encoding's ``load``: the compiled engine read from numba's cache, kept off the solve's
+    clock."""
+    load(lambda: _compiled("auto", 0))
 
 
 def _compiled_ready(jit: Any) -> bool:
