@@ -219,3 +219,69 @@ def test_the_probe_at_depth_two_settles_683_14x24(corpus):
     plan = refine(e.puzzle, IslandPlan.of(e.puzzle, deduce=False), float("inf"), depth=2)
     assert plan_holds(e.puzzle, plan, e.solution.cells)
     assert set(plan.open) <= plan.white
+
+
+class _Clock:
+    """A CPU clock for the probe that moves a second per look (the stall then comes at once)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def process_time(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_depth_two_stops_once_it_stalls(monkeypatch, engine):
+    # on boards where depth 2 settles more than depth 1, a stall shorter than the clock's step
+    # stops depth 2 before its first cell (the state is depth 1's), and no stall lets it go on
+    if engine == "compiled":
+        pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
+                            reason="the compiled engine needs numba (a dependency of the project)")
+    monkeypatch.setattr(deduce, "time", _Clock())
+    checked = 0
+    for p in _boards()[::3]:
+        plan = IslandPlan.of(p, deduce=False)
+        states = {}
+        for depth, stall in ((1, None), (2, 0.5), (2, None)):
+            board, state = deduce.initial(p, plan)
+            ok = probe(board, state, float("inf"), depth, "budget", engine=engine, stall=stall)
+            states[(depth, stall)] = state if ok else None
+        if states[(1, None)] is None or states[(2, None)] == states[(1, None)]:
+            continue
+        assert states[(2, 0.5)] == states[(1, None)], p.to_text()
+        checked += 1
+    assert checked >= 1
+
+
+def test_the_deep_plan_holds_for_every_brute_forced_answer_and_settles_more():
+    deeper = 0
+    for p in _boards()[::3]:
+        one, two = IslandPlan.of(p, deduce=True), IslandPlan.of(p, deduce=True, depth=2)
+        answers = all_solutions(p)
+        deeper += answers != set() and _settled(two) > _settled(one)
+        for wall in answers:
+            assert plan_holds(p, two, wall), p.to_text()
+    assert deeper >= 1
+
+
+@pytest.mark.parametrize("paradigm", ["sat", "asp", "smt", "cp", "mip"])
+def test_every_paradigm_proves_published_answers_on_the_deep_plan(corpus, paradigm):
+    # 1080_10x14: depth 1 settles 55 of its 120 open cells, depth 2 the rest
+    by_id = {e.id: e for e in corpus}
+    for name in ("1080_10x14", "120_6x6", "480_12x12"):
+        e = by_id[name]
+        if name == "1080_10x14":
+            assert set(IslandPlan.of(e.puzzle, deduce=True).open) - IslandPlan.of(e.puzzle, deduce=True).white
+            deep = IslandPlan.of(e.puzzle, deduce=True, depth=2)
+            assert set(deep.open) <= deep.white and plan_holds(e.puzzle, deep, e.solution.cells)
+        result = solve(e.puzzle, paradigm, count=2, timeout=120, plan="deep")
+        assert result.exhausted and result.count == 1, name
+        assert result.solution.cells == e.solution.cells, name
+
+
+def test_sat_with_the_deep_plan_enumerates_the_brute_forced_answers():
+    boards = [p for p in _boards() if all_solutions(p)][:12]
+    for p in boards:
+        assert_enumerates_brute_force(p, "sat", plan="deep")

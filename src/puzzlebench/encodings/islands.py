@@ -76,7 +76,7 @@ class IslandPlan:
     white: frozenset[Cell] = frozenset()
 
     @classmethod
-    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool = False) -> "IslandPlan":
+    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool = False, depth: int = 1) -> "IslandPlan":
         """The plan of ``p``; ``enclosure`` False leaves out the diagonal clues' enclosure
         (:func:`enclosure_boxes`), for tests that check it against the plan without it;
         ``deduce`` True adds the cells failed-literal probing settles
@@ -85,7 +85,8 @@ class IslandPlan:
         for it: with the compiled probe, on every 10th janko puzzle, it takes SAT 0.64x, ASP
         0.68x, SMT 0.45x and CP-SAT 0.32x the time of their former defaults (with the readable
         probe it cost SAT 7.9x the CPU); ``deduce`` is off here for the callers that want the
-        searched plan alone."""
+        searched plan alone. ``depth`` 2 probes at depth 2 too, within the same budget, until
+        ``DEEP_STALL`` CPU seconds pass without a cell settled (``plan=deep``)."""
         plan = cls.searched(p, enclosure)
         if deduce:
             from .nurikabe_deduce import refine
@@ -93,7 +94,8 @@ class IslandPlan:
             deadline = BUILD_DEADLINE.get()  # never past the solve's deadline
             if deadline is not None:
                 budget = min(budget, max(0.0, deadline - time.perf_counter()))
-            plan = refine(p, plan, time.process_time() + budget, stop="budget")
+            plan = refine(p, plan, time.process_time() + budget, depth=depth, stop="budget",
+                          stall=DEEP_STALL if depth > 1 else None)
         return plan
 
     @classmethod
@@ -323,15 +325,27 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 #: slowest to end, takes about 2.5 s)
 DEDUCE_BUDGET = 5.0
 
+#: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops
+#: (on the janko boards depth 1 leaves open, depth 2 settles a cell at most 0.4 s after the last
+#: wherever it goes on to settle the whole board; where it stalls, the gaps are 1-2 s)
+DEEP_STALL = 0.5
+
 #: The ``plan`` option of CP-SAT's and SMT's encodings (the probe against the searched plan, one
 #: interleaved run, count=2, 20 s cap, every 10th janko puzzle: CP-SAT 9.7 s against 30.4 s, SMT
 #: 3.5 s against 7.7 s, 111/111 each).
 PLAN_OPTION = Option(
-    "plan", "probe", ("search", "probe"),
+    "plan", "probe", ("search", "probe", "deep"),
     "the cells settled before solving: by the island plan's searches (search), or also by "
     "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, "
-    "within DEDUCE_BUDGET CPU seconds)",
+    "within DEDUCE_BUDGET CPU seconds), or also by probing at depth 2 within the same budget, "
+    "until DEEP_STALL CPU seconds settle no cell (deep)",
 )
+
+
+def planned(p: Nurikabe, plan: str) -> IslandPlan:
+    """The island plan the ``plan`` option names: probed at depth 1 (``probe``) or 2 (``deep``),
+    else searched (``search``; ``auto``, whose encodings probe later)."""
+    return IslandPlan.of(p, deduce=plan in ("probe", "deep"), depth=2 if plan == "deep" else 1)
 
 
 #: islands=hybrid: the distance levels an encoding may spend (see :meth:`IslandPlan.levelled`)

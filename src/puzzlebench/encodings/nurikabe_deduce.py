@@ -242,7 +242,7 @@ COMPILED_SLICE = 16
 
 
 def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP,
-          engine: str = PROBE_ENGINE) -> bool:
+          engine: str = PROBE_ENGINE, stall: float | None = None) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
     False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
@@ -251,25 +251,32 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     ``stop="pass"`` (depth 1) also stops once ``PASS_SAMPLE`` CPU seconds of a pass show that
     the rest of the pass would take more than ``PASS_SLACK`` times the time left (on a big board
     a small part of one pass settles little the solver needs); ``"budget"`` probes until the
-    deadline. ``engine`` picks the engine of a probe at depth 1 or 2 (``PROBE_ENGINE``)."""
+    deadline. ``engine`` picks the engine of a probe at depth 1 or 2 (``PROBE_ENGINE``). ``stall``
+    (at depth 2 or more): also stop once that many CPU seconds pass without a cell settled at this
+    depth (on most boards depth 2 settles a cell every few tenths of a second until the board is
+    settled, or stalls from the start)."""
+    if depth == 1:
+        stall = None
     if depth <= 2:
         jit = _compiled(engine)
         if jit is not None:
-            return (_probe_compiled if depth == 1 else _probe2_compiled)(jit, board, state, deadline, stop)
+            if depth == 1:
+                return _probe_compiled(jit, board, state, deadline, stop)
+            return _probe2_compiled(jit, board, state, deadline, stop, stall)
     if not settle(board, state):
         return False
     while True:
         if depth > 1 and not probe(board, state, deadline, depth - 1, stop):
             return False
         progress = False
-        start = time.process_time()
+        start = time.process_time()  # (at depth > 1 the pass starts after a cell settled)
         judge = depth == 1 and stop == "pass"  # this pass's pace not judged yet
         tried = 0
         for i in range(len(state)):
             if state[i] != UNKNOWN:
                 continue
             now = time.process_time()
-            if now > deadline:
+            if now > deadline or (stall is not None and now - start > stall):
                 return True
             if judge and now - start > PASS_SAMPLE:
                 judge = False
@@ -340,10 +347,11 @@ def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, s
         state[:] = s.tolist()
 
 
-def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str) -> bool:
+def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str,
+                     stall: float | None = None) -> bool:
     """:func:`probe` at depth 2 on the compiled engine: the same steps (closed at depth 1, then
     each cell's sides closed at depth 1, the state closed again after each cell settled), one
-    cell between two looks at the deadline."""
+    cell between two looks at the deadline and the stall."""
     if not _probe_compiled(jit, board, state, deadline, "budget"):
         return False
     g = board.arrays(jit)
@@ -351,7 +359,8 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
     s = np.array(state, np.int8)
     try:
         i = 0
-        while time.process_time() <= deadline:
+        last = time.process_time()
+        while (now := time.process_time()) <= deadline and (stall is None or now - last <= stall):
             outcome, i, settled, _ = jit.probe2_slice(g, ws, s, i, 1)
             if outcome == jit.CONFLICT:
                 return False
@@ -359,6 +368,7 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
                 if not jit.probe_whole(g, ws, s):
                     return False
                 i = 0
+                last = time.process_time()
             elif outcome == jit.PASS_DONE:
                 return True
         return True
@@ -411,7 +421,8 @@ def initial(p: Nurikabe, plan: IslandPlan) -> tuple[Board, list[int]]:
     return board, state
 
 
-def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop: str | None = None) -> IslandPlan:
+def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop: str | None = None,
+           stall: float | None = None) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
@@ -419,11 +430,11 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop:
     island: another island never holds its cells nor a cell beside them (it would join the
     two). Each island's cells are then searched again from its clue through the cells left to
     it, keeping those fewer than its bound steps away (an island is connected). ``depth`` is the
-    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1), and so is ``stop``
-    (``PROBE_STOP`` unless given)."""
+    probe's (:func:`probe`; :meth:`IslandPlan.of` probes at depth 1 or 2), and so are ``stop``
+    (``PROBE_STOP`` unless given) and ``stall``."""
     board, state = initial(p, plan)
     before = sum(s != UNKNOWN for s in state)
-    if not probe(board, state, deadline, depth, PROBE_STOP if stop is None else stop):
+    if not probe(board, state, deadline, depth, PROBE_STOP if stop is None else stop, stall=stall):
         return plan
     if sum(s != UNKNOWN for s in state) == before:
         return plan

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
+from ..islands import (planned, CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
                        wall_count_pays, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..sat.nurikabe import hybrid_smallest
@@ -98,10 +98,10 @@ ESCALATE_CPU = 1.0
 #: probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko puzzle
 #: 3.34 s against 4.94 s, 111/111 both; 690_50x50 4.75 s against 15.7 s
 PLAN = Option(
-    "plan", "probe", ("search", "probe", "auto"),
+    "plan", "probe", ("search", "probe", "deep", "auto"),
     "the cells settled before solving: by the island plan's searches (search), also by "
     "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, the "
-    "default, within DEDUCE_BUDGET CPU seconds), or by the searches with the probe's cells added to the running search as unit "
+    "default, within DEDUCE_BUDGET CPU seconds), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the probe's cells added to the running search as unit "
     "clauses once the lazy cuts' checks run long (auto: escalate checks and escalate_cpu seconds)",
 )
 ESCALATE_OPTION = Option(
@@ -278,7 +278,7 @@ def probed_cells(p: Nurikabe, plan: IslandPlan, seconds: float) -> list[tuple[Ce
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if not isinstance(puzzle, Nurikabe):
         raise TypeError(f"expected a Nurikabe puzzle, got {type(puzzle).__name__}")
-    p, plan = puzzle, IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
+    p, plan = puzzle, planned(puzzle, options["plan"])
     parts = [f"size({p.rows},{p.cols})."]
     parts += [f"num({r},{c},{n})." for (r, c), n in p.numbers.items()]
     parts += [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]

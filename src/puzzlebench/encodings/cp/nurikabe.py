@@ -50,7 +50,7 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (PLAN_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (planned, PLAN_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
@@ -80,7 +80,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
     apply_linearization(art, options["linearization"])
     model = art.model
-    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
+    plan = planned(puzzle, options["plan"])
     clues = puzzle.clue_cells
     grid = puzzle.grid
     wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in clues))

@@ -54,7 +54,7 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
+from ..islands import (planned, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
                        lonely_cells, met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option,
                        wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
@@ -77,7 +77,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     model = MipModel(presolve_rules="lean", fixed_marks=not puzzle.unknown, proof_presolve="same")
     grid = puzzle.grid
     clues = puzzle.clue_cells
-    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
+    plan = planned(puzzle, options["plan"])
     wall = model.binaries(c for c in grid.all_cells if c not in clues)
     model.decision = {cell: var.index for cell, var in wall.items()}
 
@@ -402,10 +402,10 @@ ENCODINGS: list[EncodingSpec] = [
             # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
             # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
             # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
-            Option("plan", "probe", ("search", "probe", "auto"),
+            Option("plan", "probe", ("search", "probe", "deep", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, within a CPU budget, before the build), or by the searches with the probe's "
+                   "(probe, within a CPU budget, before the build), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the probe's "
                    "cells and the probed islands' owners fixed by column bounds once escalate runs have "
                    "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "

@@ -48,7 +48,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
+from ..islands import (planned, CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
                        most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
                        wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
@@ -79,7 +79,7 @@ def hybrid_smallest(puzzle: Nurikabe) -> int:
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
     """Variables 1..n are the non-clue cells in row-major order ("wall"); auxiliaries follow."""
-    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
+    plan = planned(puzzle, options["plan"])
     clues = puzzle.clue_cells
     decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)}
     cnf = CnfModel(pool=IDPool(start_from=len(decision) + 1), decision=decision)
@@ -411,10 +411,10 @@ SPECS: list[EncodingSpec] = [
             # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
             # probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko
             # puzzle 1.80 s against 2.82 s, 111/111 both; 690_50x50 3.0 s against 10.4 s
-            Option("plan", "probe", ("search", "probe", "auto"),
+            Option("plan", "probe", ("search", "probe", "deep", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, the default, within DEDUCE_BUDGET CPU seconds), or by the searches with the "
+                   "(probe, the default, within DEDUCE_BUDGET CPU seconds), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the "
                    "probe's cells added as unit clauses after escalate checks (auto)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
                    "the settled cells to the running solver as unit clauses, keeping its cuts and what "

@@ -43,7 +43,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (DEDUCE_BUDGET, PLAN_OPTION, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
+from ..islands import (planned, DEDUCE_BUDGET, PLAN_OPTION, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
                        wall_count_option, wall_count_pays, wall_option, wall_region)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
@@ -86,7 +86,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     model = SmtModel()
     grid = puzzle.grid
     clues = puzzle.clue_cells
-    plan = IslandPlan.of(puzzle, deduce=options["plan"] == "probe")
+    plan = planned(puzzle, options["plan"])
     wall = {cell: model.bool("wall", *cell) for cell in grid.all_cells if cell not in clues}
     model.decision = wall
     # "cell is unshaded", made once per cell (constant True for a clue cell).
