@@ -50,7 +50,7 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (planned, PLAN_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
+from ..islands import (planned, plan_option, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
                        wall_region, wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
@@ -162,7 +162,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
-            # Cells the probe settled (up front with plan=probe, and again at the switch with
+            # Cells the probe settled (up front with plan=probe or deep, and again at the switch with
             # escalate_plan=probe, within its budget and the time left) hold in every answer:
             # wall or unshaded as unit facts of the switched model, built on the searched plan.
             probed, start = plan, time.process_time()
@@ -297,7 +297,7 @@ ENCODINGS: list[EncodingSpec] = [
         description="wall Booleans, 2x2 clauses; islands by owners and depths, or lazy cuts; wall "
         "connectivity by lazy cuts, levels or flow",
         options=(
-            PLAN_OPTION,
+            plan_option("deep"),
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
             # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy

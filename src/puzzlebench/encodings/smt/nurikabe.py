@@ -43,7 +43,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (planned, DEDUCE_BUDGET, PLAN_OPTION, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
+from ..islands import (planned, DEDUCE_BUDGET, plan_option, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
                        wall_count_option, wall_count_pays, wall_option, wall_region)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
@@ -261,7 +261,7 @@ SPECS: list[EncodingSpec] = [
         "wall connectivity by lazy region cuts or levels",
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
-            PLAN_OPTION,
+            plan_option("probe"),
             # measured on 111 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
             # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
             # rank 9.5 s, lazy 18.3 s)
