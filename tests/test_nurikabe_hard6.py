@@ -240,6 +240,7 @@ def test_depth_two_stops_once_it_stalls(monkeypatch, engine):
         pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
                             reason="the compiled engine needs numba (a dependency of the project)")
     monkeypatch.setattr(deduce, "time", _Clock())
+    monkeypatch.setattr(deduce, "STALL_PASS_SHARE", float("inf"))  # (the stall alone)
     checked = 0
     for p in _boards()[::3]:
         plan = IslandPlan.of(p, deduce=False)
@@ -285,3 +286,27 @@ def test_sat_with_the_deep_plan_enumerates_the_brute_forced_answers():
     boards = [p for p in _boards() if all_solutions(p)][:12]
     for p in boards:
         assert_enumerates_brute_force(p, "sat", plan="deep")
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_depth_two_does_not_start_when_a_depth_one_pass_is_slow(monkeypatch, engine):
+    # the clock moves a second per look: a depth-1 pass takes a second or more, past any share of
+    # a long stall but the largest; with that share depth 2 goes on and settles more
+    if engine == "compiled":
+        pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
+                            reason="the compiled engine needs numba (a dependency of the project)")
+    monkeypatch.setattr(deduce, "time", _Clock())
+    checked = 0
+    for p in _boards()[::3]:
+        plan = IslandPlan.of(p, deduce=False)
+        states = {}
+        for depth, share in ((1, 0.0), (2, 0.001), (2, float("inf"))):
+            monkeypatch.setattr(deduce, "STALL_PASS_SHARE", share)
+            board, state = deduce.initial(p, plan)
+            ok = probe(board, state, float("inf"), depth, "budget", engine=engine, stall=100.0)
+            states[(depth, share)] = state if ok else None
+        if states[(1, 0.0)] is None or states[(2, float("inf"))] == states[(1, 0.0)]:
+            continue
+        assert states[(2, 0.001)] == states[(1, 0.0)], p.to_text()
+        checked += 1
+    assert checked >= 1

@@ -239,6 +239,10 @@ PROBE_ENGINE = "auto"
 PROBE_ENGINES = ("auto", "compiled", "python")
 #: the cells the compiled engine probes between two looks at the deadline and the pass's pace
 COMPILED_SLICE = 16
+#: probe(depth=2, stall=...): the share of the stall a depth-1 pass may take for depth 2 to start
+#: (each cell tried at depth 2 costs two whole depth-1 probes or more, and the stall is looked at
+#: between cells: on 1055_40x57 a pass takes about 0.5 s, one cell at depth 2 several seconds)
+STALL_PASS_SHARE = 0.25
 
 
 def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP,
@@ -254,7 +258,8 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     deadline. ``engine`` picks the engine of a probe at depth 1 or 2 (``PROBE_ENGINE``). ``stall``
     (at depth 2 or more): also stop once that many CPU seconds pass without a cell settled at this
     depth (on most boards depth 2 settles a cell every few tenths of a second until the board is
-    settled, or stalls from the start)."""
+    settled, or stalls from the start); and when a depth-1 pass over the open cells takes more
+    than ``STALL_PASS_SHARE`` of the stall, depth 2 does not start."""
     if depth == 1:
         stall = None
     if depth <= 2:
@@ -265,6 +270,15 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
             return _probe2_compiled(jit, board, state, deadline, stop, stall)
     if not settle(board, state):
         return False
+    if depth > 1 and stall is not None:
+        # one pass one level down, the state closed there: too slow a pass, no deeper probe
+        if not probe(board, state, deadline, depth - 1, stop):
+            return False
+        start = time.process_time()
+        if not probe(board, state, deadline, depth - 1, stop):
+            return False
+        if time.process_time() - start > STALL_PASS_SHARE * stall:
+            return True
     while True:
         if depth > 1 and not probe(board, state, deadline, depth - 1, stop):
             return False
@@ -358,6 +372,14 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
     ws = jit.workspace(len(state), len(board.g.clues))
     s = np.array(state, np.int8)
     try:
+        if stall is not None:
+            # one depth-1 pass over the open cells (the state is closed at depth 1): too slow a
+            # pass, no deeper probe
+            start = time.process_time()
+            if not jit.probe_whole(g, ws, s):
+                return False
+            if time.process_time() - start > STALL_PASS_SHARE * stall:
+                return True
         i = 0
         last = time.process_time()
         while (now := time.process_time()) <= deadline and (stall is None or now - last <= stall):
