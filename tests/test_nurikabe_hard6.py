@@ -232,26 +232,35 @@ class _Clock:
         return self.now
 
 
+#: (STALL_PASS_SHARE, stall) of a depth-2 probe stopped before its first cell, then of one let go
+#: on: by a stall shorter than the clock's step, or by a depth-1 pass slower than a share of a long stall
+STOPS = {"stall": ((float("inf"), 0.5), (float("inf"), None)),
+         "slow pass": ((0.001, 100.0), (float("inf"), 100.0))}
+
+
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-def test_depth_two_stops_once_it_stalls(monkeypatch, engine):
-    # on boards where depth 2 settles more than depth 1, a stall shorter than the clock's step
-    # stops depth 2 before its first cell (the state is depth 1's), and no stall lets it go on
+@pytest.mark.parametrize("rule", sorted(STOPS))
+def test_depth_two_stops_before_its_first_cell(monkeypatch, engine, rule):
+    # the clock moves a second per look; on boards where depth 2 goes on to settle more than
+    # depth 1, the stopped probe leaves depth 1's state
     if engine == "compiled":
         pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
                             reason="the compiled engine needs numba (a dependency of the project)")
     monkeypatch.setattr(deduce, "time", _Clock())
-    monkeypatch.setattr(deduce, "STALL_PASS_SHARE", float("inf"))  # (the stall alone)
+    stopped, going = STOPS[rule]
     checked = 0
     for p in _boards()[::3]:
         plan = IslandPlan.of(p, deduce=False)
-        states = {}
-        for depth, stall in ((1, None), (2, 0.5), (2, None)):
+
+        def run(depth: int, share: float, stall: float | None) -> list[int] | None:
+            monkeypatch.setattr(deduce, "STALL_PASS_SHARE", share)
             board, state = deduce.initial(p, plan)
-            ok = probe(board, state, float("inf"), depth, "budget", engine=engine, stall=stall)
-            states[(depth, stall)] = state if ok else None
-        if states[(1, None)] is None or states[(2, None)] == states[(1, None)]:
+            return state if probe(board, state, float("inf"), depth, "budget", engine=engine, stall=stall) else None
+
+        one = run(1, float("inf"), None)
+        if one is None or run(2, *going) == one:
             continue
-        assert states[(2, 0.5)] == states[(1, None)], p.to_text()
+        assert run(2, *stopped) == one, p.to_text()
         checked += 1
     assert checked >= 1
 
@@ -287,26 +296,3 @@ def test_sat_with_the_deep_plan_enumerates_the_brute_forced_answers():
     for p in boards:
         assert_enumerates_brute_force(p, "sat", plan="deep")
 
-
-@pytest.mark.parametrize("engine", ["python", "compiled"])
-def test_depth_two_does_not_start_when_a_depth_one_pass_is_slow(monkeypatch, engine):
-    # the clock moves a second per look: a depth-1 pass takes a second or more, past any share of
-    # a long stall but the largest; with that share depth 2 goes on and settles more
-    if engine == "compiled":
-        pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
-                            reason="the compiled engine needs numba (a dependency of the project)")
-    monkeypatch.setattr(deduce, "time", _Clock())
-    checked = 0
-    for p in _boards()[::3]:
-        plan = IslandPlan.of(p, deduce=False)
-        states = {}
-        for depth, share in ((1, 0.0), (2, 0.001), (2, float("inf"))):
-            monkeypatch.setattr(deduce, "STALL_PASS_SHARE", share)
-            board, state = deduce.initial(p, plan)
-            ok = probe(board, state, float("inf"), depth, "budget", engine=engine, stall=100.0)
-            states[(depth, share)] = state if ok else None
-        if states[(1, 0.0)] is None or states[(2, float("inf"))] == states[(1, 0.0)]:
-            continue
-        assert states[(2, 0.001)] == states[(1, 0.0)], p.to_text()
-        checked += 1
-    assert checked >= 1
