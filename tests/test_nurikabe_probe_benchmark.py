@@ -38,3 +38,31 @@ def test_probe_benchmark_times_every_variant_and_checks_the_cells(janko_dir, tmp
 def test_probe_benchmark_names_an_unknown_board(janko_dir, tmp_path):
     done = _run(janko_dir, tmp_path / "probe", "--id", "9999_1x1")
     assert done.returncode != 0 and "9999_1x1" in done.stderr
+
+
+DEEP = REPO / "benchmarks" / "nurikabe_deep.py"
+
+
+def test_deep_benchmark_counts_what_depth_two_settles(janko_dir, tmp_path):
+    # 01_10x10: the depth-1 probe settles it; 1080_10x14: depth 1 leaves cells open, depth 2 none
+    out = tmp_path / "deep"
+    cmd = [sys.executable, str(DEEP), "--corpus", str(janko_dir / "Nurikabe_dataset.json"), "--out", str(out),
+           "--id", "01_10x10", "--id", "1080_10x14"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {r["id"]: r for r in map(json.loads, (out / "rows.jsonl").read_text().splitlines())}
+    assert rows["01_10x10"]["probe_settled"] == rows["01_10x10"]["cells"] and "depth2_cpu_s" not in rows["01_10x10"]
+    deep = rows["1080_10x14"]
+    assert deep["probe_settled"] < deep["cells"] == deep["deep_settled"]
+    assert deep["depth2_left"] == 0 and deep["depth2_ok"] and len(deep["depth2_gaps"]) >= 1
+    summary = json.loads((out / "summary.json").read_text())
+    assert {"machine", "versions", "settings", "commit"} <= summary.keys()
+    assert (summary["boards"], summary["left_open_by_probe"], summary["depth2_settles_whole"],
+            summary["deep_settles_whole"], summary["wrong_cells"]) == (2, 1, 1, 1, 0)
+
+
+def test_deep_benchmark_names_an_unknown_board(janko_dir, tmp_path):
+    cmd = [sys.executable, str(DEEP), "--corpus", str(janko_dir / "Nurikabe_dataset.json"),
+           "--out", str(tmp_path / "deep"), "--id", "9999_1x1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode != 0 and "9999_1x1" in done.stderr

@@ -326,8 +326,9 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 DEDUCE_BUDGET = 5.0
 
 #: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops
-#: (on the janko boards depth 1 leaves open, depth 2 settles a cell at most 0.4 s after the last
-#: wherever it goes on to settle the whole board; where it stalls, the gaps are 1-2 s)
+#: (on the 218 janko boards where depth 2 goes on to settle what depth 1 leaves open, it settles a
+#: cell at most 0.40 s after the last; where it stalls, the gaps are 1-2 s:
+#: ``benchmarks/nurikabe_deep.py``)
 DEEP_STALL = 0.5
 
 
