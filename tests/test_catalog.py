@@ -191,3 +191,12 @@ def test_relaxed_configuration_never_loses_a_true_answer(spec, options):
         # every true answer is still an answer of the relaxation; extra ones break the dropped rule
         assert truth <= found, puzzle
         assert all(puzzle.verify(s) for s in result.solutions if s.cells not in truth)
+
+
+def test_the_command_lines_description_names_every_registered_family() -> None:
+    from puzzlebench.cli import build_parser
+    from puzzlebench.model import family_specs
+
+    description = " ".join(build_parser().description.split())
+    titles = [spec.title for spec in family_specs()]
+    assert len(titles) >= 5 and all(title in description for title in titles), description

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from . import errors
 from .errors import PuzzleError, SolverUnavailable
-from .model import Family
+from .model import Family, family_specs
 
 if TYPE_CHECKING:
     from .model import Puzzle
@@ -314,10 +314,11 @@ def build_parser() -> argparse.ArgumentParser:
     from . import registry
 
     paradigms = registry.paradigms()
+    titles = [spec.title for spec in family_specs()]
     parser = argparse.ArgumentParser(
         prog="puzzlebench",
-        description="Compare ASP, SMT, SAT, CP and MIP encodings and solvers on Light Up, Kuromasu and "
-                    "LightBulbs: verified, cross-checked, benchmarked.",
+        description=f"Compare ASP, SMT, SAT, CP and MIP encodings and solvers on {', '.join(titles[:-1])} and "
+                    f"{titles[-1]}: verified, cross-checked, benchmarked.",
     )
     _add_plugin_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
