@@ -66,3 +66,20 @@ def test_deep_benchmark_names_an_unknown_board(janko_dir, tmp_path):
            "--out", str(tmp_path / "deep"), "--id", "9999_1x1"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode != 0 and "9999_1x1" in done.stderr
+
+
+def test_plans_benchmark_proves_the_published_answers_on_both_plans(janko_dir, tmp_path):
+    out = tmp_path / "plans"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "nurikabe_plans.py"), "--corpus",
+           str(janko_dir / "Nurikabe_dataset.json"), "--out", str(out), "--every", "400",
+           "--paradigm", "sat", "--paradigm", "cp"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    assert [(r["paradigm"], r["plan"]) for r in rows[:4]] == [("sat", "probe"), ("sat", "deep"),
+                                                             ("cp", "probe"), ("cp", "deep")]
+    assert len(rows) == 4 * 3 and all(r["proven"] for r in rows)
+    summary = json.loads((out / "summary.json").read_text())
+    assert {"machine", "versions", "settings", "commit"} <= summary.keys()
+    assert sorted(summary["pairs"]) == ["cp/deep", "cp/probe", "sat/deep", "sat/probe"]
+    assert all(p["proven"] == p["puzzles"] == 3 and p["wrong"] == 0 for p in summary["pairs"].values())

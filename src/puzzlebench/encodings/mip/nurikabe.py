@@ -35,8 +35,9 @@ The island plan (``plan`` option): ``probe`` builds on the plan with the cells f
 probing settles (``nurikabe_deduce.refine``, within ``DEDUCE_BUDGET``): on most janko boards that
 settles the board or most of it, so the model is smaller and HiGHS needs few lazy rounds; ``deep``
 (default) probes at depth 2 too, within the same budget, until ``DEEP_STALL`` CPU seconds settle
-no cell (every 10th janko puzzle, count=2, 10 s cap, one interleaved run: 1.8 s against 8.5 s,
-111/111 both; 940_15x15, 967_10x10 and 973_10x10 proven within 10 s, which probe missed). ``search`` leaves the probe out; ``auto`` builds on the searched plan and, once
+no cell (``benchmarks/nurikabe_plans.py --every 10``, count=2, 10 s cap: 1.73 s against 8.35 s,
+111/111 both; on the whole corpus 940_15x15, 967_10x10 and 973_10x10 proven within 10 s, which
+probe missed). ``search`` leaves the probe out; ``auto`` builds on the searched plan and, once
 ``escalate`` runs have taken ``escalate_cpu`` CPU seconds, probes once and fixes what it settles
 (wall binaries, and owner columns the probed islands cannot hold) by column bounds for the later
 runs (``MipModel.escalation``): HiGHS has no incremental MIP, each lazy round is a new run anyway.
