@@ -19,7 +19,8 @@ A conflict means the assignment has no answer. Probing sets one open cell wall a
 assignment, then unshaded: when one side fails, every answer takes the other, so the cell is
 settled that way; when both sides agree on another cell, every answer agrees too. Repeated
 until a pass settles nothing, every settled cell holds in every answer. At depth 2 each side is
-closed by such a probe instead of :func:`settle` (slower; not what the plan asks for).
+closed by such a probe instead of :func:`settle` (slower: ``plan=deep`` runs it after depth 1,
+until it stalls).
 
 This module is the readable statement of the rules and the probe; at depths 1 and 2 the probe runs
 compiled (:mod:`.nurikabe_probe_compiled`, the same rules over arrays, reaching the same cells)
