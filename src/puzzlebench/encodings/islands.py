@@ -332,6 +332,10 @@ DEDUCE_BUDGET = 5.0
 DEEP_STALL = 0.5
 
 
+#: the ``plan`` option's ``deep`` value, as every Nurikabe encoding's help text states it
+PLAN_DEEP = "also by probing at depth 2 within the same budget, until DEEP_STALL CPU seconds settle no cell (deep)"
+
+
 def plan_option(default: str) -> Option:
     """The ``plan`` option of CP-SAT's and SMT's encodings. The probe against the searched plan
     (one interleaved run, count=2, 20 s cap, every 10th janko puzzle): CP-SAT 9.7 s against
@@ -343,8 +347,7 @@ def plan_option(default: str) -> Option:
         "plan", default, ("search", "probe", "deep"),
         "the cells settled before solving: by the island plan's searches (search), or also by "
         "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, "
-        "within DEDUCE_BUDGET CPU seconds), or also by probing at depth 2 within the same budget, "
-        "until DEEP_STALL CPU seconds settle no cell (deep)",
+        f"within DEDUCE_BUDGET CPU seconds), or {PLAN_DEEP}",
     )
 
 

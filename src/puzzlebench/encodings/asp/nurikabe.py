@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (planned, CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, wall_count_option,
-                       wall_count_pays, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, planned,
+                       wall_count_option, wall_count_pays, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
@@ -101,8 +101,9 @@ PLAN = Option(
     "plan", "probe", ("search", "probe", "deep", "auto"),
     "the cells settled before solving: by the island plan's searches (search), also by "
     "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, the "
-    "default, within DEDUCE_BUDGET CPU seconds), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the probe's cells added to the running search as unit "
-    "clauses once the lazy cuts' checks run long (auto: escalate checks and escalate_cpu seconds)",
+    "default, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the searches with the probe's "
+    "cells added to the running search as unit clauses once the lazy cuts' checks run long (auto: "
+    "escalate checks and escalate_cpu seconds)",
 )
 ESCALATE_OPTION = Option(
     "escalate", ESCALATE, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "

@@ -50,8 +50,8 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (planned, plan_option, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks, wall_option, wall_partners,
-                       wall_region, wall_rules_option, wall_size)
+from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, plan_option, planned, wall_blocks, wall_option,
+                       wall_partners, wall_region, wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools

@@ -57,9 +57,9 @@ from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (planned, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
-                       lonely_cells, met_lines, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option,
-                       wall_runs, wall_runs_pay, wall_size)
+from ..islands import (DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
+                       lonely_cells, met_lines, planned, wall_blocks, wall_option, wall_partners, wall_region,
+                       wall_rules_option, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
@@ -408,8 +408,8 @@ ENCODINGS: list[EncodingSpec] = [
             Option("plan", "deep", ("search", "probe", "deep", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, within a CPU budget, before the build), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the probe's "
-                   "cells and the probed islands' owners fixed by column bounds once escalate runs have "
+                   "(probe, within a CPU budget, before the build), " + PLAN_DEEP + ", or by the searches "
+                   "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
                    "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "
                    "settles for the later runs (0: before the first run)"),

@@ -48,9 +48,9 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (planned, CUTS, DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells, met_lines,
-                       most_adjacencies, small_wall_parts, wall_adjacency, wall_blocks, wall_count_option,
-                       wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (CUTS, DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells,
+                       met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency, wall_blocks,
+                       wall_count_option, wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
@@ -414,8 +414,8 @@ SPECS: list[EncodingSpec] = [
             Option("plan", "probe", ("search", "probe", "deep", "auto"),
                    "the cells settled before solving: by the island plan's searches, or also by "
                    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, the default, within DEDUCE_BUDGET CPU seconds), also probing at depth 2 until DEEP_STALL CPU seconds settle no cell (deep), or by the searches with the "
-                   "probe's cells added as unit clauses after escalate checks (auto)"),
+                   "(probe, the default, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the "
+                   "searches with the probe's cells added as unit clauses after escalate checks (auto)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
                    "the settled cells to the running solver as unit clauses, keeping its cuts and what "
                    "it learnt (0: before the first check)"),

@@ -43,8 +43,8 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (planned, DEDUCE_BUDGET, plan_option, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, wall_blocks,
-                       wall_count_option, wall_count_pays, wall_option, wall_region)
+from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, plan_option,
+                       planned, wall_blocks, wall_count_option, wall_count_pays, wall_option, wall_region)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
 from ..sat.nurikabe import islands_by_distance as sat_islands
