@@ -368,6 +368,83 @@ def test_what_highs_presolve_gets_wrong_is_run_again_without_it(monkeypatch, fai
     assert result.extra.get(counter, 0) >= 1
 
 
+class _PresolveWrongOnSeedZero:
+    """A HiGHS whose presolved runs with random seed 0 report ``failure`` (the seed-dependent
+    false verdict HiGHS 1.16 gave on janko Nurikabe 73_10x18); it records each run's settings."""
+
+    def __init__(self, inner: Any, failure: str) -> None:
+        self._inner, self._failure = inner, failure
+        self._options: dict[str, Any] = {"presolve": "choose", "random_seed": 0, "presolve_rule_off": 0}
+        self._ran_with: dict[str, Any] = dict(self._options)
+        self.runs: list[dict[str, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def setOptionValue(self, name: str, value: Any) -> Any:
+        self._options[name] = value
+        return self._inner.setOptionValue(name, value)
+
+    def run(self) -> Any:
+        self._ran_with = dict(self._options)
+        self.runs.append(self._ran_with)
+        return self._inner.run()
+
+    def getModelStatus(self) -> Any:
+        import highspy
+
+        if self._ran_with["presolve"] != "off" and self._ran_with["random_seed"] == 0:
+            return getattr(highspy.HighsModelStatus, self._failure)
+        return self._inner.getModelStatus()
+
+
+@pytest.mark.parametrize("confirm", ["unpresolved", "reseeded"])
+def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_says(monkeypatch, confirm) -> None:
+    """confirm=unpresolved runs again without presolve; confirm=reseeded runs again with presolve,
+    another seed and the lean rules (and the seed and rules are restored after it). Either way a
+    false "infeasible" of the seed-0 presolve costs no answer: every brute-forced answer is found."""
+    from puzzlebench.solvers import highs_backend
+
+    fakes: list[_PresolveWrongOnSeedZero] = []
+    real = highs_backend._new_highs
+
+    def new() -> Any:
+        fakes.append(_PresolveWrongOnSeedZero(real(), "kInfeasible"))
+        return fakes[-1]
+
+    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    rng = random.Random(3)
+    puzzle = next(p for p in (random_kuromasu(rng, 3, 3, clue_p=0.4) for _ in range(50)) if all_solutions(p))
+    result = pb.solve(puzzle, "mip", count=0, timeout=60, confirm=confirm)
+    assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
+    runs = fakes[0].runs
+    if confirm == "reseeded":
+        assert result.extra.get("infeasible_reseeded", 0) >= 1
+        assert "infeasible_confirmations" not in result.extra
+        reseeded = [run for run in runs if run["random_seed"] == 1]
+        assert reseeded and all(run["presolve_rule_off"] & highs_backend.LEAN_RULES_OFF == highs_backend.LEAN_RULES_OFF
+                                for run in reseeded)
+        # each reseeded run follows a presolved seed-0 run; the seed and rules are back after it
+        assert all(runs[k - 1]["random_seed"] == 0 and runs[k - 1]["presolve"] != "off"
+                   for k, run in enumerate(runs) if run["random_seed"] == 1)
+        assert fakes[0]._options["random_seed"] == 0 and fakes[0]._options["presolve_rule_off"] == 0
+    else:
+        assert result.extra.get("infeasible_confirmations", 0) >= 1
+        assert "infeasible_reseeded" not in result.extra
+        assert all(run["random_seed"] == 0 for run in runs)
+
+
+def test_reseeded_confirmation_proves_a_real_board_unique_with_presolve_only() -> None:
+    # A bundled Kuromasu board whose uniqueness proof ends infeasible: with the proof presolved
+    # and confirm=reseeded, no run goes without presolve, and the one answer is the published one.
+    puzzle = pb.load(PUZZLES / "gen-kuromasu" / "kuromasu-010x010-s1.pzl")
+    truth = load_solution(PUZZLES / "gen-kuromasu" / "kuromasu-010x010-s1.solution.pzl", puzzle)
+    result = pb.solve(puzzle, "mip", count=2, timeout=60, proof_presolve="same", confirm="reseeded")
+    assert result.status is Status.SAT and result.exhausted
+    assert [s.cells for s in result.solutions] == [truth.cells]
+    assert result.extra.get("infeasible_reseeded", 0) >= 1 and "infeasible_confirmations" not in result.extra
+
+
 @pytest.mark.parametrize("value", [0, 1])
 def test_splitting_keeps_a_binary_the_encoding_fixed_by_its_bounds(value: int) -> None:
     # An empty 3x3 Light Up board has many answers; fixing one cell's binary through its column

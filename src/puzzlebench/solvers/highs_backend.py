@@ -27,6 +27,16 @@ confirmation would spend the presolved run for nothing (janko Nurikabe 82_14x24:
 (``MipModel.proof_presolve``): Nurikabe's proof goes through lazy rounds, whose runs end on a
 candidate, and without presolve each of them solves LPs that presolve would have spared.
 
+How an infeasible verdict reached with presolve is confirmed (backend option ``confirm``):
+``unpresolved`` (default) runs the model again without presolve, the one confirmation that does
+not rest on presolve at all; on the bundled 100x100 Kuromasu boards that run never ends (HiGHS's
+root separation on some 40,000 rows), while presolve proves the uniqueness of 100x100 s1 in about
+2 s, its probing deciding every column. ``reseeded`` runs it again with presolve, another random
+seed and the lean rules (the false verdict seen on Nurikabe 73_10x18 went away with another
+seed): the verdict then rests on two presolved runs agreeing, a weaker guarantee, which the record
+states (``extra.infeasible_reseeded``); any answer such a run finds is a feasible point all the
+same.
+
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
 loops, ``kCallback*Interrupt``) turn into ``user_interrupt``: the run ends with model status
@@ -54,6 +64,7 @@ from .base import Backend
 _PRESOLVE = ("choose", "on", "off")
 _PROOF_PRESOLVE = ("auto", "off", "same")
 _PRESOLVE_RULES = ("auto", "all", "lean")
+_CONFIRM = ("unpresolved", "reseeded")
 #: presolve_rules=lean: HiGHS's ``presolve_rule_off`` bits for the aggregator (1 << 12) and the
 #: two rules after probing, enumeration and dual fixing (1 << 16, 1 << 17): on janko Nurikabe's
 #: 20x36 boards with a few thousand lazy cut rows, presolve then costs a third of its time and
@@ -104,6 +115,14 @@ class HighsBackend(Backend):
             "run without it anyway, so the presolved run is spent twice), same (the presolve option, with that "
             "confirmation: the proof's runs that end on a candidate of the lazy rounds stay cheap) or auto "
             "(what the encoding asks for, MipModel.proof_presolve; off unless it says)",
+        ),
+        Option(
+            "confirm",
+            "unpresolved",
+            _CONFIRM,
+            "how an infeasible verdict reached with presolve is confirmed: unpresolved (a run without presolve: "
+            "does not rest on presolve, but can take far longer than the presolved run) or reseeded (a second "
+            "presolved run with another random seed and the lean rules; recorded as extra.infeasible_reseeded)",
         ),
         Option(
             "presolve_rules",
@@ -343,9 +362,15 @@ class HighsBackend(Backend):
             # HiGHS 1.16's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once
             # its deduced cells are fixed) and calls some feasible ones infeasible (janko Nurikabe
             # 73_10x18 after its island cuts; feasible with presolve off or another seed). The
-            # same model is run once more without presolve, and an infeasible answer stands
-            # only when that run confirms it.
+            # same model is run once more without presolve (or, confirm=reseeded, with another
+            # seed and the lean rules), and an infeasible answer stands only when that run
+            # confirms it.
             first = highs.getModelStatus()
+            if first in (ms.kInfeasible, ms.kUnboundedOrInfeasible) and self.options.get("confirm") == "reseeded":
+                status = self._reseeded(deadline)
+                first = highs.getModelStatus()
+                if first in (ms.kInfeasible, ms.kUnboundedOrInfeasible):
+                    first = None  # two presolved runs agree: the verdict stands
             if first == ms.kSolveError or first in (ms.kInfeasible, ms.kUnboundedOrInfeasible):
                 highs.setOptionValue("presolve", "off")
                 left = self.remaining(deadline)
@@ -364,6 +389,25 @@ class HighsBackend(Backend):
         if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
             return None
         raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+
+    def _reseeded(self, deadline: float | None) -> Any:
+        """``confirm=reseeded``: the same model run again with presolve, another random seed and
+        the lean presolve rules; the seed and rules are restored after it."""
+        highs = self._highs
+        seed = int(self.options.get("seed", 0))
+        rules = highs.getOptionValue("presolve_rule_off")
+        rules = rules[1] if isinstance(rules, tuple) else rules  # the plain binding answers (status, value)
+        highs.setOptionValue("random_seed", seed + 1)
+        highs.setOptionValue("presolve_rule_off", int(rules) | LEAN_RULES_OFF)
+        left = self.remaining(deadline)
+        highs.setOptionValue("time_limit", math.inf if left is None else max(left, 0.0))
+        try:
+            status = highs.run()
+        finally:
+            highs.setOptionValue("random_seed", seed)
+            highs.setOptionValue("presolve_rule_off", int(rules))
+        self._count("infeasible_reseeded")
+        return status
 
     def _escalate(self, more: Any, deadline: float | None) -> None:
         """Fix the escalation's columns by their bounds, given the seconds left as its CPU
