@@ -5,9 +5,9 @@ Two measurements per puzzle file (default: the bundled 100x100 Kuromasu boards):
 
 * ``rules``: the family's default MIP model (as ``pb.solve`` builds it), presolved by HiGHS alone
   (``Highs.presolve``, one thread) with every rule on, then with one rule at a time switched off
-  (``presolve_rule_off``, bit k): the presolved model's rows and columns and the presolve's
-  wall time. A rule whose removal leaves columns that every other setting removes is the one that
-  decides the board.
+  (``presolve_rule_off``, bit k), and with every rule off: the presolved model's rows and columns
+  and the presolve's wall time. A rule whose removal leaves columns the whole presolve removes
+  matters, and it is also run alone (every other rule off).
 * ``solve``: ``pb.solve(count=2)`` with the defaults, and with the proof's runs presolved
   (``proof_presolve=same``) under each ``confirm`` value: status, uniqueness, times, HiGHS runs,
   confirmations. Every answer is checked against the bundled solution beside the puzzle.
@@ -110,15 +110,20 @@ def main(argv: list[str] | None = None) -> None:
             spec = registry.get(puzzle.family, "mip")
             model = spec.build(puzzle, spec.resolve({}))
             base = {"kind": "rules", "puzzle": path.name, "model_rows": model.num_rows, "model_cols": model.num_cols}
-            rows.append({**base, "rule_off": None, **presolved(model, 0)})
+            every = (1 << (max(bits) + 1)) - 1
+            whole = {**base, "rule_off": None, **presolved(model, 0)}
+            rows += [whole, {**base, "rule_off": "all", **presolved(model, every)}]
             for bit in bits:
                 rows.append({**base, "rule_off": bit, **presolved(model, 1 << bit)})
+                if rows[-1]["cols"] > whole["cols"]:  # a rule that matters: what it does alone
+                    rows.append({**base, "rule_off": f"all but {bit}", **presolved(model, every & ~(1 << bit))})
         if not args.no_solve:
             for name, options in VARIANTS.items():
                 rows.append({"kind": "solve", "puzzle": path.name, "variant": name, "options": options,
                              **solved(puzzle, truth, options, args.timeout)})
-    deciding = sorted({r["rule_off"] for r in rows if r["kind"] == "rules" and r["rule_off"] is not None
-                       and r["cols"] > 0})
+    whole_cols = {r["puzzle"]: r["cols"] for r in rows if r["kind"] == "rules" and r["rule_off"] is None}
+    deciding = sorted({r["rule_off"] for r in rows if r["kind"] == "rules" and isinstance(r["rule_off"], int)
+                       and r["cols"] > whole_cols[r["puzzle"]]})
     summary = {
         "kind": "highs-presolve", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
         "versions": versions(),
