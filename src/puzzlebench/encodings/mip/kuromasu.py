@@ -38,10 +38,11 @@ Rules and the rows that enforce them:
   ``WHOLE_VIEWS`` of them: a ray keeps only the lengths of the views that survive, and a cell every
   surviving view settles alike is settled. It settles every generated 30x30 and 50x50 board (but
   one cell) before HiGHS starts (50x50: 2.6-5.4 s of CPU for answer and proof, none proven
-  within 60 s wall before but s3); 100x100 s1 about 43 s of CPU, 1,922 cells left open. The
-  deductions run compiled (``deduce_engine``, :mod:`.kuromasu_probe_compiled`): with
-  ``WHOLE_VIEWS`` = 200 they settle every cell of 100x100 s2 in about 7 s of CPU and leave 978 of s1
-  and 2,835 of s3 open;
+  within 60 s wall before but s3). The deductions run compiled (``deduce_engine``,
+  :mod:`.kuromasu_probe_compiled`): with ``WHOLE_VIEWS`` = 200, and the views a probe ruled out kept
+  out of every later revision, they settle every cell of 100x100 s2 and all but 3 of s1 and 2 of s3
+  (4.5-7.6 s of CPU; without that rule 978 and 2,835 were left open, and HiGHS's presolve took
+  2.6 s and 20 s per run to settle them by probing);
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is

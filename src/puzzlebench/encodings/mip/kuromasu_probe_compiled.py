@@ -146,6 +146,8 @@ def _revise(g, s, q, olds, has_olds):
             ctr[WHY] = NO_VIEW
             ctr[WHY_AT] = q
             return False
+    if s[17][q] > 0 and not _without_gone(g, s, q, kept):
+        return False
     for i in range(4):
         m = kept[i]
         if m != mask[q, i]:
@@ -163,6 +165,48 @@ def _revise(g, s, q, olds, has_olds):
             if not _settle(s, rays[q, i, shortest], 1):
                 return False
     return True
+
+
+@njit(cache=True)
+def _without_gone(g, s, q, kept):
+    """``kept`` narrowed to the views of number q that no probe ruled out (unchanged past the
+    ``whole_views`` limit); False when none is left."""
+    gone, gone_n, out, ctr = s[16], s[17], s[18], s[8]
+    nv = _views_of(g[7][q], kept[0], kept[1], kept[2], kept[3], ctr[WHOLE], out)
+    if nv < 0:
+        return True
+    m0 = m1 = m2 = m3 = 0
+    for j in range(nv):
+        key = (out[j, 0] * 64 + out[j, 1]) * 64 + out[j, 2]
+        dead = False
+        for t in range(gone_n[q]):
+            if gone[q, t] == key:
+                dead = True
+                break
+        if not dead:
+            m0 |= 1 << out[j, 0]
+            m1 |= 1 << out[j, 1]
+            m2 |= 1 << out[j, 2]
+            m3 |= 1 << out[j, 3]
+    if m0 == 0:
+        ctr[WHY] = NO_VIEW
+        ctr[WHY_AT] = q
+        return False
+    kept[0], kept[1], kept[2], kept[3] = m0, m1, m2, m3
+    return True
+
+
+@njit(cache=True)
+def _rule_out(s, q, a, b, c):
+    """Number q's view (a, b, c, ...) is in no answer: later revisions leave it out."""
+    gone, gone_n = s[16], s[17]
+    key = (a * 64 + b) * 64 + c
+    for t in range(gone_n[q]):
+        if gone[q, t] == key:
+            return
+    if gone_n[q] < gone.shape[1]:
+        gone[q, gone_n[q]] = key
+        gone_n[q] += 1
 
 
 @njit(cache=True)
@@ -654,7 +698,8 @@ def _probe_one(g, s, pb, p):
             ok = _branch(g, s, pb, vb, p, VIEWS, q, a, b_, c)
             if ok < 0:
                 return FULL
-            if ok == 0:
+            if ok == 0:  # in no answer, for good
+                _rule_out(s, q, a, b_, c)
                 continue
             kept[0] |= 1 << a
             kept[1] |= 1 << b_
