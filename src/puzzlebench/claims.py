@@ -208,7 +208,8 @@ def frontier_claims(root: Path) -> list[str]:
     side = doc["side"]
     solves = sorted((r for r in doc["summary"] if r["kind"] == "solve" and not r["options"]),
                     key=lambda r: (-r["solved"], r["median_s"]))
-    parts = [f"{r['paradigm'].upper()} {r['solved']}/{r['runs']}, median {r['median_s']:.1f} s" for r in solves]
+    parts = [f"{r['paradigm'].upper()} {r['solved']}/{r['runs']}, median {r['median_s']:.1f} s, worst {r['worst_s']:.1f} s"
+             for r in solves]
     text = (f"The frontier, {side}x{side} Kuromasu (the bundled boards, `count=2`, timeout {doc['timeout']:g} s): "
             + "; ".join(parts))
     made = [r for r in doc["summary"] if r["kind"] == "generate"]
