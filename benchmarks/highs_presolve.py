@@ -27,7 +27,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 import puzzlebench as pb
@@ -56,18 +55,12 @@ def rule_bits(text: str) -> list[int]:
 
 def presolved(model, rule_off: int) -> dict:
     """HiGHS's presolve of ``model`` with the rules of ``rule_off`` switched off."""
-    from puzzlebench.solvers.highs_backend import _new_highs
+    from puzzlebench.solvers.highs_backend import _new_highs, load_model
 
     highs = _new_highs()
     highs.setOptionValue("threads", 1)
     highs.setOptionValue("presolve_rule_off", rule_off)
-    highs.addVars(model.num_cols, np.asarray(model.col_lower, float), np.asarray(model.col_upper, float))
-    integer = np.flatnonzero(np.asarray(model.integer, bool)).astype(np.int32)
-    if len(integer):
-        highs.changeColsIntegrality(len(integer), integer, np.ones(len(integer), np.uint8))
-    highs.addRows(model.num_rows, np.asarray(model.row_lower, float), np.asarray(model.row_upper, float),
-                  model.num_nonzeros, np.asarray(model.starts[:-1], np.int32), np.asarray(model.index, np.int32),
-                  np.asarray(model.value, float))
+    load_model(highs, model)
     start = time.perf_counter()
     highs.presolve()
     seconds = time.perf_counter() - start
@@ -103,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     bits = rule_bits(args.rules)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
+    deciding: set[int] = set()  # the rules whose removal leaves columns the whole presolve removes
     for path in tqdm(paths, desc="boards", unit="board"):
         puzzle = pb.load(path)
         truth = load_solution(path.with_name(path.name.replace(".pzl", ".solution.pzl")), puzzle)
@@ -116,20 +110,18 @@ def main(argv: list[str] | None = None) -> None:
             for bit in bits:
                 rows.append({**base, "rule_off": bit, **presolved(model, 1 << bit)})
                 if rows[-1]["cols"] > whole["cols"]:  # a rule that matters: what it does alone
+                    deciding.add(bit)
                     rows.append({**base, "rule_off": f"all but {bit}", **presolved(model, every & ~(1 << bit))})
         if not args.no_solve:
             for name, options in VARIANTS.items():
                 rows.append({"kind": "solve", "puzzle": path.name, "variant": name, "options": options,
                              **solved(puzzle, truth, options, args.timeout)})
-    whole_cols = {r["puzzle"]: r["cols"] for r in rows if r["kind"] == "rules" and r["rule_off"] is None}
-    deciding = sorted({r["rule_off"] for r in rows if r["kind"] == "rules" and isinstance(r["rule_off"], int)
-                       and r["cols"] > whole_cols[r["puzzle"]]})
     summary = {
         "kind": "highs-presolve", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
         "versions": versions(),
         "settings": {"puzzles": [p.name for p in paths], "rules": bits, "timeout_s": args.timeout,
                      "variants": VARIANTS},
-        "rules_whose_removal_leaves_columns": deciding,
+        "rules_whose_removal_leaves_columns": sorted(deciding),
         "solve": {name: {"unique": sum(r["unique"] for r in rows if r.get("variant") == name),
                          "correct": all(r["correct"] for r in rows if r.get("variant") == name),
                          "time_total_s": [r["time_total_s"] for r in rows if r.get("variant") == name]}

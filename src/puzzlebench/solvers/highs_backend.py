@@ -93,6 +93,31 @@ def _new_highs() -> Any:
     return highs
 
 
+def load_model(highs: Any, model: Any) -> None:
+    """Load a :class:`~puzzlebench.encodings.mip.common.MipModel` into ``highs`` in bulk: one
+    ``addVars``, one ``changeColsIntegrality``, one ``addRows``."""
+    import highspy
+    import numpy as np
+
+    n = model.num_cols
+    if n:
+        highs.addVars(n, np.asarray(model.col_lower, dtype=np.float64), np.asarray(model.col_upper, dtype=np.float64))
+        integer = np.flatnonzero(np.asarray(model.integer, dtype=bool)).astype(np.int32)
+        if len(integer):
+            kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
+            highs.changeColsIntegrality(len(integer), integer, kind)
+    if model.num_rows:
+        highs.addRows(
+            model.num_rows,
+            np.asarray(model.row_lower, dtype=np.float64),
+            np.asarray(model.row_upper, dtype=np.float64),
+            model.num_nonzeros,
+            np.asarray(model.starts[:-1], dtype=np.int32),
+            np.asarray(model.index, dtype=np.int32),
+            np.asarray(model.value, dtype=np.float64),
+        )
+
+
 class HighsBackend(Backend):
     """HiGHS (``highspy``) solving a :class:`MipModel`."""
 
@@ -237,7 +262,6 @@ class HighsBackend(Backend):
     # -- the work -----------------------------------------------------------------------------
     def build(self, artifact: Any, deadline: float | None) -> None:
         """Load the model in bulk and configure HiGHS (silent, threads, seed, presolve)."""
-        import highspy
         import numpy as np
 
         from ..encodings.mip.common import MipModel
@@ -277,23 +301,7 @@ class HighsBackend(Backend):
             rules = artifact.presolve_rules
         if rules == "lean":
             highs.setOptionValue("presolve_rule_off", LEAN_RULES_OFF)
-        n = artifact.num_cols
-        if n:
-            highs.addVars(n, col_lower, col_upper)
-            integer = np.flatnonzero(np.asarray(artifact.integer, dtype=bool)).astype(np.int32)
-            if len(integer):
-                kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
-                highs.changeColsIntegrality(len(integer), integer, kind)
-        if artifact.num_rows:
-            highs.addRows(
-                artifact.num_rows,
-                np.asarray(artifact.row_lower, dtype=np.float64),
-                np.asarray(artifact.row_upper, dtype=np.float64),
-                artifact.num_nonzeros,
-                np.asarray(artifact.starts[:-1], dtype=np.int32),
-                np.asarray(artifact.index, dtype=np.int32),
-                np.asarray(artifact.value, dtype=np.float64),
-            )
+        load_model(highs, artifact)
         self._install_interrupt(highs)
         self._highs = highs
         self._extra["threads"] = threads
