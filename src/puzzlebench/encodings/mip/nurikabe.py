@@ -28,6 +28,14 @@ Rules and the rows that enforce them:
   the CPU of ``cell``'s clauses; ``wall_cut=part`` states a cut-off wall part as one row instead of
   a clause per cell); ``cell`` and ``region`` are the clauses of
   :func:`~puzzlebench.encodings.islands.lazy_rules`;
+* the islands' contacts (``contacts=forest``, with ``owners`` or ``hybrid`` and lazy connectivity):
+  two islands touching at a corner leave the block's other two cells wall, and a cycle of islands
+  (and the board's edge) joined at such corners is a closed curve that parts the wall cells of each
+  of its corners: the wall would be split. So in an answer the graph of the clues and the edge, an
+  edge per corner contact (or per island on the edge), is a forest. Rows: a contact column per
+  block, diagonal and pair of clues that may own it; each pair's contacts sum to at most one; a
+  clue's "touches the edge" column; the three pairs of each triangle sum to at most two; a
+  candidate whose islands' graph has a cycle gets that cycle's row (:func:`_contact_cycles`);
 * redundant wall rows (``wall_rules``): the wall's size (the cells the numbers leave over) and
   "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 
@@ -53,7 +61,7 @@ its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
@@ -126,8 +134,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
                             lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds))
     anchor = min(plan.wall, default=None)
     if options["cuts"] == "separator" and islands in ("owners", "hybrid"):
-        model.lazy = _separator_rule(puzzle, plan, wall, owns, options["connectivity"] == "lazy", anchor,
-                                     options.get("wall_cut", "part") == "part")
+        connect = options["connectivity"] == "lazy"
+        # The islands' corner contacts form a forest (the wall's connectivity, island by island).
+        contacts = _contacts(model, puzzle, plan, owns) if connect and options["contacts"] == "forest" else None
+        model.lazy = _separator_rule(puzzle, plan, wall, owns, connect, anchor,
+                                     options.get("wall_cut", "part") == "part", contacts)
     else:
         model.lazy = lazy_rules(puzzle, wall, {**options, "cuts": "cell" if options["cuts"] == "separator"
                                                else options["cuts"]}, anchor=anchor)
@@ -156,7 +167,8 @@ def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
 
 
 def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, connect: bool,
-                    anchor: Cell | None, per_part: bool = False) -> LazyRule:
+                    anchor: Cell | None, per_part: bool = False,
+                    contacts: dict[tuple[Cell, Cell], Linear] | None = None) -> LazyRule:
     """``cuts=separator``: the lazy rule of ``islands=owners`` (and ``hybrid``) with vertex
     separator cuts, stated for every faulty region of a candidate:
 
@@ -172,8 +184,9 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
       (over the owner columns; summed over the clues these imply the cell cuts);
     * an island C with the number n and fewer cells, walled in by B: "the number owns a cell of B".
 
-    A candidate with none of these faults gets the cell cuts (:func:`cell_cuts`), so that it is
-    accepted exactly when it keeps every rule."""
+    With ``contacts`` (:func:`_contacts`), a cycle of the candidate's islands joined at corners
+    gets its row too (:func:`_contact_cycles`). A candidate with none of these faults gets the
+    cell cuts (:func:`cell_cuts`), so that it is accepted exactly when it keeps every rule."""
     rows, cols, numbers, unknown = puzzle.rows, puzzle.cols, dict(puzzle.numbers), puzzle.unknown
     clues = puzzle.clue_cells
     grid = puzzle.grid
@@ -194,6 +207,9 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
 
     def rule(marked: frozenset[Cell]) -> list:
         cuts: list = []
+        regions = white_regions(rows, cols, marked)
+        if contacts is not None:
+            cuts += _contact_cycles(puzzle, contacts, marked, regions)
         if connect:
             for part, inside, fence, largest in cut_off_wall_parts(rows, cols, marked):
                 x = anchor if anchor is not None and anchor not in inside else largest[0]
@@ -207,7 +223,7 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
                     continue
                 base = [(f, True) for f in sep]
                 cuts += [base + [(w, False), (x, False)] for w in part]
-        for region in white_regions(rows, cols, marked):
+        for region in regions:
             inside = set(region)
             here = [cell for cell in region if cell in clues]
             fence = sorted({nb for cell in region for nb in grid.neighbours4(cell) if nb not in inside})
@@ -224,6 +240,120 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
         return cuts or cell_cuts(rows, cols, numbers, marked, anchor, connect, True, unknown)
 
     return rule
+
+
+#: contacts=forest: the board's edge as a node of the islands' contact graph
+EDGE: Cell = (-1, -1)
+
+
+def _diagonals(puzzle: Nurikabe) -> Iterator[tuple[Cell, Cell]]:
+    """The two diagonals of every 2x2 block, as pairs of cells."""
+    for r in range(puzzle.rows - 1):
+        for c in range(puzzle.cols - 1):
+            yield (r, c), (r + 1, c + 1)
+            yield (r, c + 1), (r + 1, c)
+
+
+def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> dict[tuple[Cell, Cell], Linear]:
+    """The contact graph's edges (``contacts=forest``): per pair of clues that may touch at a
+    corner, the sum of their contact columns (at most one), and per clue whose island may reach
+    the board's edge, "it touches the edge" (an edge from :data:`EDGE`); each triangle of edges
+    sums to at most two."""
+    clues = puzzle.clue_cells
+
+    def owners(cell: Cell) -> list[Cell]:
+        return [cell] if cell in clues else list(plan.owners.get(cell, ()))
+
+    def own(clue: Cell, cell: Cell) -> Linear | int:
+        return 1 if cell == clue else owns[(clue, cell)]
+
+    edges: dict[tuple[Cell, Cell], Linear] = {}
+    for p, q in _diagonals(puzzle):
+        for a in owners(p):
+            for b in owners(q):
+                if a == b:
+                    continue
+                # the islands of a and b touch at this corner: a contact
+                contact = model.continuous(0, 1)
+                model.add_ge(contact - own(a, p) - own(b, q), -1)
+                pair = (min(a, b), max(a, b))
+                edges[pair] = edges[pair] + contact if pair in edges else total([contact])
+    # Two contacts of the same two islands close a cycle.
+    for pair, contacts in edges.items():
+        if len(contacts.terms) > 1:
+            model.add_le(contacts, 1)
+    rim = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+           if r in (0, puzzle.rows - 1) or c in (0, puzzle.cols - 1)]
+    for cell in rim:
+        for a in owners(cell):
+            if (EDGE, a) not in edges:
+                edges[(EDGE, a)] = total([model.continuous(0, 1)])
+            model.add_ge(edges[(EDGE, a)] - own(a, cell), 0)
+    # No triangle: three islands (or two and the edge) touching pairwise close a cycle.
+    near: dict[Cell, set[Cell]] = {}
+    for a, b in edges:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    for a, b in edges:  # (a < b: the edge, (-1, -1), first)
+        for c in sorted(near[a] & near[b]):
+            if b < c:  # each triangle once: a < b < c
+                model.add_le(edges[(a, b)] + edges[(a, c)] + edges[(b, c)], 2)
+    return edges
+
+
+def _contact_cycles(puzzle: Nurikabe, edges: dict[tuple[Cell, Cell], Linear], marked: frozenset[Cell],
+                    regions: list[list[Cell]]) -> list[Cut]:
+    """A row per cycle of the candidate's contact graph (``contacts=forest``): the islands with
+    one clue, an edge per pair touching at a corner (the block's other cells wall) and per island
+    on the board's edge; each edge that closes a cycle of a spanning forest gives "these edges
+    number at most their count less one"."""
+    clues = puzzle.clue_cells
+    island: dict[Cell, Cell] = {}
+    for region in regions:
+        here = [cell for cell in region if cell in clues]
+        if len(here) == 1:
+            island.update((cell, here[0]) for cell in region)
+    found: list[tuple[Cell, Cell]] = []
+    for p, q in _diagonals(puzzle):
+        (r1, c1), (r2, c2) = p, q
+        if p in island and q in island and island[p] != island[q] and (r1, c2) in marked and (r2, c1) in marked:
+            a, b = island[p], island[q]
+            found.append((min(a, b), max(a, b)))
+    rows, cols = puzzle.rows, puzzle.cols
+    found += sorted({(EDGE, clue) for (r, c), clue in island.items() if r in (0, rows - 1) or c in (0, cols - 1)})
+    # Kruskal's spanning forest: an edge between two nodes already joined closes a cycle.
+    root: dict[Cell, Cell] = {}
+
+    def find(x: Cell) -> Cell:
+        while root.get(x, x) != x:
+            x = root[x]
+        return x
+
+    tree: dict[Cell, list[tuple[Cell, tuple[Cell, Cell]]]] = {}
+    cuts = []
+    for edge in dict.fromkeys(found):
+        if edge not in edges:
+            continue
+        a, b = edge
+        if find(a) != find(b):
+            root[find(a)] = find(b)
+            tree.setdefault(a, []).append((b, edge))
+            tree.setdefault(b, []).append((a, edge))
+            continue
+        back: dict[Cell, tuple[Cell, tuple[Cell, Cell]] | None] = {a: None}
+        stack = [a]
+        while stack and b not in back:
+            x = stack.pop()
+            for y, e in tree.get(x, ()):
+                if y not in back:
+                    back[y] = (x, e)
+                    stack.append(y)
+        cycle, x = [edge], b
+        while back[x] is not None:
+            x, e = back[x]
+            cycle.append(e)
+        cuts.append(Cut(total(edges[e] for e in cycle), upper=float(len(cycle) - 1)))
+    return cuts
 
 
 def _wall_rules(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:
@@ -397,6 +527,10 @@ ENCODINGS: list[EncodingSpec] = [
                    "one row for the whole part (part: as many wall cells of the part as the row counts need a "
                    "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
                    "again every round)"),
+            Option("contacts", "forest", ("forest", "none"),
+                   "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
+                   "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
+                   "pairs and triangles and lazy rows for longer cycles (forest), or not (none)"),
             wall_rules_option("none"),
             WALL_RUNS_OPTION,
             # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):

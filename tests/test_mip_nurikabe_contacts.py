@@ -1,0 +1,111 @@
+"""MIP Nurikabe's contact graph (``contacts=forest``): its rows and its lazy cycle rows hold in
+every true answer, a ring of islands around wall is cut by its cycle, and the model finds exactly
+the brute-force answers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlebench import registry
+from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
+from puzzlebench.encodings.mip.common import Cut
+from puzzlebench.encodings.regions import white_regions
+from puzzlebench.model import Nurikabe, Rule, family_spec
+from puzzlebench.solvers import solve
+
+from bruteforce import all_solutions, planted_nurikabe
+
+pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
+
+
+def _boards() -> list[Nurikabe]:
+    rng = random.Random(2027)
+    make = family_spec("nurikabe").random_board
+    boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (2, 5)] * 3]
+    boards += planted_nurikabe(11, 12, [(4, 4), (4, 5), (3, 6)], 0.55, 12)
+    # numbers on the edge, touching at corners
+    return boards + [Nurikabe(3, 5, numbers={(0, 1): 2, (2, 3): 2, (1, 4): 1})]
+
+
+def _model(p: Nurikabe, **options):
+    spec = registry.get("nurikabe", "mip")
+    return spec.build(p, {**{o.name: o.default for o in spec.options}, "plan": "search", **options})
+
+
+def _answer_point(model, p: Nurikabe, wall: frozenset) -> dict[int, float]:
+    """Every column of the model at the answer ``wall``: a cell's owner is its island's clue, a
+    contact column 1 where its two islands touch at its corner, an edge column 1 where its
+    island meets the board's edge (the values the rows force, found by HiGHS with the cells fixed)."""
+    import highspy
+    import numpy as np
+
+    from puzzlebench.solvers.highs_backend import _new_highs, load_model
+
+    h = _new_highs()
+    load_model(h, model)
+    for cell, col in model.decision.items():
+        v = 1.0 if cell in wall else 0.0
+        h.changeColBounds(col, v, v)
+    h.setOptionValue("presolve", "off")
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal, (p.to_text(), sorted(wall))
+    return dict(enumerate(np.asarray(h.getSolution().col_value).tolist()))
+
+
+def _edges(p: Nurikabe) -> dict:
+    """The contact graph's edges on a fresh owners model."""
+    from puzzlebench.encodings.islands import planned
+    from puzzlebench.encodings.mip.common import MipModel
+
+    plan = planned(p, "search")
+    model = MipModel()
+    wall = model.binaries(c for c in p.grid.all_cells if c not in p.clue_cells)
+    return mip_nurikabe._contacts(model, p, plan, mip_nurikabe._owners(model, p, plan, wall))
+
+
+def test_the_contact_rows_and_cycle_rows_hold_in_every_true_answer():
+    answers_seen = edges_seen = 0
+    for p in _boards():
+        model, edges = _model(p), _edges(p)
+        for answer in all_solutions(p):
+            answers_seen += 1
+            # the model with the answer's cells fixed has a point: its contact rows hold
+            _answer_point(model, p, answer)
+            # an answer's islands have no cycle of contacts
+            assert mip_nurikabe._contact_cycles(p, edges, answer, white_regions(p.rows, p.cols, answer)) == []
+            edges_seen += len(edges)
+    assert answers_seen > 20 and edges_seen > 100
+
+
+def test_a_ring_of_islands_round_a_wall_cell_is_cut_by_its_cycle():
+    # four 1s in a diamond round (2, 2), every other cell wall: the wall splits at (2, 2)
+    p = Nurikabe(5, 5, numbers={(1, 2): 1, (2, 1): 1, (2, 3): 1, (3, 2): 1, (0, 0): 2})
+    candidate = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells and c != (0, 1))
+    assert Rule.WALL_SPLIT in {v.rule for v in p.verify(candidate)}
+    model = _model(p)
+    cuts = [c for c in model.lazy(candidate) if isinstance(c, Cut) and c.upper == 3.0]
+    assert len(cuts) == 1
+    (cycle,) = cuts
+    # the four contacts' pair sums, each 1 at the candidate: 4 > 3
+    assert len(cycle.expr.terms) >= 4
+
+
+def test_two_islands_and_the_edge_close_a_cycle():
+    # 1s at (0, 1) and (1, 0) touch at a corner and both meet the edge: (0, 0) is walled off
+    p = Nurikabe(4, 4, numbers={(0, 1): 1, (1, 0): 1, (3, 3): 1})
+    candidate = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells)
+    assert Rule.WALL_SPLIT in {v.rule for v in p.verify(candidate)}
+    model = _model(p)
+    cycles = mip_nurikabe._contact_cycles(p, _edges(p), candidate, white_regions(p.rows, p.cols, candidate))
+    assert len(cycles) == 1 and cycles[0].upper == 2.0  # (0, 1)-(1, 0), each to the edge
+    assert model.lazy(candidate)
+
+
+@pytest.mark.parametrize("islands", ["owners", "hybrid"])
+def test_contacts_find_exactly_the_brute_force_answers(islands):
+    for p in _boards():
+        result = solve(p, "mip", count=0, timeout=60, islands=islands, contacts="forest", plan="search", levels=4)
+        assert result.exhausted
+        assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
