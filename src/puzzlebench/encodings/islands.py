@@ -300,6 +300,93 @@ def wall_blocks(p: Nurikabe) -> list[tuple[Cell, Cell, Cell, Cell]]:
     return out
 
 
+# -- the islands' corner contacts ------------------------------------------------------------------
+# Two islands touching at a corner leave the block's other two cells wall (each borders both). A
+# cycle of islands joined at such corners, or of islands so joined and the board's edge, is a closed
+# curve through unshaded cells, the corners and the outside of the board that parts the two wall
+# cells of each of its corners: the wall would be split. So in every answer the contact graph (the
+# clues and the edge as nodes; an edge per pair of islands touching at a corner, at most one corner
+# per pair, and per island on the board's edge) is a forest.
+
+#: the board's edge as a node of the contact graph (before every cell)
+EDGE: Cell = (-1, -1)
+
+
+def corner_diagonals(p: Nurikabe) -> Iterator[tuple[Cell, Cell]]:
+    """The two diagonals of every 2x2 block, as pairs of cells."""
+    for r in range(p.rows - 1):
+        for c in range(p.cols - 1):
+            yield (r, c), (r + 1, c + 1)
+            yield (r, c + 1), (r + 1, c)
+
+
+def rim_cells(p: Nurikabe) -> list[Cell]:
+    """The cells on the board's edge."""
+    return [(r, c) for r in range(p.rows) for c in range(p.cols) if r in (0, p.rows - 1) or c in (0, p.cols - 1)]
+
+
+def contact_triangles(pairs: Sequence[tuple[Cell, Cell]]) -> Iterator[tuple[tuple[Cell, Cell], ...]]:
+    """Each triangle of the contact graph with edges ``pairs`` (each ``(a, b)`` with ``a < b``),
+    once, as its three edges."""
+    near: dict[Cell, set[Cell]] = {}
+    for a, b in pairs:
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    for a, b in pairs:
+        for c in sorted(near[a] & near[b]):
+            if b < c:
+                yield (a, b), (a, c), (b, c)
+
+
+def contact_cycles(p: Nurikabe, marked: frozenset[Cell], regions: Sequence[Sequence[Cell]]) -> list[list[tuple[Cell, Cell]]]:
+    """The cycles a candidate's contact graph closes: its islands with one clue (``regions``, the
+    candidate's unshaded regions), an edge per pair touching at a corner (the block's other two
+    cells ``marked``) and per island on the board's edge; each edge that closes a cycle of a
+    spanning forest (Kruskal's) gives its cycle, as edges ``(a, b)`` with ``a < b``."""
+    clues = p.clue_cells
+    island: dict[Cell, Cell] = {}
+    for region in regions:
+        here = [cell for cell in region if cell in clues]
+        if len(here) == 1:
+            island.update((cell, here[0]) for cell in region)
+    found: list[tuple[Cell, Cell]] = []
+    for (r1, c1), (r2, c2) in corner_diagonals(p):
+        a, b = island.get((r1, c1)), island.get((r2, c2))
+        if a is not None and b is not None and a != b and (r1, c2) in marked and (r2, c1) in marked:
+            found.append((min(a, b), max(a, b)))
+    found += sorted({(EDGE, island[cell]) for cell in rim_cells(p) if cell in island})
+    root: dict[Cell, Cell] = {}
+
+    def find(x: Cell) -> Cell:
+        while root.get(x, x) != x:
+            x = root[x]
+        return x
+
+    tree: dict[Cell, list[tuple[Cell, tuple[Cell, Cell]]]] = {}
+    cycles = []
+    for edge in dict.fromkeys(found):
+        a, b = edge
+        if find(a) != find(b):
+            root[find(a)] = find(b)
+            tree.setdefault(a, []).append((b, edge))
+            tree.setdefault(b, []).append((a, edge))
+            continue
+        back: dict[Cell, tuple[Cell, tuple[Cell, Cell]] | None] = {a: None}
+        stack = [a]
+        while stack and b not in back:
+            x = stack.pop()
+            for y, e in tree.get(x, ()):
+                if y not in back:
+                    back[y] = (x, e)
+                    stack.append(y)
+        cycle, x = [edge], b
+        while (step := back[x]) is not None:
+            x, e = step
+            cycle.append(e)
+        cycles.append(cycle)
+    return cycles
+
+
 def lonely_cells(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]]:
     """``(cell, neighbours)`` for the cells that may be unshaded and touch no clue: unshaded,
     such a cell needs an unshaded neighbour (its island holds a clue besides it)."""

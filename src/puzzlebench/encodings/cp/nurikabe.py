@@ -50,8 +50,9 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (IslandPlan, cuts_option, lazy_rules, lonely_cells, plan_option, planned, wall_blocks, wall_option,
-                       wall_partners, wall_region, wall_rules_option, wall_size)
+from ..islands import (EDGE, IslandPlan, contact_triangles, corner_diagonals, cuts_option, lazy_rules, lonely_cells,
+                       plan_option, planned, rim_cells, wall_blocks, wall_option, wall_partners, wall_region,
+                       wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
@@ -75,6 +76,11 @@ def hybrid_smallest(puzzle: Nurikabe) -> int:
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifact:
+    return _build(puzzle, options)[0]
+
+
+def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifact, dict[tuple[Cell, Cell], Any]]:
+    """The model, and its owner literals ("clue's island holds cell"; none with islands=lazy)."""
     islands, connectivity = options["islands"], options["connectivity"]
     # Owners are functions of the colouring; depths, levels and flows are not.
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
@@ -101,9 +107,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         model.add_bool_or([~wall[cell] for cell in block])
 
     # Every island holds exactly one clue; a number equals its size.
+    owns: dict[tuple[Cell, Cell], Any] = {}
     if islands == "levels" and not plan.levelled(puzzle, budget=True, smallest=sat_nurikabe.hybrid_smallest(puzzle)):
         # No number large enough for levels (the SAT encoding keeps no owners then): owners and sizes.
-        _island_sizes(model, puzzle, plan, _owners(model, puzzle, plan, wall))
+        owns = _owners(model, puzzle, plan, wall)
+        _island_sizes(model, puzzle, plan, owns)
     elif islands == "levels":
         # Owners, levels and sizes as the SAT encoding's clauses (its islands=hybrid, which also
         # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
@@ -114,10 +122,11 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
         # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
-        _island_sizes(model, puzzle, plan, _sat_owners(model, plan, wall, cnf, first))
+        owns = _sat_owners(model, plan, wall, cnf, first)
+        _island_sizes(model, puzzle, plan, owns)
     elif islands in ("distance", "hybrid"):
         levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
-        _islands_by_distance(model, puzzle, plan, wall, levelled)
+        owns = _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
@@ -150,7 +159,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                     "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
-            bigger = build_default(puzzle, stronger)
+            bigger, owns = _build(puzzle, stronger)
             switched.append(True)
             if options["escalate_linearization"] != "same":
                 bigger.parameters["linearization_level"] = int(options["escalate_linearization"])
@@ -175,9 +184,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
                 bigger.model.add(bigger.decision[cell] == 1)
             for cell in sorted(probed.white):
                 bigger.model.add(bigger.decision[cell] == 0)
-            bigger.notes["escalation_stats"] = {
-                "probe_time": round(time.process_time() - start, 3),
-                "probe_settled": len(probed.wall - searched.wall) + len(probed.white)}
+            stats = {"probe_time": round(time.process_time() - start, 3),
+                     "probe_settled": len(probed.wall - searched.wall) + len(probed.white)}
+            if options["escalate_contacts"] == "forest" and owns:
+                # The islands' corner contacts form a forest (the wall's connectivity, island by
+                # island), over what the probed islands may still hold.
+                stats["contacts"] = _contacts(bigger.model, puzzle, probed, owns)
+            bigger.notes["escalation_stats"] = stats
             return bigger
 
         # A board's lazy rounds grow with its cells: a big board switches later.
@@ -185,7 +198,48 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
         art.escalation = (after, escalated)
         if options["escalate_time"] > 0:
             art.escalation_time = options["escalate_time"]
-    return art
+    return art, owns
+
+
+def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> int:
+    """The contact graph is a forest (see ``islands.EDGE``): a Boolean per corner, diagonal and
+    pair of clues whose islands may hold its two cells (``plan``), implied by the two owners; at
+    most one per pair of clues; per pair "they touch" and per clue "its island meets the board's
+    edge", implied by those; no triangle of them. Returns the number of contact Booleans."""
+    clues = puzzle.clue_cells
+
+    def owners(cell: Cell) -> list[Cell]:  # (the clues whose owner literal for the cell the model has)
+        if cell in clues:
+            return [cell]
+        return [] if cell in plan.wall else [a for a in plan.owners.get(cell, ()) if (a, cell) in owns]
+
+    def held(clue: Cell, cell: Cell) -> list:  # what "clue's island holds cell" takes: none for the clue
+        return [] if cell == clue else [owns[(clue, cell)]]
+
+    corners: dict[tuple[Cell, Cell], list] = {}
+    for p, q in corner_diagonals(puzzle):
+        for a in owners(p):
+            for b in owners(q):
+                if a != b:
+                    # the islands of a and b touch at this corner
+                    contact = model.new_bool_var("")
+                    model.add_bool_or([~lit for lit in held(a, p) + held(b, q)] + [contact])
+                    corners.setdefault((min(a, b), max(a, b)), []).append(contact)
+    edges = {}
+    for pair, contacts in corners.items():
+        # Two corners of the same two islands close a cycle.
+        model.add_at_most_one(contacts)
+        edges[pair] = model.new_bool_var("")
+        for contact in contacts:
+            model.add_implication(contact, edges[pair])
+    for cell in rim_cells(puzzle):
+        for a in owners(cell):
+            edge = edges.setdefault((EDGE, a), model.new_bool_var(""))
+            model.add_bool_or([~lit for lit in held(a, cell)] + [edge])
+    # Three islands (or two and the edge) touching pairwise close a cycle.
+    for triangle in contact_triangles(list(edges)):
+        model.add_bool_or([~edges[e] for e in triangle])
+    return sum(map(len, corners.values()))
 
 
 def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:
@@ -256,7 +310,7 @@ def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, o
 
 
 def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
-                         levelled: set[Cell] | None = None) -> None:
+                         levelled: set[Cell] | None = None) -> dict[tuple[Cell, Cell], Any]:
     """Owners and sizes for every clue; depths for the clues of ``levelled`` (None: all)."""
     grid = puzzle.grid
     owns = _owners(model, puzzle, plan, wall)
@@ -285,6 +339,7 @@ def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: Island
                     support.append(s)
             model.add_bool_or(support).only_enforce_if(mine)
     _island_sizes(model, puzzle, plan, owns)
+    return owns
 
 
 ENCODINGS: list[EncodingSpec] = [
@@ -384,6 +439,10 @@ ENCODINGS: list[EncodingSpec] = [
                    "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
             Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
                    "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
+            Option("escalate_contacts", "forest", ("forest", "none"),
+                   "islands=lazy with escalate: after the switch, the islands' corner contacts as Booleans "
+                   "whose graph (clues and the board's edge) has no two corners per pair and no triangle "
+                   "(forest), or not (none)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):

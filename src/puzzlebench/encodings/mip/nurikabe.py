@@ -35,7 +35,7 @@ Rules and the rows that enforce them:
   edge per corner contact (or per island on the edge), is a forest. Rows: a contact column per
   block, diagonal and pair of clues that may own it; each pair's contacts sum to at most one; a
   clue's "touches the edge" column; the three pairs of each triangle sum to at most two; a
-  candidate whose islands' graph has a cycle gets that cycle's row (:func:`_contact_cycles`);
+  candidate whose islands' graph has a cycle gets that cycle's row;
 * redundant wall rows (``wall_rules``): the wall's size (the cells the numbers leave over) and
   "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 
@@ -61,13 +61,14 @@ its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, cut_off_wall_parts, lazy_rules,
-                       lonely_cells, met_lines, planned, wall_blocks, wall_option, wall_partners, wall_region,
-                       wall_rules_option, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
+                       contact_triangles, corner_diagonals, cut_off_wall_parts, lazy_rules, lonely_cells, met_lines, planned,
+                       rim_cells, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
+                       wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
@@ -185,7 +186,7 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     * an island C with the number n and fewer cells, walled in by B: "the number owns a cell of B".
 
     With ``contacts`` (:func:`_contacts`), a cycle of the candidate's islands joined at corners
-    gets its row too (:func:`_contact_cycles`). A candidate with none of these faults gets the
+    gets its row too (:func:`~puzzlebench.encodings.islands.contact_cycles`). A candidate with none of these faults gets the
     cell cuts (:func:`cell_cuts`), so that it is accepted exactly when it keeps every rule."""
     rows, cols, numbers, unknown = puzzle.rows, puzzle.cols, dict(puzzle.numbers), puzzle.unknown
     clues = puzzle.clue_cells
@@ -209,7 +210,10 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
         cuts: list = []
         regions = white_regions(rows, cols, marked)
         if contacts is not None:
-            cuts += _contact_cycles(puzzle, contacts, marked, regions)
+            # a cycle of the candidate's islands joined at corners: at most its length less one
+            for cycle in contact_cycles(puzzle, marked, regions):
+                if all(e in contacts for e in cycle):
+                    cuts.append(Cut(total(contacts[e] for e in cycle), upper=float(len(cycle) - 1)))
         if connect:
             for part, inside, fence, largest in cut_off_wall_parts(rows, cols, marked):
                 x = anchor if anchor is not None and anchor not in inside else largest[0]
@@ -242,118 +246,42 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     return rule
 
 
-#: contacts=forest: the board's edge as a node of the islands' contact graph
-EDGE: Cell = (-1, -1)
-
-
-def _diagonals(puzzle: Nurikabe) -> Iterator[tuple[Cell, Cell]]:
-    """The two diagonals of every 2x2 block, as pairs of cells."""
-    for r in range(puzzle.rows - 1):
-        for c in range(puzzle.cols - 1):
-            yield (r, c), (r + 1, c + 1)
-            yield (r, c + 1), (r + 1, c)
-
-
 def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> dict[tuple[Cell, Cell], Linear]:
-    """The contact graph's edges (``contacts=forest``): per pair of clues that may touch at a
-    corner, the sum of their contact columns (at most one), and per clue whose island may reach
-    the board's edge, "it touches the edge" (an edge from :data:`EDGE`); each triangle of edges
-    sums to at most two."""
+    """The contact graph's edges (``contacts=forest``, see ``islands.EDGE``): per pair of clues
+    that may touch at a corner, the sum of their contact columns (at most one), and per clue whose
+    island may reach the board's edge, "it touches the edge"; each triangle of edges sums to at
+    most two."""
     clues = puzzle.clue_cells
 
-    def owners(cell: Cell) -> list[Cell]:
-        return [cell] if cell in clues else list(plan.owners.get(cell, ()))
+    def owners(cell: Cell) -> tuple[Cell, ...]:
+        return (cell,) if cell in clues else () if cell in plan.wall else plan.owners.get(cell, ())
 
     def own(clue: Cell, cell: Cell) -> Linear | int:
         return 1 if cell == clue else owns[(clue, cell)]
 
     edges: dict[tuple[Cell, Cell], Linear] = {}
-    for p, q in _diagonals(puzzle):
+    for p, q in corner_diagonals(puzzle):
         for a in owners(p):
             for b in owners(q):
-                if a == b:
-                    continue
-                # the islands of a and b touch at this corner: a contact
-                contact = model.continuous(0, 1)
-                model.add_ge(contact - own(a, p) - own(b, q), -1)
-                pair = (min(a, b), max(a, b))
-                edges[pair] = edges[pair] + contact if pair in edges else total([contact])
-    # Two contacts of the same two islands close a cycle.
-    for pair, contacts in edges.items():
+                if a != b:
+                    # the islands of a and b touch at this corner
+                    contact = model.continuous(0, 1)
+                    model.add_ge(contact - own(a, p) - own(b, q), -1)
+                    pair = (min(a, b), max(a, b))
+                    edges[pair] = edges[pair] + contact if pair in edges else total([contact])
+    # Two corners of the same two islands close a cycle.
+    for contacts in edges.values():
         if len(contacts.terms) > 1:
             model.add_le(contacts, 1)
-    rim = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-           if r in (0, puzzle.rows - 1) or c in (0, puzzle.cols - 1)]
-    for cell in rim:
+    for cell in rim_cells(puzzle):
         for a in owners(cell):
             if (EDGE, a) not in edges:
                 edges[(EDGE, a)] = total([model.continuous(0, 1)])
             model.add_ge(edges[(EDGE, a)] - own(a, cell), 0)
-    # No triangle: three islands (or two and the edge) touching pairwise close a cycle.
-    near: dict[Cell, set[Cell]] = {}
-    for a, b in edges:
-        near.setdefault(a, set()).add(b)
-        near.setdefault(b, set()).add(a)
-    for a, b in edges:  # (a < b: the edge, (-1, -1), first)
-        for c in sorted(near[a] & near[b]):
-            if b < c:  # each triangle once: a < b < c
-                model.add_le(edges[(a, b)] + edges[(a, c)] + edges[(b, c)], 2)
+    # Three islands (or two and the edge) touching pairwise close a cycle.
+    for triangle in contact_triangles(list(edges)):
+        model.add_le(total(edges[e] for e in triangle), 2)
     return edges
-
-
-def _contact_cycles(puzzle: Nurikabe, edges: dict[tuple[Cell, Cell], Linear], marked: frozenset[Cell],
-                    regions: list[list[Cell]]) -> list[Cut]:
-    """A row per cycle of the candidate's contact graph (``contacts=forest``): the islands with
-    one clue, an edge per pair touching at a corner (the block's other cells wall) and per island
-    on the board's edge; each edge that closes a cycle of a spanning forest gives "these edges
-    number at most their count less one"."""
-    clues = puzzle.clue_cells
-    island: dict[Cell, Cell] = {}
-    for region in regions:
-        here = [cell for cell in region if cell in clues]
-        if len(here) == 1:
-            island.update((cell, here[0]) for cell in region)
-    found: list[tuple[Cell, Cell]] = []
-    for p, q in _diagonals(puzzle):
-        (r1, c1), (r2, c2) = p, q
-        if p in island and q in island and island[p] != island[q] and (r1, c2) in marked and (r2, c1) in marked:
-            a, b = island[p], island[q]
-            found.append((min(a, b), max(a, b)))
-    rows, cols = puzzle.rows, puzzle.cols
-    found += sorted({(EDGE, clue) for (r, c), clue in island.items() if r in (0, rows - 1) or c in (0, cols - 1)})
-    # Kruskal's spanning forest: an edge between two nodes already joined closes a cycle.
-    root: dict[Cell, Cell] = {}
-
-    def find(x: Cell) -> Cell:
-        while root.get(x, x) != x:
-            x = root[x]
-        return x
-
-    tree: dict[Cell, list[tuple[Cell, tuple[Cell, Cell]]]] = {}
-    cuts = []
-    for edge in dict.fromkeys(found):
-        if edge not in edges:
-            continue
-        a, b = edge
-        if find(a) != find(b):
-            root[find(a)] = find(b)
-            tree.setdefault(a, []).append((b, edge))
-            tree.setdefault(b, []).append((a, edge))
-            continue
-        back: dict[Cell, tuple[Cell, tuple[Cell, Cell]] | None] = {a: None}
-        stack = [a]
-        while stack and b not in back:
-            x = stack.pop()
-            for y, e in tree.get(x, ()):
-                if y not in back:
-                    back[y] = (x, e)
-                    stack.append(y)
-        cycle, x = [edge], b
-        while back[x] is not None:
-            x, e = back[x]
-            cycle.append(e)
-        cuts.append(Cut(total(edges[e] for e in cycle), upper=float(len(cycle) - 1)))
-    return cuts
 
 
 def _wall_rules(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:

@@ -1,6 +1,7 @@
-"""MIP Nurikabe's contact graph (``contacts=forest``): its rows and its lazy cycle rows hold in
-every true answer, a ring of islands around wall is cut by its cycle, and the model finds exactly
-the brute-force answers."""
+"""Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest``) its rows and its lazy
+cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle, and the
+model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest``) the switched
+model with the contacts finds exactly the brute-force answers."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import pytest
 
 from puzzlebench import registry
+from puzzlebench.encodings.islands import EDGE, contact_cycles
 from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
 from puzzlebench.encodings.mip.common import Cut
 from puzzlebench.encodings.regions import white_regions
@@ -17,7 +19,8 @@ from puzzlebench.solvers import solve
 
 from bruteforce import all_solutions, planted_nurikabe
 
-pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
+needs_mip = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
+needs_cp = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
 
 def _boards() -> list[Nurikabe]:
@@ -65,6 +68,7 @@ def _edges(p: Nurikabe) -> dict:
     return mip_nurikabe._contacts(model, p, plan, mip_nurikabe._owners(model, p, plan, wall))
 
 
+@needs_mip
 def test_the_contact_rows_and_cycle_rows_hold_in_every_true_answer():
     answers_seen = edges_seen = 0
     for p in _boards():
@@ -74,11 +78,12 @@ def test_the_contact_rows_and_cycle_rows_hold_in_every_true_answer():
             # the model with the answer's cells fixed has a point: its contact rows hold
             _answer_point(model, p, answer)
             # an answer's islands have no cycle of contacts
-            assert mip_nurikabe._contact_cycles(p, edges, answer, white_regions(p.rows, p.cols, answer)) == []
+            assert contact_cycles(p, answer, white_regions(p.rows, p.cols, answer)) == []
             edges_seen += len(edges)
     assert answers_seen > 20 and edges_seen > 100
 
 
+@needs_mip
 def test_a_ring_of_islands_round_a_wall_cell_is_cut_by_its_cycle():
     # four 1s in a diamond round (2, 2), every other cell wall: the wall splits at (2, 2)
     p = Nurikabe(5, 5, numbers={(1, 2): 1, (2, 1): 1, (2, 3): 1, (3, 2): 1, (0, 0): 2})
@@ -92,20 +97,36 @@ def test_a_ring_of_islands_round_a_wall_cell_is_cut_by_its_cycle():
     assert len(cycle.expr.terms) >= 4
 
 
+@needs_mip
 def test_two_islands_and_the_edge_close_a_cycle():
     # 1s at (0, 1) and (1, 0) touch at a corner and both meet the edge: (0, 0) is walled off
     p = Nurikabe(4, 4, numbers={(0, 1): 1, (1, 0): 1, (3, 3): 1})
     candidate = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells)
     assert Rule.WALL_SPLIT in {v.rule for v in p.verify(candidate)}
     model = _model(p)
-    cycles = mip_nurikabe._contact_cycles(p, _edges(p), candidate, white_regions(p.rows, p.cols, candidate))
-    assert len(cycles) == 1 and cycles[0].upper == 2.0  # (0, 1)-(1, 0), each to the edge
+    cycles = contact_cycles(p, candidate, white_regions(p.rows, p.cols, candidate))
+    assert [sorted(c) for c in cycles] == [sorted([((0, 1), (1, 0)), (EDGE, (0, 1)), (EDGE, (1, 0))])]
     assert model.lazy(candidate)
 
 
+@needs_mip
 @pytest.mark.parametrize("islands", ["owners", "hybrid"])
 def test_contacts_find_exactly_the_brute_force_answers(islands):
     for p in _boards():
         result = solve(p, "mip", count=0, timeout=60, islands=islands, contacts="forest", plan="search", levels=4)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+
+
+@needs_cp
+def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers():
+    switched = contacts = 0
+    for p in _boards():
+        for after in (1, 2, 4):
+            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_time=0, escalate_to="levels",
+                           escalate_contacts="forest", plan="search")
+            assert result.exhausted
+            assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
+            switched += "escalated_at" in result.extra
+            contacts += result.extra.get("contacts", 0) > 0
+    assert switched > 10 and contacts >= 3  # some switched models did get contact Booleans
