@@ -427,7 +427,10 @@ ENCODINGS: list[EncodingSpec] = [
             # the cap), flow 158 s (12 over)
             # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, load ~6 on 2
             # cores): owners 94 solved, 118 s CPU in all; lazy 85, 137 s
-            Option("islands", "owners", ISLANDS,
+            # with contacts=forest, whole corpus (count=2, 10 s cap, the two interleaved per puzzle, one
+            # run, load ~1): owners 1,101 proven, 163.5 s in all; hybrid 1,103 (667_14x24 7.9 s and
+            # 1063_10x10 gained), 157.3 s
+            Option("islands", "hybrid", ISLANDS,
                    "how islands get one number and its size: flow (owners within reach, a flow per island), "
                    "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
                    "hybrid (owners, and levels of steps from the number for the islands within a budget) "
