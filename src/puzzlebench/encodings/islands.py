@@ -325,6 +325,23 @@ def rim_cells(p: Nurikabe) -> list[Cell]:
     return [(r, c) for r in range(p.rows) for c in range(p.cols) if r in (0, p.rows - 1) or c in (0, p.cols - 1)]
 
 
+def corner_contacts(p: Nurikabe, plan: IslandPlan, owns: Container[tuple[Cell, Cell]]
+                    ) -> tuple[list[tuple[Cell, Cell, Cell, Cell]], list[tuple[Cell, Cell]]]:
+    """Where islands may touch, for an encoding whose "clue's island holds cell" literals are
+    keyed ``owns`` (``(clue, cell)``; a clue holds its own cell): ``(a, x, b, y)`` per corner
+    diagonal x-y and clues a != b whose islands may hold x and y, and ``(a, cell)`` per clue
+    whose island may hold a cell on the board's edge."""
+    clues = p.clue_cells
+
+    def owners(cell: Cell) -> list[Cell]:
+        if cell in clues:
+            return [cell]
+        return [] if cell in plan.wall else [a for a in plan.owners.get(cell, ()) if (a, cell) in owns]
+
+    corners = [(a, x, b, y) for x, y in corner_diagonals(p) for a in owners(x) for b in owners(y) if a != b]
+    return corners, [(a, cell) for cell in rim_cells(p) for a in owners(cell)]
+
+
 def contact_triangles(pairs: Sequence[tuple[Cell, Cell]]) -> Iterator[tuple[tuple[Cell, Cell], ...]]:
     """Each triangle of the contact graph with edges ``pairs`` (each ``(a, b)`` with ``a < b``),
     once, as its three edges."""

@@ -50,8 +50,8 @@ from ortools.sat.python import cp_model
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (EDGE, IslandPlan, contact_triangles, corner_diagonals, cuts_option, lazy_rules, lonely_cells,
-                       plan_option, planned, rim_cells, wall_blocks, wall_option, wall_partners, wall_region,
+from ..islands import (EDGE, IslandPlan, contact_triangles, corner_contacts, cuts_option, lazy_rules, lonely_cells,
+                       plan_option, planned, wall_blocks, wall_option, wall_partners, wall_region,
                        wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
@@ -206,25 +206,17 @@ def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns:
     pair of clues whose islands may hold its two cells (``plan``), implied by the two owners; at
     most one per pair of clues; per pair "they touch" and per clue "its island meets the board's
     edge", implied by those; no triangle of them. Returns the number of contact Booleans."""
-    clues = puzzle.clue_cells
-
-    def owners(cell: Cell) -> list[Cell]:  # (the clues whose owner literal for the cell the model has)
-        if cell in clues:
-            return [cell]
-        return [] if cell in plan.wall else [a for a in plan.owners.get(cell, ()) if (a, cell) in owns]
 
     def held(clue: Cell, cell: Cell) -> list:  # what "clue's island holds cell" takes: none for the clue
         return [] if cell == clue else [owns[(clue, cell)]]
 
+    places, rim = corner_contacts(puzzle, plan, owns)
     corners: dict[tuple[Cell, Cell], list] = {}
-    for p, q in corner_diagonals(puzzle):
-        for a in owners(p):
-            for b in owners(q):
-                if a != b:
-                    # the islands of a and b touch at this corner
-                    contact = model.new_bool_var("")
-                    model.add_bool_or([~lit for lit in held(a, p) + held(b, q)] + [contact])
-                    corners.setdefault((min(a, b), max(a, b)), []).append(contact)
+    for a, p, b, q in places:
+        # the islands of a and b touch at this corner
+        contact = model.new_bool_var("")
+        model.add_bool_or([~lit for lit in held(a, p) + held(b, q)] + [contact])
+        corners.setdefault((min(a, b), max(a, b)), []).append(contact)
     edges = {}
     for pair, contacts in corners.items():
         # Two corners of the same two islands close a cycle.
@@ -232,14 +224,14 @@ def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns:
         edges[pair] = model.new_bool_var("")
         for contact in contacts:
             model.add_implication(contact, edges[pair])
-    for cell in rim_cells(puzzle):
-        for a in owners(cell):
-            edge = edges.setdefault((EDGE, a), model.new_bool_var(""))
-            model.add_bool_or([~lit for lit in held(a, cell)] + [edge])
+    for a, cell in rim:
+        if (EDGE, a) not in edges:
+            edges[(EDGE, a)] = model.new_bool_var("")
+        model.add_bool_or([~lit for lit in held(a, cell)] + [edges[(EDGE, a)]])
     # Three islands (or two and the edge) touching pairwise close a cycle.
     for triangle in contact_triangles(list(edges)):
         model.add_bool_or([~edges[e] for e in triangle])
-    return sum(map(len, corners.values()))
+    return len(places)
 
 
 def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:

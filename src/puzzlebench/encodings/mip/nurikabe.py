@@ -63,8 +63,8 @@ from typing import Any, Mapping
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
 from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
-                       contact_triangles, corner_diagonals, cut_off_wall_parts, lazy_rules, lonely_cells, met_lines, planned,
-                       rim_cells, wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
+                       contact_triangles, corner_contacts, cut_off_wall_parts, lazy_rules, lonely_cells, met_lines, planned,
+                       wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
                        wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
@@ -249,33 +249,26 @@ def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -
     that may touch at a corner, the sum of their contact columns (at most one), and per clue whose
     island may reach the board's edge, "it touches the edge"; each triangle of edges sums to at
     most two."""
-    clues = puzzle.clue_cells
-
-    def owners(cell: Cell) -> tuple[Cell, ...]:
-        return (cell,) if cell in clues else () if cell in plan.wall else plan.owners.get(cell, ())
 
     def own(clue: Cell, cell: Cell) -> Linear | int:
         return 1 if cell == clue else owns[(clue, cell)]
 
+    corners, rim = corner_contacts(puzzle, plan, owns)
     edges: dict[tuple[Cell, Cell], Linear] = {}
-    for p, q in corner_diagonals(puzzle):
-        for a in owners(p):
-            for b in owners(q):
-                if a != b:
-                    # the islands of a and b touch at this corner
-                    contact = model.continuous(0, 1)
-                    model.add_ge(contact - own(a, p) - own(b, q), -1)
-                    pair = (min(a, b), max(a, b))
-                    edges[pair] = edges[pair] + contact if pair in edges else total([contact])
+    for a, p, b, q in corners:
+        # the islands of a and b touch at this corner
+        contact = model.continuous(0, 1)
+        model.add_ge(contact - own(a, p) - own(b, q), -1)
+        pair = (min(a, b), max(a, b))
+        edges[pair] = edges[pair] + contact if pair in edges else total([contact])
     # Two corners of the same two islands close a cycle.
     for contacts in edges.values():
         if len(contacts.terms) > 1:
             model.add_le(contacts, 1)
-    for cell in rim_cells(puzzle):
-        for a in owners(cell):
-            if (EDGE, a) not in edges:
-                edges[(EDGE, a)] = total([model.continuous(0, 1)])
-            model.add_ge(edges[(EDGE, a)] - own(a, cell), 0)
+    for a, cell in rim:
+        if (EDGE, a) not in edges:
+            edges[(EDGE, a)] = total([model.continuous(0, 1)])
+        model.add_ge(edges[(EDGE, a)] - own(a, cell), 0)
     # Three islands (or two and the edge) touching pairwise close a cycle.
     for triangle in contact_triangles(list(edges)):
         model.add_le(total(edges[e] for e in triangle), 2)
