@@ -32,6 +32,13 @@ def test_levels_alone_counts_equal_brute_force(presolve):
         assert_enumerates_brute_force(p, "cp", islands="levels", presolve=presolve)
 
 
+@pytest.mark.parametrize("count", ["card", "none"])
+def test_levels_with_and_without_the_wall_count_clauses_count_equal_brute_force(count):
+    # wall_count=card states the wall's size as counter clauses on every board ('?' boards: a range)
+    for p in _boards():
+        assert_enumerates_brute_force(p, "cp", islands="levels", wall_count=count)
+
+
 @pytest.mark.parametrize("presolve", [True, False])
 def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
     switched = 0

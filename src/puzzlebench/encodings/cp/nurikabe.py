@@ -70,6 +70,13 @@ PROBE_BUDGET = 1.0
 ESCALATE_TIME = 3.0
 
 
+#: islands=levels (and escalate_to=levels): the wall's size as the SAT encoding's counter clauses
+LEVELS_WALL_COUNT = Option(
+    "wall_count", "auto", ("none", "card", "auto"),
+    "islands=levels (and escalate_to=levels): the wall's size (the cells the numbers leave over) as the SAT "
+    "encoding's counter clauses: none, card (always), auto (when the wall is small and its counter too)")
+
+
 def hybrid_smallest(puzzle: Nurikabe) -> int:
     """islands=hybrid: the smallest bound given depths on this board."""
     return max(1, min(HYBRID_SMALLEST, -(-puzzle.rows * puzzle.cols // HYBRID_SHARE)))
@@ -117,7 +124,7 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
         # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
         cnf = sat_nurikabe.build_default(puzzle, {
             "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
-            "wall_count": "none", "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
+            "wall_count": options["wall_count"], "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
             "wall_runs": "auto", "plan": "search"})
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
@@ -445,6 +452,10 @@ ENCODINGS: list[EncodingSpec] = [
             # 100 searches and 4x their CP-SAT time
             cuts_option("region", mixed=True),
             wall_rules_option("none"),
+            # the 24 boards that switch (count=2, 20 s cap, one interleaved run, load 1-2 on 2 cores):
+            # none 22 proven, 73.6 s in all; auto 23 (1030_32x32, a wall of 10 cells, 6.1 s), 58.8 s
+            # (300_7x7 1.55 -> 0.30 s); the others alike, the count not stated on them
+            LEVELS_WALL_COUNT,
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
             # in all alike
             linearization_option(1),
