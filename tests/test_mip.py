@@ -393,7 +393,7 @@ class _PresolveWrongOnSeedZero:
     def getModelStatus(self) -> Any:
         import highspy
 
-        if self._ran_with["presolve"] != "off" and self._ran_with["random_seed"] == 0:
+        if self._failure and self._ran_with["presolve"] != "off" and self._ran_with["random_seed"] == 0:
             return getattr(highspy.HighsModelStatus, self._failure)
         return self._inner.getModelStatus()
 
@@ -432,6 +432,52 @@ def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_sa
         assert result.extra.get("infeasible_confirmations", 0) >= 1
         assert "infeasible_reseeded" not in result.extra
         assert all(run["random_seed"] == 0 for run in runs)
+
+
+@pytest.mark.parametrize("family", ["nurikabe", "kuromasu"])
+def test_the_confirmation_is_the_one_the_model_asks_for(monkeypatch, family) -> None:
+    """confirm=auto: Nurikabe's model asks for the reseeded confirmation, Kuromasu's for a run
+    without presolve; a false "infeasible" of the seed-0 presolve still costs no answer."""
+    from puzzlebench.solvers import highs_backend
+
+    fakes: list[_PresolveWrongOnSeedZero] = []
+    real = highs_backend._new_highs
+
+    def new() -> Any:
+        fakes.append(_PresolveWrongOnSeedZero(real(), "kInfeasible"))
+        return fakes[-1]
+
+    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    rng = random.Random(5)
+    puzzle = next(p for p in (random_board(family, rng, 4, 4) for _ in range(200)) if all_solutions(p))
+    result = pb.solve(puzzle, "mip", count=0, timeout=60)
+    assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
+    asked, other = ("infeasible_reseeded", "infeasible_confirmations")[::1 if family == "nurikabe" else -1]
+    assert result.extra.get(asked, 0) >= 1 and other not in result.extra
+
+
+@pytest.mark.parametrize("submip", ["search", "always", "never"])
+def test_submip_heuristics_run_as_the_option_says(monkeypatch, submip) -> None:
+    """submip=search: RINS and RENS in the runs before the first answer, not in the proof's."""
+    from puzzlebench.solvers import highs_backend
+
+    fakes: list[_PresolveWrongOnSeedZero] = []
+    real = highs_backend._new_highs
+
+    def new() -> Any:
+        fakes.append(_PresolveWrongOnSeedZero(real(), ""))
+        return fakes[-1]
+
+    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    rng = random.Random(7)
+    puzzle = next(p for p in (random_kuromasu(rng, 4, 4, clue_p=0.4) for _ in range(50)) if len(all_solutions(p)) == 1)
+    result = pb.solve(puzzle, "mip", count=2, timeout=60, submip=submip)
+    assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
+    runs = fakes[0].runs
+    assert len(runs) >= 2 and all(run["mip_heuristic_run_rins"] == run["mip_heuristic_run_rens"] for run in runs)
+    expected = {"always": [True] * len(runs), "never": [False] * len(runs),
+                "search": [True] + [False] * (len(runs) - 1)}[submip]
+    assert [run["mip_heuristic_run_rins"] for run in runs] == expected
 
 
 def test_reseeded_confirmation_proves_a_real_board_unique_with_presolve_only() -> None:

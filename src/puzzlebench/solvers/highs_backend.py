@@ -27,15 +27,20 @@ confirmation would spend the presolved run for nothing (janko Nurikabe 82_14x24:
 (``MipModel.proof_presolve``): Nurikabe's proof goes through lazy rounds, whose runs end on a
 candidate, and without presolve each of them solves LPs that presolve would have spared.
 
-How an infeasible verdict reached with presolve is confirmed (backend option ``confirm``):
-``unpresolved`` (default) runs the model again without presolve, the one confirmation that does
+How an infeasible verdict reached with presolve is confirmed (backend option ``confirm``, by
+default what the model asks for, ``MipModel.confirm``): ``unpresolved`` runs the model again without presolve, the one confirmation that does
 not rest on presolve at all; on the bundled 100x100 Kuromasu boards that run never ends (HiGHS's
 root separation on some 40,000 rows), while presolve proves the uniqueness of 100x100 s1 in about
 2 s, its probing deciding every column. ``reseeded`` runs it again with presolve, another random
 seed and the lean rules (the false verdict seen on Nurikabe 73_10x18 went away with another
 seed): the verdict then rests on two presolved runs agreeing, a weaker guarantee, which the record
 states (``extra.infeasible_reseeded``); any answer such a run finds is a feasible point all the
-same.
+same. Nurikabe's model asks for it: its last proof run, presolved, ends infeasible in a fraction
+of a second, and without presolve the same run took 12 s of branch-and-bound on janko 800_14x24.
+
+HiGHS's sub-MIP heuristics (RINS, RENS) run only in the search for the first answer (backend
+option ``submip``): a uniqueness proof's runs mostly end infeasible, where they find nothing
+(janko Nurikabe 1030_32x32: 59,085 of the proof run's 66,704 simplex iterations, 16.5 s).
 
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
@@ -64,7 +69,7 @@ from .base import Backend
 _PRESOLVE = ("choose", "on", "off")
 _PROOF_PRESOLVE = ("auto", "off", "same")
 _PRESOLVE_RULES = ("auto", "all", "lean")
-_CONFIRM = ("unpresolved", "reseeded")
+_CONFIRM = ("auto", "unpresolved", "reseeded")
 #: presolve_rules=lean: HiGHS's ``presolve_rule_off`` bits for the aggregator (1 << 12) and the
 #: two rules after probing, enumeration and dual fixing (1 << 16, 1 << 17): on janko Nurikabe's
 #: 20x36 boards with a few thousand lazy cut rows, presolve then costs a third of its time and
@@ -143,11 +148,12 @@ class HighsBackend(Backend):
         ),
         Option(
             "confirm",
-            "unpresolved",
+            "auto",
             _CONFIRM,
             "how an infeasible verdict reached with presolve is confirmed: unpresolved (a run without presolve: "
-            "does not rest on presolve, but can take far longer than the presolved run) or reseeded (a second "
-            "presolved run with another random seed and the lean rules; recorded as extra.infeasible_reseeded)",
+            "does not rest on presolve, but can take far longer than the presolved run), reseeded (a second "
+            "presolved run with another random seed and the lean rules; recorded as extra.infeasible_reseeded) "
+            "or auto (what the encoding asks for, MipModel.confirm; unpresolved unless it says)",
         ),
         Option(
             "presolve_rules",
@@ -193,6 +199,14 @@ class HighsBackend(Backend):
             "at the root without them: the sub-MIP costs more than such a run otherwise)",
         ),
         Option(
+            "submip",
+            "search",
+            ("always", "search", "never"),
+            "HiGHS's sub-MIP heuristics (RINS and RENS): always, never, or search (only in the runs before the "
+            "first answer: the runs of a uniqueness proof mostly end infeasible, where a heuristic finds nothing "
+            "and the sub-MIPs can take most of the run)",
+        ),
+        Option(
             "enumeration",
             "auto",
             _ENUMERATION,
@@ -215,6 +229,7 @@ class HighsBackend(Backend):
         self._lazy: Any = None
         self._fixed_marks = False  # MipModel.fixed_marks: every answer marks as many decision cells
         self._proof_presolve = "off"  # the proof_presolve option, auto resolved by the model
+        self._confirm = "unpresolved"  # the confirm option, auto resolved by the model
         #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
         self._contradiction: str | None = None
         self._stop = threading.Event()
@@ -284,6 +299,9 @@ class HighsBackend(Backend):
         self._proof_presolve = str(self.options.get("proof_presolve", "auto"))
         if self._proof_presolve == "auto":
             self._proof_presolve = artifact.proof_presolve
+        self._confirm = str(self.options.get("confirm", "auto"))
+        if self._confirm == "auto":
+            self._confirm = artifact.confirm
         self._contradiction = artifact.contradiction
         self._size = {
             "variables": artifact.num_cols,
@@ -359,6 +377,10 @@ class HighsBackend(Backend):
                 return None
         highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
+        submip = self.options.get("submip", "search")
+        submip = submip == "always" or submip == "search" and not self._proving
+        highs.setOptionValue("mip_heuristic_run_rins", submip)
+        highs.setOptionValue("mip_heuristic_run_rens", submip)
         self._repaired_start()
         status = highs.run()
         if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
@@ -374,7 +396,7 @@ class HighsBackend(Backend):
             # seed and the lean rules), and an infeasible answer stands only when that run
             # confirms it.
             first = highs.getModelStatus()
-            if first in (ms.kInfeasible, ms.kUnboundedOrInfeasible) and self.options.get("confirm") == "reseeded":
+            if first in (ms.kInfeasible, ms.kUnboundedOrInfeasible) and self._confirm == "reseeded":
                 status = self._reseeded(deadline)
                 first = highs.getModelStatus()
                 if first in (ms.kInfeasible, ms.kUnboundedOrInfeasible):

@@ -136,6 +136,10 @@ class MipModel(Artifact):
     #: Presolve in the runs after the first answer (backend option ``proof_presolve=auto``): ``off``,
     #: or ``same`` for a model whose proof goes through lazy rounds (runs ending on a candidate)
     proof_presolve: str = "off"
+    #: How an infeasible verdict under presolve is confirmed (backend option ``confirm=auto``):
+    #: ``unpresolved``, or ``reseeded`` for a model whose runs without presolve take many times
+    #: the presolved ones (a weaker guarantee, which the record states)
+    confirm: str = "unpresolved"
     #: The cell an auxiliary column speaks of (Nurikabe's owner columns), beside ``decision``: the
     #: backend's ``start=repair`` frees the cells a lazy round's cut rows name through either
     cells_of: dict[int, Cell] = field(default_factory=dict)
