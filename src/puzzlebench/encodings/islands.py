@@ -561,6 +561,56 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
     return cuts
 
 
+def entry_cells(p: Nurikabe, start: Cell, within: Container[Cell], blocked: Container[Cell],
+                fence: Sequence[Cell]) -> list[Cell]:
+    """The cells of ``fence`` next to what ``start`` reaches inside ``within`` without entering
+    ``blocked``: the cells a path from ``start`` enters through."""
+    seen, stack = {start}, [start]
+    while stack:
+        for nb in p.grid.neighbours4(stack.pop()):
+            if nb not in seen and nb not in blocked and nb in within:
+                seen.add(nb)
+                stack.append(nb)
+    return [f for f in fence if any(nb in seen for nb in p.grid.neighbours4(f))]
+
+
+class OwnerSeparator(NamedTuple):
+    """A number's island and a faulty island C of a candidate, walled in by B: in every answer,
+    ``clue`` owns a cell of ``enter`` if it owns any cell of ``cells`` (C's cells it may reach),
+    or, with ``cells`` empty, it owns a cell of ``enter`` outright."""
+
+    clue: Cell
+    cells: tuple[Cell, ...]
+    enter: tuple[Cell, ...]
+
+
+def owner_separators(p: Nurikabe, plan: IslandPlan, regions: Sequence[Sequence[Cell]]) -> list[OwnerSeparator]:
+    """The separators of a candidate's faulty islands (``regions``: its unshaded regions), stated
+    over "clue's island holds cell" (MIP's ``cuts=separator``):
+
+    * an island C holding no clue: a path inside the island of a clue c that may reach a cell v of
+      C enters C through the cells S of C's fence B that touch what c reaches without crossing C
+      or B, so "c owns v only if c owns a cell of S";
+    * an island C with one number n and fewer cells: the number's island leaves C through B, so
+      "the number owns a cell of B"."""
+    numbers, clues, reach = dict(p.numbers), p.clue_cells, plan.reach
+    out: list[OwnerSeparator] = []
+    for region in regions:
+        inside = set(region)
+        here = [cell for cell in region if cell in clues]
+        fence = sorted({nb for cell in region for nb in p.grid.neighbours4(cell) if nb not in inside})
+        if not here:
+            blocked = inside | set(fence)
+            for clue in sorted({clue for cell in region for clue in plan.owners.get(cell, ())}):
+                dist = reach[clue]
+                enter = entry_cells(p, clue, dist, blocked, [f for f in fence if f in dist])
+                out.append(OwnerSeparator(clue, tuple(v for v in region if v in dist), tuple(enter)))
+        elif len(here) == 1 and here[0] in numbers and len(region) < numbers[here[0]]:
+            clue = here[0]
+            out.append(OwnerSeparator(clue, (), tuple(f for f in fence if f in reach[clue])))
+    return out
+
+
 def cut_off_wall_parts(rows: int, cols: int, marked: frozenset[Cell]):
     """The wall parts of a candidate (its cells not in ``marked``) other than the largest, each as
     ``(part, its cells as a set, its fence in sorted order, the largest part)``: the parts a

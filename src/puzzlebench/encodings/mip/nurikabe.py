@@ -67,7 +67,8 @@ from typing import Any, Mapping
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
 from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
-                       contact_triangles, corner_contacts, cut_off_wall_parts, lazy_rules, lonely_cells, met_lines, planned,
+                       contact_triangles, corner_contacts, cut_off_wall_parts, entry_cells, lazy_rules, lonely_cells,
+                       owner_separators, met_lines, planned,
                        wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
                        wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
@@ -182,11 +183,10 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
       without crossing W or F, so per w "a cell of S turns wall, or w or x turns unshaded"
       (``per_part``: one row for W instead, k * (wall cells of S) >= (wall cells of W) + k * x - k
       with k = |W|, which the clauses imply and which, on 0/1 values, excludes the same points);
-    * an island C without a clue, walled in by B: for every clue c whose island may reach a cell
-      v of C, a path from c to v inside that island enters C through the cells S of B that touch
-      what c reaches without crossing C or B, so per c and v "c owns v only if c owns a cell of S"
-      (over the owner columns; summed over the clues these imply the cell cuts);
-    * an island C with the number n and fewer cells, walled in by B: "the number owns a cell of B".
+    * an island C without a clue, or with a number and fewer cells: the rows of
+      :func:`~puzzlebench.encodings.islands.owner_separators` over the owner columns ("c owns v only
+      if c owns a cell of S"; summed over the clues these imply the cell cuts; "the number owns a
+      cell of C's fence").
 
     With ``contacts`` (:func:`_contacts`), a cycle of the candidate's islands joined at corners
     gets its row too (:func:`~puzzlebench.encodings.islands.contact_cycles`). A candidate with
@@ -194,21 +194,9 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     when it keeps every rule."""
     rows, cols, numbers, unknown = puzzle.rows, puzzle.cols, dict(puzzle.numbers), puzzle.unknown
     clues = puzzle.clue_cells
-    grid = puzzle.grid
-    reach = plan.reach
 
     def own(clue: Cell, cell: Cell) -> Linear | int:
         return 1 if cell == clue else owns.get((clue, cell), 0)
-
-    def touching(start: Cell, within, blocked: set, fence) -> list[Cell]:
-        """The cells of ``fence`` next to what ``start`` reaches inside ``within`` avoiding ``blocked``."""
-        seen, stack = {start}, [start]
-        while stack:
-            for nb in grid.neighbours4(stack.pop()):
-                if nb not in seen and nb not in blocked and nb in within:
-                    seen.add(nb)
-                    stack.append(nb)
-        return [f for f in fence if any(nb in seen for nb in grid.neighbours4(f))]
 
     def rule(marked: frozenset[Cell]) -> list:
         cuts: list = []
@@ -222,7 +210,7 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
             for part, inside, fence, largest in cut_off_wall_parts(rows, cols, marked):
                 x = anchor if anchor is not None and anchor not in inside else largest[0]
                 # a wall path never crosses a clue
-                sep = touching(x, wall, inside | set(fence), [f for f in fence if f not in clues])
+                sep = entry_cells(puzzle, x, wall, inside | set(fence), [f for f in fence if f not in clues])
                 if per_part:
                     # one row for the part: with x wall, k wall cells of W need a wall cell of S
                     k = len(part)
@@ -231,20 +219,12 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
                     continue
                 base = [(f, True) for f in sep]
                 cuts += [base + [(w, False), (x, False)] for w in part]
-        for region in regions:
-            inside = set(region)
-            here = [cell for cell in region if cell in clues]
-            fence = sorted({nb for cell in region for nb in grid.neighbours4(cell) if nb not in inside})
-            blocked = inside | set(fence)
-            if not here:
-                for clue in sorted({clue for cell in region for clue in plan.owners.get(cell, ())}):
-                    dist = reach[clue]
-                    sep = touching(clue, dist, blocked, [f for f in fence if f in dist])
-                    enter = total(own(clue, s) for s in sep)
-                    cuts += [Cut(own(clue, v) - enter, upper=0.0) for v in region if v in dist]
-            elif len(here) == 1 and here[0] in numbers and len(region) < numbers[here[0]]:
-                clue = here[0]
-                cuts.append(Cut(total(own(clue, f) for f in fence if f in reach[clue]), lower=1.0))
+        for clue, cells, enter in owner_separators(puzzle, plan, regions):
+            held = total(own(clue, s) for s in enter)
+            if cells:  # the clue owns a cell of C only through a cell of S
+                cuts += [Cut(own(clue, v) - held, upper=0.0) for v in cells]
+            else:  # the number's island leaves C
+                cuts.append(Cut(held, lower=1.0))
         return cuts or cell_cuts(rows, cols, numbers, marked, anchor, connect, True, unknown)
 
     return rule
