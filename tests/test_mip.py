@@ -398,6 +398,22 @@ class _PresolveWrongOnSeedZero:
         return self._inner.getModelStatus()
 
 
+def _record_runs(monkeypatch, failure: str) -> list[_PresolveWrongOnSeedZero]:
+    """Every HiGHS the backend makes from now on, as a recording :class:`_PresolveWrongOnSeedZero`
+    (``failure`` "": no false verdict, runs recorded only)."""
+    from puzzlebench.solvers import highs_backend
+
+    fakes: list[_PresolveWrongOnSeedZero] = []
+    real = highs_backend._new_highs
+
+    def new() -> Any:
+        fakes.append(_PresolveWrongOnSeedZero(real(), failure))
+        return fakes[-1]
+
+    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    return fakes
+
+
 @pytest.mark.parametrize("confirm", ["unpresolved", "reseeded"])
 def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_says(monkeypatch, confirm) -> None:
     """confirm=unpresolved runs again without presolve; confirm=reseeded runs again with presolve,
@@ -405,14 +421,7 @@ def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_sa
     false "infeasible" of the seed-0 presolve costs no answer: every brute-forced answer is found."""
     from puzzlebench.solvers import highs_backend
 
-    fakes: list[_PresolveWrongOnSeedZero] = []
-    real = highs_backend._new_highs
-
-    def new() -> Any:
-        fakes.append(_PresolveWrongOnSeedZero(real(), "kInfeasible"))
-        return fakes[-1]
-
-    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    fakes = _record_runs(monkeypatch, "kInfeasible")
     rng = random.Random(3)
     puzzle = next(p for p in (random_kuromasu(rng, 3, 3, clue_p=0.4) for _ in range(50)) if all_solutions(p))
     result = pb.solve(puzzle, "mip", count=0, timeout=60, confirm=confirm)
@@ -438,16 +447,7 @@ def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_sa
 def test_the_confirmation_is_the_one_the_model_asks_for(monkeypatch, family) -> None:
     """confirm=auto: Nurikabe's model asks for the reseeded confirmation, Kuromasu's for a run
     without presolve; a false "infeasible" of the seed-0 presolve still costs no answer."""
-    from puzzlebench.solvers import highs_backend
-
-    fakes: list[_PresolveWrongOnSeedZero] = []
-    real = highs_backend._new_highs
-
-    def new() -> Any:
-        fakes.append(_PresolveWrongOnSeedZero(real(), "kInfeasible"))
-        return fakes[-1]
-
-    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    _record_runs(monkeypatch, "kInfeasible")
     rng = random.Random(5)
     puzzle = next(p for p in (random_board(family, rng, 4, 4) for _ in range(200)) if all_solutions(p))
     result = pb.solve(puzzle, "mip", count=0, timeout=60)
@@ -459,16 +459,7 @@ def test_the_confirmation_is_the_one_the_model_asks_for(monkeypatch, family) -> 
 @pytest.mark.parametrize("submip", ["search", "always", "never"])
 def test_submip_heuristics_run_as_the_option_says(monkeypatch, submip) -> None:
     """submip=search: RINS and RENS in the runs before the first answer, not in the proof's."""
-    from puzzlebench.solvers import highs_backend
-
-    fakes: list[_PresolveWrongOnSeedZero] = []
-    real = highs_backend._new_highs
-
-    def new() -> Any:
-        fakes.append(_PresolveWrongOnSeedZero(real(), ""))
-        return fakes[-1]
-
-    monkeypatch.setattr(highs_backend, "_new_highs", new)
+    fakes = _record_runs(monkeypatch, "")
     rng = random.Random(7)
     puzzle = next(p for p in (random_kuromasu(rng, 4, 4, clue_p=0.4) for _ in range(50)) if len(all_solutions(p)) == 1)
     result = pb.solve(puzzle, "mip", count=2, timeout=60, submip=submip)
