@@ -93,14 +93,19 @@ def test_the_nurikabe_proof_runs_presolved_and_confirmed_and_other_families_keep
     spec = registry.get("kuromasu", "mip")
     kuromasu = random_kuromasu(random.Random(5), 3, 4, clue_p=0.3)
     assert spec.build(kuromasu, {o.name: o.default for o in spec.options}).proof_presolve == "off"
-    # a board of one answer, whose proof ends infeasible: with presolve, that verdict is confirmed
+    # a board of one answer, whose proof ends infeasible: with presolve, that verdict is confirmed,
+    # by default (the model's confirm) with a second presolved run, or by a run without presolve
     rng = random.Random(3)
     p = family_spec("nurikabe").random_board(rng, 3, 4)
     while p.unknown or len(all_solutions(p)) != 1:
         p = family_spec("nurikabe").random_board(rng, 3, 4)
     result = solve(p, "mip", count=2, timeout=60)
     assert {s.cells for s in result.solutions} == all_solutions(p)
-    assert result.exhausted and result.extra.get("infeasible_confirmations", 0) >= 1
+    assert result.exhausted and result.extra.get("infeasible_reseeded", 0) >= 1
+    assert "infeasible_confirmations" not in result.extra
+    unpresolved = solve(p, "mip", count=2, timeout=60, confirm="unpresolved")
+    assert {s.cells for s in unpresolved.solutions} == all_solutions(p)
+    assert unpresolved.exhausted and unpresolved.extra.get("infeasible_confirmations", 0) >= 1
     off = solve(p, "mip", count=2, timeout=60, proof_presolve="off")
     assert {s.cells for s in off.solutions} == all_solutions(p)
     assert off.extra.get("infeasible_confirmations", 0) == 0
