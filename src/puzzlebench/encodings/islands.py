@@ -484,11 +484,12 @@ def wall_count_pays(p: Nurikabe, plan: IslandPlan) -> bool:
     return 0 <= need <= WALL_COUNT_SHARE * free and free * need <= WALL_COUNT_BUDGET
 
 
-def wall_count_option(yes: str, default: str) -> Option:
+def wall_count_option(yes: str, default: str, where: str = "") -> Option:
     """The ``wall_count`` option: the wall's size stated (``yes``: the paradigm's word for how), not
-    stated, or stated when :func:`wall_count_pays`."""
+    stated, or stated when :func:`wall_count_pays`; ``where`` opens the help text (the part of the
+    model it speaks of)."""
     return Option("wall_count", default, ("none", yes, "auto"),
-                  f"whether the wall's size (the cells the numbers leave over) is stated: none, {yes} "
+                  f"{where}whether the wall's size (the cells the numbers leave over) is stated: none, {yes} "
                   "(always), auto (when the wall is small and its counter too: boards of a few big islands)")
 
 

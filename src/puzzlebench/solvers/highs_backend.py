@@ -28,8 +28,8 @@ confirmation would spend the presolved run for nothing (janko Nurikabe 82_14x24:
 candidate, and without presolve each of them solves LPs that presolve would have spared.
 
 How an infeasible verdict reached with presolve is confirmed (backend option ``confirm``, by
-default what the model asks for, ``MipModel.confirm``): ``unpresolved`` runs the model again without presolve, the one confirmation that does
-not rest on presolve at all; on the bundled 100x100 Kuromasu boards that run never ends (HiGHS's
+default what the model asks for, ``MipModel.confirm``): ``unpresolved`` runs the model again
+without presolve, the one confirmation that does not rest on presolve at all; on the bundled 100x100 Kuromasu boards that run never ends (HiGHS's
 root separation on some 40,000 rows), while presolve proves the uniqueness of 100x100 s1 in about
 2 s, its probing deciding every column. ``reseeded`` runs it again with presolve, another random
 seed and the lean rules (the false verdict seen on Nurikabe 73_10x18 went away with another
@@ -378,9 +378,9 @@ class HighsBackend(Backend):
         highs.setOptionValue("presolve", presolve)
         highs.setOptionValue("time_limit", math.inf if left is None else left)
         submip = self.options.get("submip", "search")
-        submip = submip == "always" or submip == "search" and not self._proving
-        highs.setOptionValue("mip_heuristic_run_rins", submip)
-        highs.setOptionValue("mip_heuristic_run_rens", submip)
+        heuristics = submip == "always" or submip == "search" and not self._proving
+        highs.setOptionValue("mip_heuristic_run_rins", heuristics)
+        highs.setOptionValue("mip_heuristic_run_rens", heuristics)
         self._repaired_start()
         status = highs.run()
         if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:

@@ -51,8 +51,8 @@ from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (EDGE, IslandPlan, contact_triangles, corner_contacts, cuts_option, lazy_rules, lonely_cells,
-                       plan_option, planned, wall_blocks, wall_option, wall_partners, wall_region,
-                       wall_rules_option, wall_size)
+                       plan_option, planned, wall_blocks, wall_count_option, wall_option, wall_partners,
+                       wall_region, wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
@@ -68,13 +68,6 @@ HYBRID_SMALLEST = 16
 PROBE_BUDGET = 1.0
 #: escalate: the lazy rounds' CPU seconds after which the switch comes, however few the searches
 ESCALATE_TIME = 3.0
-
-
-#: islands=levels (and escalate_to=levels): the wall's size as the SAT encoding's counter clauses
-LEVELS_WALL_COUNT = Option(
-    "wall_count", "auto", ("none", "card", "auto"),
-    "islands=levels (and escalate_to=levels): the wall's size (the cells the numbers leave over) as the SAT "
-    "encoding's counter clauses: none, card (always), auto (when the wall is small and its counter too)")
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -455,7 +448,8 @@ ENCODINGS: list[EncodingSpec] = [
             # the 24 boards that switch (count=2, 20 s cap, one interleaved run, load 1-2 on 2 cores):
             # none 22 proven, 73.6 s in all; auto 23 (1030_32x32, a wall of 10 cells, 6.1 s), 58.8 s
             # (300_7x7 1.55 -> 0.30 s); the others alike, the count not stated on them
-            LEVELS_WALL_COUNT,
+            wall_count_option("card", "auto", "islands=levels (and escalate_to=levels), as the SAT encoding's "
+                              "counter clauses: "),
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
             # in all alike
             linearization_option(1),
