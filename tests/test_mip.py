@@ -456,13 +456,15 @@ def test_the_confirmation_is_the_one_the_model_asks_for(monkeypatch, family) -> 
     assert result.extra.get(asked, 0) >= 1 and other not in result.extra
 
 
+@pytest.mark.parametrize("enumeration", ["auto", "nogood"])
 @pytest.mark.parametrize("submip", ["search", "always", "never"])
-def test_submip_heuristics_run_as_the_option_says(monkeypatch, submip) -> None:
-    """submip=search: RINS and RENS in the runs before the first answer, not in the proof's."""
+def test_submip_heuristics_run_as_the_option_says(monkeypatch, submip, enumeration) -> None:
+    """submip=search: RINS and RENS in the runs before the first answer, not in the proof's,
+    whether the backend or the harness's loop blocks the answer."""
     fakes = _record_runs(monkeypatch, "")
     rng = random.Random(7)
     puzzle = next(p for p in (random_kuromasu(rng, 4, 4, clue_p=0.4) for _ in range(50)) if len(all_solutions(p)) == 1)
-    result = pb.solve(puzzle, "mip", count=2, timeout=60, submip=submip)
+    result = pb.solve(puzzle, "mip", count=2, timeout=60, submip=submip, enumeration=enumeration)
     assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
     runs = fakes[0].runs
     assert len(runs) >= 2 and all(run["mip_heuristic_run_rins"] == run["mip_heuristic_run_rens"] for run in runs)

@@ -561,6 +561,7 @@ class HighsBackend(Backend):
         unmarked and an unmarked one marked, so either side alone excludes exactly this answer
         among answers. Cells the model fixes by their bounds never change and are left out."""
         self._candidate = None  # the answer is no start for the runs that look past it
+        self._proving = True  # (enumeration=nogood too: proof_presolve and submip act on the later runs)
         if not self._fixed_marks or self.options.get("block", "auto") != "auto":
             super().block(cells, decision)
             return
