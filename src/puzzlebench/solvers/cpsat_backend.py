@@ -187,9 +187,15 @@ class CpSatBackend(Backend):
         if self._last is not None and self.options.get("hints", True):
             # Start from the previous candidate: a lazy cut or a blocking clause usually changes
             # few cells of it, and CP-SAT keeps no learnt clauses between searches.
+            # (written to the proto in bulk: add_hint per Boolean took 1.4 of 1055_40x57's 29 s)
             model.clear_hints()
-            for var, value in zip(self._vars, self._last):
-                model.add_hint(var, value)
+            hint = model.proto.solution_hint
+            if self._plain:
+                hint.vars.extend(self._indices)
+                hint.values.extend(self._last)
+            else:
+                for var, value in zip(self._vars, self._last):
+                    model.add_hint(var, value)
         status = solver.solve(model)
         self._record(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -217,6 +223,7 @@ class CpSatBackend(Backend):
         self._artifact = artifact
         self._vars = [artifact.decision[cell] for cell in self._cells]
         self._indices = [var.index for var in self._vars]
+        self._plain = all(i >= 0 for i in self._indices)  # Booleans, none a negated literal
 
     def _escalate(self, build: Any) -> None:
         """Switch to the escalation's model, with every clause added to the current one."""
