@@ -111,3 +111,19 @@ def test_linearization_auto_keeps_the_lp_for_integer_labels(connectivity, level)
     assert artifact.parameters.get("linearization_level", 1) == level
     result = solve(p, "cp", count=2, timeout=60, connectivity=connectivity)
     assert result.unique is True or connectivity == "none"
+
+
+def test_a_negated_literal_as_decision_is_refused_with_a_clear_error():
+    # The backend reads the decision values by variable index from CP-SAT's response (and hints
+    # them so): a negated literal there would read another variable's value.
+    from puzzlebench.errors import EncodingError
+    from puzzlebench.solvers.cpsat_backend import CpSatBackend
+
+    p = Nurikabe(4, 4, numbers={(0, 0): 4, (3, 3): 2})
+    spec = registry.get("nurikabe", "cp")
+    artifact = spec.build(p, spec.resolve({}))
+    cell = next(iter(artifact.decision))
+    artifact.decision[cell] = ~artifact.decision[cell]
+    backend = CpSatBackend({"hints": True, "num_workers": 1, "seed": 0, "presolve": True, "enumeration": "resolve"})
+    with pytest.raises(EncodingError, match="negated literal"):
+        backend.build(artifact, None)

@@ -68,7 +68,6 @@ class CpSatBackend(Backend):
         self._artifact: Any = None
         self._solver: Any = None
         self._cells: list[Cell] = []
-        self._vars: list[Any] = []
         self._indices: list[int] = []
         self._size: dict[str, int] = {}
         self._search: dict[str, float] = {"choices": 0, "conflicts": 0, "propagations": 0, "restarts": 0}
@@ -190,12 +189,8 @@ class CpSatBackend(Backend):
             # (written to the proto in bulk: add_hint per Boolean took 1.4 of 1055_40x57's 29 s)
             model.clear_hints()
             hint = model.proto.solution_hint
-            if self._plain:
-                hint.vars.extend(self._indices)
-                hint.values.extend(self._last)
-            else:
-                for var, value in zip(self._vars, self._last):
-                    model.add_hint(var, value)
+            hint.vars.extend(self._indices)
+            hint.values.extend(self._last)
         status = solver.solve(model)
         self._record(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -221,9 +216,9 @@ class CpSatBackend(Backend):
     def _take(self, artifact: Any) -> None:
         """Search ``artifact``'s model: its decision Booleans in the order of ``_cells``."""
         self._artifact = artifact
-        self._vars = [artifact.decision[cell] for cell in self._cells]
-        self._indices = [var.index for var in self._vars]
-        self._plain = all(i >= 0 for i in self._indices)  # Booleans, none a negated literal
+        self._indices = [artifact.decision[cell].index for cell in self._cells]
+        if min(self._indices, default=0) < 0:  # (their values are read by index from the response)
+            raise EncodingError("a CP-SAT decision must be a Boolean variable, not a negated literal")
 
     def _escalate(self, build: Any) -> None:
         """Switch to the escalation's model, with every clause added to the current one."""
