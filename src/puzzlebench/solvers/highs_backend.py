@@ -233,7 +233,8 @@ class HighsBackend(Backend):
         #: Why the model has no answer without asking HiGHS (a false constant row, an empty clause).
         self._contradiction: str | None = None
         self._stop = threading.Event()
-        #: True once the backend's enumeration has an answer: the later runs mostly prove emptiness
+        #: True once an answer is found (by the backend's enumeration) or blocked (by the harness's
+        #: loop): the later runs mostly prove emptiness
         self._proving = False
         self._size: dict[str, int] = {}
         self._search: dict[str, float] = {"nodes": 0, "lp_iterations": 0}
@@ -561,7 +562,7 @@ class HighsBackend(Backend):
         unmarked and an unmarked one marked, so either side alone excludes exactly this answer
         among answers. Cells the model fixes by their bounds never change and are left out."""
         self._candidate = None  # the answer is no start for the runs that look past it
-        self._proving = True  # (enumeration=nogood too: proof_presolve and submip act on the later runs)
+        self._proving = True
         if not self._fixed_marks or self.options.get("block", "auto") != "auto":
             super().block(cells, decision)
             return
