@@ -1,7 +1,9 @@
 """Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest``) its rows and its lazy
 cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle, and the
-model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest``) the switched
-model with the contacts finds exactly the brute-force answers."""
+model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest`` or ``acyclic``,
+the switched model built on the searched or the probed plan) the switched model with the contacts
+finds exactly the brute-force answers, and the ranks of ``acyclic`` rule out a ring of islands that
+the triangles leave to the lazy cuts."""
 
 from __future__ import annotations
 
@@ -119,14 +121,39 @@ def test_contacts_find_exactly_the_brute_force_answers(islands):
 
 
 @needs_cp
-def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers():
-    switched = contacts = 0
+@pytest.mark.parametrize("contacts, reach", [("forest", "search"), ("acyclic", "probed"), ("acyclic", "search")])
+def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers(contacts, reach):
+    switched = contacts_seen = 0
     for p in _boards():
         for after in (1, 2, 4):
             result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_time=0, escalate_to="levels",
-                           escalate_contacts="forest", plan="search")
+                           escalate_contacts=contacts, escalate_reach=reach, plan="search")
             assert result.exhausted
             assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
             switched += "escalated_at" in result.extra
-            contacts += result.extra.get("contacts", 0) > 0
-    assert switched > 10 and contacts >= 3  # some switched models did get contact Booleans
+            contacts_seen += result.extra.get("contacts", 0) > 0
+    assert switched > 10 and contacts_seen >= 3  # some switched models did get contact Booleans
+
+
+@needs_cp
+def test_the_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
+    # four 1s in a diamond round (2, 2) touch pairwise at corners (a cycle of four, no triangle);
+    # 1s in the board's corners leave every 2x2 block an unshaded cell: the one assignment walls
+    # off (2, 2), so the board has no answer
+    from ortools.sat.python import cp_model
+
+    from puzzlebench.encodings.cp import nurikabe as cp_nurikabe
+    from puzzlebench.encodings.islands import planned
+
+    p = Nurikabe(5, 5, numbers={cell: 1 for cell in [(1, 2), (2, 1), (2, 3), (3, 2), (0, 0), (0, 4), (4, 0), (4, 4)]})
+    only = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells)
+    assert {v.rule for v in p.verify(only)} == {Rule.WALL_SPLIT}
+    # every other cell borders a 1, so it is wall in any answer: `only` is the one candidate
+    assert all(any(nb in p.clue_cells for nb in p.grid.neighbours4(c)) for c in only)
+    spec = registry.get("nurikabe", "cp", "default")
+    for acyclic, feasible in ((False, True), (True, False)):
+        art, owns = cp_nurikabe._build(p, spec.resolve({"islands": "levels", "escalate": 0, "plan": "search"}))
+        cp_nurikabe._contacts(art.model, p, planned(p, "search"), owns, acyclic=acyclic)
+        status = cp_model.CpSolver().solve(art.model)
+        # the triangles alone leave the ring to the lazy cuts; the ranks rule it out in the model
+        assert (status in (cp_model.OPTIMAL, cp_model.FEASIBLE)) == feasible, acyclic

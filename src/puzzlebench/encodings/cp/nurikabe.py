@@ -68,6 +68,10 @@ HYBRID_SMALLEST = 16
 PROBE_BUDGET = 1.0
 #: escalate: the lazy rounds' CPU seconds after which the switch comes, however few the searches
 ESCALATE_TIME = 3.0
+#: islands=levels: the levels' budget and the smallest number given levels (every island: on the
+#: probed plan the small numbers' levels are cheap, and the lazy cuts need many rounds for them)
+LEVELS = 80000
+LEVELS_FROM = 1
 
 
 def hybrid_smallest(puzzle: Nurikabe) -> int:
@@ -79,14 +83,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     return _build(puzzle, options)[0]
 
 
-def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifact, dict[tuple[Cell, Cell], Any]]:
-    """The model, and its owner literals ("clue's island holds cell"; none with islands=lazy)."""
+def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None = None
+           ) -> tuple[CpModelArtifact, dict[tuple[Cell, Cell], Any]]:
+    """The model, and its owner literals ("clue's island holds cell"; none with islands=lazy).
+    ``plan``: the island plan to build on (else the one the ``plan`` option names)."""
     islands, connectivity = options["islands"], options["connectivity"]
     # Owners are functions of the colouring; depths, levels and flows are not.
     art = CpModelArtifact(functional=islands == "lazy" and connectivity in ("lazy", "none"))
     apply_linearization(art, options["linearization"])
     model = art.model
-    plan = planned(puzzle, options["plan"])
+    plan = planned(puzzle, options["plan"]) if plan is None else plan
     clues = puzzle.clue_cells
     grid = puzzle.grid
     wall = new_bools(model, "wall", (c for c in grid.all_cells if c not in clues))
@@ -108,7 +114,8 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
 
     # Every island holds exactly one clue; a number equals its size.
     owns: dict[tuple[Cell, Cell], Any] = {}
-    if islands == "levels" and not plan.levelled(puzzle, budget=True, smallest=sat_nurikabe.hybrid_smallest(puzzle)):
+    smallest, limit = sat_nurikabe.level_terms(puzzle, options)
+    if islands == "levels" and not plan.levelled(puzzle, budget=True, smallest=smallest, limit=limit):
         # No number large enough for levels (the SAT encoding keeps no owners then): owners and sizes.
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
@@ -118,7 +125,8 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
         cnf = sat_nurikabe.build_default(puzzle, {
             "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
             "wall_count": options["wall_count"], "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
-            "wall_runs": "auto", "plan": "search"})
+            "wall_runs": "auto", "plan": "search", "levels": options["levels"], "levels_from": options["levels_from"]},
+            plan=plan)
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
         # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
@@ -154,12 +162,30 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
             art.lazy = lambda marked: (after_switch if switched else before)(marked)
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
-        # (on the searched plan: the probed one's cells are added below, not probed again)
+        # (the plan is given to it below: not searched or probed again)
         stronger = {**options, "islands": options["escalate_to"], "escalate": 0, "plan": "search",
                     "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
-            bigger, owns = _build(puzzle, stronger)
+            # Cells the probe settled (up front with plan=probe or deep, and again at the switch with
+            # escalate_plan=probe, within its budget and the time left) hold in every answer: the
+            # switched model is built on that plan (its islands' reach as probed), or on the searched
+            # plan with the settled cells as unit facts (escalate_reach=search).
+            probed, start = plan, time.process_time()
+            if options["escalate_plan"] == "probe":
+                left = art.escalation_left
+                budget = options["escalate_probe_budget"]
+                probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))
+            probe_time = time.process_time() - start
+            searched = IslandPlan.of(puzzle)
+            if options["escalate_reach"] == "probed":
+                bigger, owns = _build(puzzle, stronger, plan=probed)
+            else:
+                bigger, owns = _build(puzzle, stronger)
+                for cell in sorted(probed.wall - searched.wall):
+                    bigger.model.add(bigger.decision[cell] == 1)
+                for cell in sorted(probed.white):
+                    bigger.model.add(bigger.decision[cell] == 0)
             switched.append(True)
             if options["escalate_linearization"] != "same":
                 bigger.parameters["linearization_level"] = int(options["escalate_linearization"])
@@ -171,25 +197,13 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
-            # Cells the probe settled (up front with plan=probe or deep, and again at the switch with
-            # escalate_plan=probe, within its budget and the time left) hold in every answer:
-            # wall or unshaded as unit facts of the switched model, built on the searched plan.
-            probed, start = plan, time.process_time()
-            if options["escalate_plan"] == "probe":
-                left = art.escalation_left
-                budget = options["escalate_probe_budget"]
-                probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))
-            searched = IslandPlan.of(puzzle)
-            for cell in sorted(probed.wall - searched.wall):
-                bigger.model.add(bigger.decision[cell] == 1)
-            for cell in sorted(probed.white):
-                bigger.model.add(bigger.decision[cell] == 0)
-            stats = {"probe_time": round(time.process_time() - start, 3),
+            stats = {"probe_time": round(probe_time, 3),
                      "probe_settled": len(probed.wall - searched.wall) + len(probed.white)}
-            if options["escalate_contacts"] == "forest" and owns:
+            if options["escalate_contacts"] != "none" and owns:
                 # The islands' corner contacts form a forest (the wall's connectivity, island by
                 # island), over what the probed islands may still hold.
-                stats["contacts"] = _contacts(bigger.model, puzzle, probed, owns)
+                stats["contacts"] = _contacts(bigger.model, puzzle, probed, owns,
+                                              acyclic=options["escalate_contacts"] == "acyclic")
             bigger.notes["escalation_stats"] = stats
             return bigger
 
@@ -201,11 +215,13 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[CpModelArtifac
     return art, owns
 
 
-def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> int:
+def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, acyclic: bool = False) -> int:
     """The contact graph is a forest (see ``islands.EDGE``): a Boolean per corner, diagonal and
     pair of clues whose islands may hold its two cells (``plan``), implied by the two owners; at
     most one per pair of clues; per pair "they touch" and per clue "its island meets the board's
-    edge", implied by those; no triangle of them. Returns the number of contact Booleans."""
+    edge", implied by those; no triangle of them; with ``acyclic`` no cycle at all (each contact
+    oriented, at most one into each island, an integer rank rising along them). Returns the
+    number of contact Booleans."""
 
     def held(clue: Cell, cell: Cell) -> list:  # what "clue's island holds cell" takes: none for the clue
         return [] if cell == clue else [owns[(clue, cell)]]
@@ -231,6 +247,23 @@ def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns:
     # Three islands (or two and the edge) touching pairwise close a cycle.
     for triangle in contact_triangles(list(edges)):
         model.add_bool_or([~edges[e] for e in triangle])
+    if acyclic:
+        # No cycle of any length: a forest rooted at the board's edge (rank 0) and elsewhere,
+        # each contact oriented from parent to child, each island the child of at most one.
+        nodes = sorted({node for pair in edges for node in pair})
+        rank = {node: model.new_int_var(0, len(nodes) - 1, "") for node in nodes}
+        if EDGE in rank:
+            model.add(rank[EDGE] == 0)
+        parents: dict[Cell, list] = {node: [] for node in nodes}
+        for (a, b), touch in edges.items():
+            down, up = model.new_bool_var(""), model.new_bool_var("")
+            model.add(down + up == touch)
+            model.add(rank[b] > rank[a]).only_enforce_if(down)
+            model.add(rank[a] > rank[b]).only_enforce_if(up)
+            parents[b].append(down)
+            parents[a].append(up)
+        for into in parents.values():
+            model.add_at_most_one(into)
     return len(places)
 
 
@@ -361,8 +394,12 @@ ENCODINGS: list[EncodingSpec] = [
             # 82 s; after 120, 19, 88 s (never: 0 of 48 in that run); whole corpus after 100 (load
             # ~9): 1,062 proven as before, 21 misses gained, the escalated boards proven both times
             # 0.71x the CPU; its cost is a tail where hybrid searches long (20 s cap, interleaved:
-            # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3)
-            Option("escalate", 100, description="islands=lazy: after this many searches, switch to the "
+            # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3). With the
+            # switched model of every island's levels and acyclic contacts (whole corpus, count=2, 20 s
+            # cap, one interleaved run): after 100, 88.7 s in all; after 20, 74.3 s, 1,110 proven both
+            # (1055_40x57 11.5 / 9.0 s, 1030_32x32 5.5 / 3.0 s); on the 57 boards where the two differ
+            # or that take over 0.3 s, after 20 / 10 / 5: 56.4 / 55.0 / 54.6 s (1055_40x57 9.0 / 9.4 / 9.3)
+            Option("escalate", 20, description="islands=lazy: after this many searches, switch to the "
                    "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
             # one interleaved run each (count=2, 15 s cap, load 8-11 on 2 cores), against escalate_to=
             # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
@@ -394,6 +431,10 @@ ENCODINGS: list[EncodingSpec] = [
             # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
             # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before); every 20th
             # janko puzzle (56, interleaved, load 2.3) 56 / 56 proven, 12.9 / 11.8 CPU s (261_20x36 5.0 / 4.1)
+            Option("escalate_reach", "probed", ("probed", "search"),
+                   "islands=lazy with escalate: the switched model built on the probed island plan (each "
+                   "island's reach as probed: fewer owners and levels), or on the searched plan with the "
+                   "probed cells as unit facts (search)"),
             Option("escalate_probe_budget", PROBE_BUDGET, description="islands=lazy with escalate_plan=probe: "
                    "the probe's CPU seconds at the switch (at most the time left)"),
             # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
@@ -434,10 +475,10 @@ ENCODINGS: list[EncodingSpec] = [
             # 688_20x20 (count=2, idle): 12.06 s with none, 5.03 s with forest (24 searches after the switch
             # instead of 28, each cheaper); whole corpus (10 s cap) 1,108 proven against 1,107, 96.4 s
             # against 110.8 s in all (against the run before)
-            Option("escalate_contacts", "forest", ("forest", "none"),
+            Option("escalate_contacts", "acyclic", ("acyclic", "forest", "none"),
                    "islands=lazy with escalate: after the switch, the islands' corner contacts as Booleans "
                    "whose graph (clues and the board's edge) has no two corners per pair and no triangle "
-                   "(forest), or not (none)"),
+                   "(forest), and no cycle at all by oriented contacts and ranks (acyclic), or not (none)"),
             Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
                    "symmetry detection for the searches after the switch"),
             # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
@@ -448,6 +489,10 @@ ENCODINGS: list[EncodingSpec] = [
             # the 24 boards that switch (count=2, 20 s cap, one interleaved run, load 1-2 on 2 cores):
             # none 22 proven, 73.6 s in all; auto 23 (1030_32x32, a wall of 10 cells, 6.1 s), 58.8 s
             # (300_7x7 1.55 -> 0.30 s); the others alike, the count not stated on them
+            Option("levels", LEVELS, description="islands=levels (and escalate_to=levels): the budget of "
+                   "levels, as the SAT encoding's option"),
+            Option("levels_from", LEVELS_FROM, description="islands=levels (and escalate_to=levels): the "
+                   "smallest number given levels, as the SAT encoding's option (0: its default)"),
             wall_count_option("card", "auto", "islands=levels (and escalate_to=levels), as the SAT encoding's "
                               "counter clauses: "),
             # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s

@@ -48,8 +48,8 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules, lonely_cells,
-                       met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency, wall_blocks,
+from ..islands import (CUTS, DEDUCE_BUDGET, HYBRID_LEVELS, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules,
+                       lonely_cells, met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency, wall_blocks,
                        wall_count_option, wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
 from .common import CARD_CHOICES, CnfModel
@@ -77,9 +77,16 @@ def hybrid_smallest(puzzle: Nurikabe) -> int:
     return max(1, min(HYBRID_SMALLEST, -(-puzzle.rows * puzzle.cols // HYBRID_SHARE)))
 
 
-def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
-    """Variables 1..n are the non-clue cells in row-major order ("wall"); auxiliaries follow."""
-    plan = planned(puzzle, options["plan"])
+def level_terms(puzzle: Nurikabe, options: Mapping[str, Any]) -> tuple[int, int]:
+    """islands=hybrid: the smallest number given levels (``levels_from``, 0: :func:`hybrid_smallest`)
+    and the levels' budget (``levels``), as :meth:`IslandPlan.levelled` takes them."""
+    return options["levels_from"] or hybrid_smallest(puzzle), options["levels"]
+
+
+def build_default(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None = None) -> CnfModel:
+    """Variables 1..n are the non-clue cells in row-major order ("wall"); auxiliaries follow.
+    ``plan``: the island plan to build on (else the one the ``plan`` option names)."""
+    plan = planned(puzzle, options["plan"]) if plan is None else plan
     clues = puzzle.clue_cells
     decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)}
     cnf = CnfModel(pool=IDPool(start_from=len(decision) + 1), decision=decision)
@@ -99,10 +106,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CnfModel:
 
     # Every island holds exactly one clue; a number equals its size.
     islands = options["islands"]
-    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)):
+    smallest, limit = level_terms(puzzle, options)
+    if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=smallest, limit=limit):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
-        islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid")
+        islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid", smallest=smallest,
+                            limit=limit)
     if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
@@ -291,10 +300,12 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
             cnf.atmost(lits, most_adjacencies(n), card)
 
 
-def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool) -> None:
+def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool,
+                        smallest: int | None = None, limit: int | None = None) -> None:
     """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
-    levels and size only for the numbers :meth:`IslandPlan.levelled` picks (the other islands are
-    left to the lazy cuts)."""
+    levels and size only for the numbers :meth:`IslandPlan.levelled` picks from ``smallest`` on
+    (:func:`hybrid_smallest` unless given) within ``limit`` (the other islands are left to the
+    lazy cuts)."""
     wall = cnf.decision
 
     def owns(clue: Cell, cell: Cell) -> int | None:
@@ -319,7 +330,7 @@ def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card:
         guard = () if cell is None else (-owns(clue, cell),)
         cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
 
-    levelled = plan.levelled(puzzle, budget, hybrid_smallest(puzzle))
+    levelled = plan.levelled(puzzle, budget, hybrid_smallest(puzzle) if smallest is None else smallest, limit)
     for clue, dist in plan.reach.items():
         check_deadline()
         n = plan.bound[clue]  # the number, or a '?' island's bound
@@ -385,6 +396,10 @@ SPECS: list[EncodingSpec] = [
                    "how islands get one number and its size: distance-bounded ownership (distance), "
                    "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
                    "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
+            Option("levels", HYBRID_LEVELS, description="islands=hybrid: the budget of levels (a number's "
+                   "bound x the cells its island may hold, summed over the numbers given levels, cheapest first)"),
+            Option("levels_from", 0, description="islands=hybrid: the smallest number given levels (0: 16, or "
+                   "a tenth of the cells on a board of fewer than 160)"),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
             # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) on
             # the 13 hardest janko puzzles (count=2, one interleaved run): 105.9 CPU s to 64.4 s, 6 to 9
