@@ -267,13 +267,15 @@ class CpSatBackend(Backend):
             return  # (infeasible at the root: the next search says so)
         variables = self._artifact.model.proto.variables
         response = solver.response_proto
-        # (each domain copied to a list first: the proto's repeated fields take no negative index)
-        tightened = [(domain[0], domain[-1]) for domain in (list(v.domain) for v in response.tightened_variables)]
+        tightened = response.tightened_variables
         if len(tightened) != len(variables):
             return
         fixed = 0
-        for var, (lo, hi) in zip(variables, tightened):
-            if lo == hi and list(var.domain) != [lo, lo]:
+        # (the repeated fields are read by position: they take no negative index, and copying each
+        # of a switched model's 100,000 domains to a list took 0.4 s)
+        for var, domain in zip(variables, [v.domain for v in tightened]):
+            lo = domain[0]
+            if lo == domain[len(domain) - 1] and not (len(var.domain) == 2 and var.domain[0] == var.domain[1]):
                 var.domain.clear()
                 var.domain.extend([lo, lo])
                 fixed += 1

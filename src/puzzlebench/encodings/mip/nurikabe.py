@@ -141,7 +141,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     if options["cuts"] == "separator" and islands in ("owners", "hybrid"):
         connect = options["connectivity"] == "lazy"
         # The islands' corner contacts form a forest (the wall's connectivity, island by island).
-        contacts = _contacts(model, puzzle, plan, owns) if connect and options["contacts"] == "forest" else None
+        contacts = (_contacts(model, puzzle, plan, owns, acyclic=options["contacts"] == "acyclic")
+                    if connect and options["contacts"] != "none" else None)
         model.lazy = _separator_rule(puzzle, plan, wall, owns, connect, anchor,
                                      options.get("wall_cut", "part") == "part", contacts)
     else:
@@ -230,11 +231,14 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     return rule
 
 
-def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -> dict[tuple[Cell, Cell], Linear]:
+def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict,
+              acyclic: bool = False) -> dict[tuple[Cell, Cell], Linear]:
     """The contact graph's edges (``contacts=forest``, see ``islands.EDGE``): per pair of clues
     that may touch at a corner, the sum of their contact columns (at most one), and per clue whose
     island may reach the board's edge, "it touches the edge"; each triangle of edges sums to at
-    most two."""
+    most two; with ``acyclic`` no cycle at all: a binary per direction of each edge, one of them
+    set where the edge is, at most one into each island, and a rank column per island rising by
+    at least one along each set direction (Miller-Tucker-Zemlin rows, the board's edge rank 0)."""
 
     def own(clue: Cell, cell: Cell) -> Linear | int:
         return 1 if cell == clue else owns[(clue, cell)]
@@ -258,6 +262,25 @@ def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict) -
     # Three islands (or two and the edge) touching pairwise close a cycle.
     for triangle in contact_triangles(list(edges)):
         model.add_le(total(edges[e] for e in triangle), 2)
+    if acyclic:
+        # No cycle of any length: a forest rooted at the board's edge and elsewhere, each edge
+        # directed from parent to child, each island the child of at most one.
+        nodes = sorted({node for pair in edges for node in pair})
+        most = len(nodes) - 1
+        rank = {node: model.continuous(0, 0 if node == EDGE else most) for node in nodes}
+        parents: dict[Cell, list[Var]] = {node: [] for node in nodes}
+        for (a, b), touch in edges.items():
+            down, up = model.binary(), model.binary()
+            model.add_ge(down + up - touch, 0)
+            model.add_le(down + up, 1)
+            # rank[b] >= rank[a] + 1 where a is b's parent (and no bound otherwise)
+            model.add_ge(rank[b] - rank[a] - (most + 1) * down, -most)
+            model.add_ge(rank[a] - rank[b] - (most + 1) * up, -most)
+            parents[b].append(down)
+            parents[a].append(up)
+        for into in parents.values():
+            if len(into) > 1:
+                model.add_le(total(into), 1)
     return edges
 
 
@@ -438,10 +461,11 @@ ENCODINGS: list[EncodingSpec] = [
             # whole corpus (count=2, 10 s cap, idle, against none in the run before): 1,101 proven both,
             # 164.5 s against 180.4 s in all (950_13x13 gained, 800_14x24 lost); on 962_10x10 15 lazy
             # rounds in 30 s against 67 in 60 s
-            Option("contacts", "forest", ("forest", "none"),
+            Option("contacts", "acyclic", ("acyclic", "forest", "none"),
                    "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
                    "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
-                   "pairs and triangles and lazy rows for longer cycles (forest), or not (none)"),
+                   "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
+                   "and ranks (acyclic: no cycle in the model), or not (none)"),
             wall_rules_option("none"),
             WALL_RUNS_OPTION,
             # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
