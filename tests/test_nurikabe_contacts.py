@@ -1,6 +1,6 @@
-"""Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest``) its rows and its lazy
-cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle, and the
-model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest`` or ``acyclic``,
+"""Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest`` or ``acyclic``) its rows
+and its lazy cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle
+(and ruled out by the ranks of ``acyclic``), and the model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest`` or ``acyclic``,
 the switched model built on the searched or the probed plan) the switched model with the contacts
 finds exactly the brute-force answers, and the ranks of ``acyclic`` rule out a ring of islands that
 the triangles leave to the lazy cuts."""
@@ -112,10 +112,11 @@ def test_two_islands_and_the_edge_close_a_cycle():
 
 
 @needs_mip
-@pytest.mark.parametrize("islands", ["owners", "hybrid"])
-def test_contacts_find_exactly_the_brute_force_answers(islands):
+@pytest.mark.parametrize("islands, contacts", [("owners", "forest"), ("hybrid", "forest"), ("owners", "acyclic"),
+                                               ("hybrid", "acyclic")])
+def test_contacts_find_exactly_the_brute_force_answers(islands, contacts):
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, islands=islands, contacts="forest", plan="search", levels=4)
+        result = solve(p, "mip", count=0, timeout=60, islands=islands, contacts=contacts, plan="search", levels=4)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
 
@@ -135,21 +136,41 @@ def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answe
     assert switched > 10 and contacts_seen >= 3  # some switched models did get contact Booleans
 
 
-@needs_cp
-def test_the_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
-    # four 1s in a diamond round (2, 2) touch pairwise at corners (a cycle of four, no triangle);
-    # 1s in the board's corners leave every 2x2 block an unshaded cell: the one assignment walls
-    # off (2, 2), so the board has no answer
-    from ortools.sat.python import cp_model
-
-    from puzzlebench.encodings.cp import nurikabe as cp_nurikabe
-    from puzzlebench.encodings.islands import planned
-
+def _ring() -> tuple[Nurikabe, frozenset]:
+    """Four 1s in a diamond round (2, 2) touch pairwise at corners (a cycle of four, no triangle);
+    1s in the board's corners leave every 2x2 block an unshaded cell: the one candidate walls off
+    (2, 2), so the board has no answer."""
     p = Nurikabe(5, 5, numbers={cell: 1 for cell in [(1, 2), (2, 1), (2, 3), (3, 2), (0, 0), (0, 4), (4, 0), (4, 4)]})
     only = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells)
     assert {v.rule for v in p.verify(only)} == {Rule.WALL_SPLIT}
     # every other cell borders a 1, so it is wall in any answer: `only` is the one candidate
     assert all(any(nb in p.clue_cells for nb in p.grid.neighbours4(c)) for c in only)
+    return p, only
+
+
+@needs_mip
+def test_the_mip_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
+    import highspy
+
+    from puzzlebench.solvers.highs_backend import _new_highs, load_model
+
+    p, _ = _ring()
+    for contacts, feasible in (("forest", True), ("acyclic", False)):
+        h = _new_highs()
+        load_model(h, _model(p, islands="owners", contacts=contacts))
+        h.run()
+        # the triangle rows leave the ring to a lazy cycle row; the ranks rule it out in the model
+        assert (h.getModelStatus() == highspy.HighsModelStatus.kOptimal) == feasible, contacts
+
+
+@needs_cp
+def test_the_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
+    from ortools.sat.python import cp_model
+
+    from puzzlebench.encodings.cp import nurikabe as cp_nurikabe
+    from puzzlebench.encodings.islands import planned
+
+    p, _ = _ring()
     spec = registry.get("nurikabe", "cp", "default")
     for acyclic, feasible in ((False, True), (True, False)):
         art, owns = cp_nurikabe._build(p, spec.resolve({"islands": "levels", "escalate": 0, "plan": "search"}))
