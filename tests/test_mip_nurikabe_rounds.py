@@ -221,6 +221,7 @@ def _model_with(p: Nurikabe, **options):
 @pytest.mark.parametrize("record", ["962_10x10", "241_10x10"])
 def test_janko_records_with_the_repaired_start_get_their_published_answer(janko_dir, record):
     entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
-    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always", plan="search")  # lazy rounds
+    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always", plan="search",
+                   contacts="forest", levels=3000)  # lazy rounds (the defaults leave 962_10x10 none)
     assert result.solutions and result.solutions[0] == entry.solution
     assert result.extra.get("starts", 0) > 0

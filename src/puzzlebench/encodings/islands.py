@@ -198,16 +198,18 @@ class IslandPlan:
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                    tuple(c for c in candidates if c not in wall), clash, bound)
 
-    def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None) -> set[Cell]:
+    def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None,
+                 spread: float = 0) -> set[Cell]:
         """The clues an encoding gives distance levels: every clue, or with ``budget`` the clues
-        of bound at least ``smallest`` taken in increasing order of bound x (cells the island may
-        hold) while these products sum to at most ``limit`` (``HYBRID_LEVELS`` unless given)."""
+        of bound at least ``smallest`` (and, with ``spread``, whose island may hold at most
+        ``spread`` times its bound's cells) taken in increasing order of bound x (cells the island
+        may hold) while these products sum to at most ``limit`` (``HYBRID_LEVELS`` unless given)."""
         if not budget:
             return set(self.reach)
         limit = HYBRID_LEVELS if limit is None else limit
         out, spent = set(), 0
         for clue, dist in sorted(self.reach.items(), key=lambda item: self.bound[item[0]] * len(item[1])):
-            if self.bound[clue] < smallest:
+            if self.bound[clue] < smallest or spread and len(dist) > spread * self.bound[clue]:
                 continue
             spent += self.bound[clue] * len(dist)
             if spent > limit:

@@ -81,7 +81,11 @@ ISLANDS: tuple[str, ...] = ("flow", "lazy", "owners", "hybrid")
 ESCALATE = 5
 ESCALATE_CPU = 1.0
 #: islands=hybrid: the levels (bound x cells within reach, summed over the levelled clues) stated
-LEVELS = 3000
+LEVELS = 100000
+#: ... for the islands that may hold at most this many times their number's cells (a loosely held
+#: island's levels are mostly slack: 1030_32x32's 20 may hold 303 cells, and with its 6,060 levels
+#: HiGHS's root LP did not end in 30 s)
+LEVELS_SPREAD = 10.0
 
 
 def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
@@ -120,7 +124,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
         if islands == "hybrid":
-            _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)))
+            _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)),
+                           float(options.get("levels_spread", LEVELS_SPREAD)))
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -362,15 +367,17 @@ def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dic
             model.add_le(size, n - 1)
 
 
-def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int) -> None:
-    """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more):
+def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int,
+                   spread: float = 0) -> None:
+    """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
+    with ``spread`` an island that may hold at most that many times its bound's cells):
     a cell the clue owns sits at one level k, its steps from the clue inside the island (at least
     its distance in ``reach``, less than the bound), and a cell at level k > 1 has a neighbour at
     level k - 1 owned by the same clue. In an answer the steps inside the island are such levels;
     conversely the levels lead every owned cell back to its clue, so that island is connected."""
     grid = puzzle.grid
     # the clues of bound 3 or more (smaller islands touch their clue), smallest first
-    for clue in sorted(plan.levelled(puzzle, budget=True, smallest=3, limit=budget)):
+    for clue in sorted(plan.levelled(puzzle, budget=True, smallest=3, limit=budget, spread=spread)):
         check_deadline()
         n, dist = plan.bound[clue], plan.reach[clue]
         level: dict[tuple[Cell, int], Linear] = {}
@@ -440,8 +447,14 @@ ENCODINGS: list[EncodingSpec] = [
             # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, islands=owners):
             # cell 100 solved, 290.9 s in all (59.8 s CPU on the 94 both solve), region 94, 363.1 s
             # (73.0 s)
+            # with contacts=acyclic, whole corpus (count=2, 20 s cap, one interleaved run): a budget of 3,000
+            # 1,106 proven, 166.0 s in all; 100,000 1,109, 132.3 s (687_17x17 1.6 s, 688_20x20 4.6 s,
+            # 756_15x15 19.2 s, 1055_40x57 11.7 s, misses at 3,000), 1030_32x32 lost (11.3 s at 3,000:
+            # hence levels_spread); with levels_spread=10, 1030_32x32 12.2 s, 753_10x10 1.45 s (0.49 at 3,000)
             Option("levels", LEVELS, description="islands=hybrid: the budget of levels (an island's bound x the "
                    "cells it may hold, summed over the islands given levels, smallest first)"),
+            Option("levels_spread", LEVELS_SPREAD, description="islands=hybrid: levels only for the islands "
+                   "that may hold at most this many times their number's cells (0: any)"),
             # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
             # on 2 cores): cell 46 proven, separator 51; CPU on the 46 both prove 20.1 s -> 10.6 s
             Option("cuts", "separator", ("cell", "region", "separator"),
