@@ -87,11 +87,11 @@ def test_a_board_switches_after_its_searches_per_cell(corpus):
 
 def test_the_default_switches_to_levels_and_keeps_the_published_answer(corpus):
     # the default switch (lazy islands, then levels without presolve) on the depth-1 probe's plan:
-    # 938_10x10 needs over 100 lazy searches and is proven unique after the switch; the default
+    # 938_10x10 needs over 20 lazy searches and is proven unique after the switch; the default
     # plan (depth 2 too) leaves it no search to switch after
     entry = next(e for e in corpus if e.id == "938_10x10")
     result = solve(entry.puzzle, "cp", count=2, timeout=120, plan="probe")
-    assert result.exhausted and result.extra["escalated_at"] == 100
+    assert result.exhausted and result.extra["escalated_at"] == 20
     assert [s.cells for s in result.solutions] == [entry.solution.cells]
     deep = solve(entry.puzzle, "cp", count=2, timeout=120)
     assert deep.exhausted and "escalated_at" not in deep.extra

@@ -17,7 +17,8 @@ Rules and the blocks that enforce them:
   at least :func:`hybrid_smallest` within ``IslandPlan.levelled``'s budget, the other islands
   left to the lazy cuts; ``levels`` states the same owners, levels and sizes as the SAT
   encoding's clauses (its ``islands=hybrid``: Boolean "within t steps" levels and sequential
-  counters, one ``bool_or`` each); with ``escalate`` (a number of searches, and at least
+  counters, one ``bool_or`` each; the numbers from ``levels_from`` on within the ``levels``
+  budget); with ``escalate`` (a number of searches, and at least
   ``escalate_per_cell`` per cell of the board), ``lazy`` turns into the ``escalate_to`` variant
   after that many searches or ``escalate_time`` CPU seconds of them, keeping the cuts found
   (the lazy rounds are cheap, the larger model's rounds dearer: a board that needs many lazy
@@ -29,8 +30,11 @@ Rules and the blocks that enforce them:
   (``escalate_cuts``), with the wall's connectivity stated up front from then on or not
   (``escalate_connectivity``), and with the cells failed-literal probing settles
   (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, run once at the switch within
-  ``escalate_probe_budget`` CPU seconds and the time left) as unit facts of the larger model or
-  not (``escalate_plan``);
+  ``escalate_probe_budget`` CPU seconds and the time left) or not (``escalate_plan``), the larger
+  model built on that plan (each island's reach as probed) or on the searched plan with those
+  cells as unit facts (``escalate_reach``), and with the islands' corner contacts stated to form a
+  forest or not (``escalate_contacts``: no two corners per pair of islands and no triangle, and
+  with ``acyclic`` no cycle at all, by oriented contacts and integer ranks);
 * the wall is connected (``connectivity`` option): ``lazy`` cuts on split candidates
   (``regions.connectivity_cuts`` on the marked cells), ``rank`` (levels) or ``flow``
   (single-commodity flow), both shared with Kuromasu and Hitori over the cells that may be wall,

@@ -14,8 +14,8 @@ Rules and the rows that enforce them:
   their counts but no flow, and leaves owned cells cut off from their clue to the lazy cuts
   (HiGHS solves again per round of cuts: the counts leave far fewer rounds than ``lazy``).
   ``hybrid`` adds to ``owners`` levels of steps from the clue for the islands within the
-  ``levels`` budget (an owned cell at level k > 1 has a neighbour at level k - 1), so those
-  islands need no cuts.
+  ``levels`` budget that may hold at most ``levels_spread`` times their cells (an owned cell at
+  level k > 1 has a neighbour at level k - 1), so those islands need no cuts.
   ``lazy`` states only that a non-clue unshaded cell has an unshaded neighbour and leaves whole
   islands to cuts
   (``regions.island_cuts``);
@@ -32,7 +32,10 @@ Rules and the rows that enforce them:
   and lazy connectivity; why: :data:`~puzzlebench.encodings.islands.EDGE`): a contact column per
   block, diagonal and pair of clues that may own its two cells; each pair's contacts sum to at
   most one; a clue's "touches the edge" column; the three edges of each triangle sum to at most
-  two; a candidate whose islands close a cycle gets that cycle's row;
+  two; a candidate whose islands close a cycle gets that cycle's row; ``contacts=acyclic`` (the
+  default) also directs each edge by binaries, at most one into each island, and ranks the
+  islands by Miller-Tucker-Zemlin rows, so that no cycle is left to the lazy rows: with every
+  island levelled the model is exact but for an island that encloses wall;
 * redundant wall rows (``wall_rules``): the wall's size (the cells the numbers leave over) and
   "a wall cell has a wall neighbour" (:func:`~puzzlebench.encodings.islands.wall_partners`).
 
