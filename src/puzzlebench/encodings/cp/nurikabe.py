@@ -176,7 +176,8 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
             # switched model is built on that plan (its islands' reach as probed), or on the searched
             # plan with the settled cells as unit facts (escalate_reach=search).
             probed, start = plan, time.process_time()
-            if options["escalate_plan"] == "probe":
+            if options["escalate_plan"] == "probe" or options["escalate_plan"] == "auto" and options["plan"] in (
+                    "search", "auto"):
                 left = art.escalation_left
                 budget = options["escalate_probe_budget"]
                 probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))
@@ -423,9 +424,13 @@ ENCODINGS: list[EncodingSpec] = [
             # boards that never switch never probe; whole corpus (10 s cap, load 1-5) 1,103 proven against
             # 1,095 of the last idle run, none lost, 473.6 against 464.5 CPU s (166 boards switch, 103 s
             # of probing among them)
-            Option("escalate_plan", "probe", ("search", "probe"),
+            # auto against probe (count=2, 20 s cap, one interleaved run) on the 57 boards where CP's switch
+            # after 20 or 100 searches differ or that take over 0.3 s: 56.2 / 58.3 s in all, 57 proven both
+            # (1055_40x57 8.97 / 9.69 s: the probe at the switch found nothing the deep plan had not)
+            Option("escalate_plan", "auto", ("auto", "search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
-                   "searches, or also those failed-literal probing settles (probe: run once, at the switch)"),
+                   "searches, or also those failed-literal probing settles (probe: run once, at the switch; "
+                   "auto: probe where the plan option probed nothing up front, search or auto)"),
             # one interleaved run each (count=2, 30 s cap, load 6-7 on 2 cores; default 2 s / 0.5 s / 1 s,
             # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
             # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
