@@ -176,8 +176,7 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
             # switched model is built on that plan (its islands' reach as probed), or on the searched
             # plan with the settled cells as unit facts (escalate_reach=search).
             probed, start = plan, time.process_time()
-            if options["escalate_plan"] == "probe" or options["escalate_plan"] == "auto" and options["plan"] in (
-                    "search", "auto"):
+            if options["escalate_plan"] == "probe" or options["escalate_plan"] == "auto" and options["plan"] == "search":
                 left = art.escalation_left
                 budget = options["escalate_probe_budget"]
                 probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))
@@ -430,7 +429,7 @@ ENCODINGS: list[EncodingSpec] = [
             Option("escalate_plan", "auto", ("auto", "search", "probe"),
                    "islands=lazy with escalate: the switched model's settled cells from the island plan's "
                    "searches, or also those failed-literal probing settles (probe: run once, at the switch; "
-                   "auto: probe where the plan option probed nothing up front, search or auto)"),
+                   "auto: probe where the plan option probed nothing up front, plan=search)"),
             # one interleaved run each (count=2, 30 s cap, load 6-7 on 2 cores; default 2 s / 0.5 s / 1 s,
             # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
             # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
