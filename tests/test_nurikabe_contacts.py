@@ -1,9 +1,9 @@
 """Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest`` or ``acyclic``) its rows
 and its lazy cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle
-(and ruled out by the ranks of ``acyclic``), and the model finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=forest`` or ``acyclic``,
-the switched model built on the searched or the probed plan) the switched model with the contacts
-finds exactly the brute-force answers, and the ranks of ``acyclic`` rule out a ring of islands that
-the triangles leave to the lazy cuts."""
+(and ruled out by the ranks of ``acyclic``), and the model finds exactly the brute-force answers;
+in CP-SAT (``escalate_contacts=forest`` or ``acyclic``, the switched model built on the searched
+or the probed plan) the switched model with the contacts finds exactly the brute-force answers,
+and the ranks of ``acyclic`` rule out a ring of islands that the triangles leave to the lazy cuts."""
 
 from __future__ import annotations
 

@@ -176,7 +176,8 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
             # switched model is built on that plan (its islands' reach as probed), or on the searched
             # plan with the settled cells as unit facts (escalate_reach=search).
             probed, start = plan, time.process_time()
-            if options["escalate_plan"] == "probe" or options["escalate_plan"] == "auto" and options["plan"] == "search":
+            when = options["escalate_plan"]
+            if when == "probe" or when == "auto" and options["plan"] == "search":
                 left = art.escalation_left
                 budget = options["escalate_probe_budget"]
                 probed = refine(puzzle, plan, start + (budget if left is None else min(budget, left)))

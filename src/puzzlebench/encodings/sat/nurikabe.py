@@ -49,8 +49,8 @@ from pysat.formula import IDPool
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
 from ..islands import (CUTS, DEDUCE_BUDGET, HYBRID_LEVELS, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules,
-                       lonely_cells, met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency, wall_blocks,
-                       wall_count_option, wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
+                       lonely_cells, met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency,
+                       wall_blocks, wall_count_option, wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
