@@ -108,6 +108,19 @@ def test_the_deadline_stops_the_probe_after_the_first_closure(corpus: dict) -> N
     assert sum(s != UNKNOWN for s in whole) > sum(s != UNKNOWN for s in late)
 
 
+def test_a_depth_two_probe_past_its_deadline_makes_no_whole_pass(corpus: dict, monkeypatch) -> None:
+    # the pass that decides whether depth 2 pays cannot be stopped: none once the deadline has passed
+    board, state = start(corpus["688_20x20"].puzzle)
+    calls = []
+    whole = jit.probe_whole
+    monkeypatch.setattr(jit, "probe_whole", lambda *args: calls.append(1) or whole(*args))
+    late = list(state)
+    assert nd.probe(board, late, time.process_time() - 1, depth=2, engine="compiled", stall=1.0)
+    assert calls == []
+    assert nd.probe(board, list(state), time.process_time() + 300, depth=2, engine="compiled", stall=1.0)
+    assert calls  # (with time left the pass is made)
+
+
 def test_an_unknown_engine_is_refused() -> None:
     board, state = nd.initial(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny"),
                               IslandPlan.searched(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny")))

@@ -375,8 +375,11 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
     try:
         if stall is not None:
             # one depth-1 pass over the open cells (the state is closed at depth 1): too slow a
-            # pass, no deeper probe
+            # pass, no deeper probe (nor a pass at all once the deadline has passed: it cannot be
+            # stopped, and took 3 s on 1055_40x57)
             start = time.process_time()
+            if start > deadline:
+                return True
             if not jit.probe_whole(g, ws, s):
                 return False
             if time.process_time() - start > STALL_PASS_SHARE * stall:
