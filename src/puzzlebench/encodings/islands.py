@@ -1179,9 +1179,18 @@ def wall_adjacency(p: Nurikabe) -> tuple[int, int] | None:
 
 def wall_rules_option(default: str) -> Option:
     """Which redundant wall statements an encoding adds up front (:func:`wall_size`,
-    :func:`wall_partners`)."""
+    :func:`wall_partners`; ``auto``: :func:`wall_rules`)."""
     return Option(
-        "wall_rules", default, ("none", "count", "partners", "both"),
+        "wall_rules", default, ("none", "count", "partners", "both", "auto"),
         "redundant wall statements: count (the wall holds the cells the numbers leave over), partners "
-        "(a wall cell has a wall neighbour when the wall has 2+ cells), both, or none",
+        "(a wall cell has a wall neighbour when the wall has 2+ cells), both, none, or auto (both where "
+        "the wall is small, as wall_count=auto says, else none)",
     )
+
+
+def wall_rules(p: Nurikabe, plan: IslandPlan, which: str) -> str:
+    """The ``wall_rules`` option resolved: ``auto`` is ``both`` where :func:`wall_count_pays`, else
+    ``none``."""
+    if which != "auto":
+        return which
+    return "both" if wall_count_pays(p, plan) else "none"

@@ -56,7 +56,7 @@ from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
 from ..islands import (EDGE, IslandPlan, contact_triangles, corner_contacts, cuts_option, lazy_rules, lonely_cells,
                        plan_option, planned, wall_blocks, wall_count_option, wall_option, wall_partners,
-                       wall_region, wall_rules_option, wall_size)
+                       wall_region, wall_rules, wall_rules_option, wall_size)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
@@ -274,6 +274,7 @@ def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns:
 
 def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:
     """The redundant wall statements ``wall_rules`` asks for (sound in every answer)."""
+    which = wall_rules(puzzle, plan, which)
     if which in ("count", "both"):
         # The wall holds the cells the clues' islands leave over.
         fewest, most = wall_size(puzzle, plan)

@@ -72,7 +72,7 @@ from ..base import EncodingSpec, LazyRule, Option, check_deadline
 from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
                        contact_triangles, corner_contacts, cut_off_wall_parts, entry_cells, lazy_rules, lonely_cells,
                        owner_separators, met_lines, planned,
-                       wall_blocks, wall_option, wall_partners, wall_region, wall_rules_option, wall_runs,
+                       wall_blocks, wall_option, wall_partners, wall_region, wall_rules, wall_rules_option, wall_runs,
                        wall_runs_pay, wall_size)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
@@ -294,6 +294,7 @@ def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict,
 
 def _wall_rules(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, which: str) -> None:
     """The redundant wall rows ``wall_rules`` asks for (sound in every answer)."""
+    which = wall_rules(puzzle, plan, which)
     if which in ("count", "both"):
         # The wall holds the cells the clues' islands leave over.
         fewest, most = wall_size(puzzle, plan)
@@ -482,7 +483,14 @@ ENCODINGS: list[EncodingSpec] = [
                    "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
                    "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
                    "and ranks (acyclic: no cycle in the model), or not (none)"),
-            wall_rules_option("none"),
+            # the six janko boards where the wall is small (wall_count_pays; count=2, 30 s cap, one
+            # interleaved run): none / count / both 13.9 / 23.4 / 7.9 s in all, 1030_32x32 11.6 / 21.8 /
+            # 6.3 s (seeds 1 and 2: none 22.4, 14.4 s; both 6.6, 12.1 s); partners on MIP's 40 slowest
+            # boards 94.1 s against 102.6 s, but 962_10x10 5.2 -> 7.2 s and 500_8x12 0.55 -> 1.48 s. On the
+            # deep plan the wall counts as small on most boards (its undecided cells are few); whole corpus
+            # (count=2, 20 s cap, one interleaved run) auto / none: 1,109 proven both, 129.7 / 131.4 s in
+            # all, 1030_32x32 7.0 / 12.2 s, 940_15x15 4.1 / 4.6 s, 1055_40x57 13.8 / 13.0 s
+            wall_rules_option("auto"),
             WALL_RUNS_OPTION,
             # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
             # every 20th puzzle (56) search 53 proven, auto (escalate=3, escalate_cpu=0.5) 54, probe 54;
