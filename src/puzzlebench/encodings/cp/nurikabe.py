@@ -171,10 +171,11 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
                     "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
 
         def escalated() -> CpModelArtifact:
-            # Cells the probe settled (up front with plan=probe or deep, and again at the switch with
-            # escalate_plan=probe, within its budget and the time left) hold in every answer: the
-            # switched model is built on that plan (its islands' reach as probed), or on the searched
-            # plan with the settled cells as unit facts (escalate_reach=search).
+            # Cells the probe settled (up front with plan=probe or deep, and at the switch with
+            # escalate_plan=probe, or auto on plan=search, within its budget and the time left) hold
+            # in every answer: the switched model is built on that plan (its islands' reach as
+            # probed), or on the searched plan with the settled cells as unit facts
+            # (escalate_reach=search).
             probed, start = plan, time.process_time()
             when = options["escalate_plan"]
             if when == "probe" or when == "auto" and options["plan"] == "search":
