@@ -76,6 +76,9 @@ _CONFIRM = ("auto", "unpresolved", "reseeded")
 #: leaves about as few rows and columns (1,075 -> 859 rows, 182 -> 168 columns)
 LEAN_RULES_OFF = (1 << 12) | (1 << 16) | (1 << 17)
 _ENUMERATION = ("auto", "nogood", "split")
+_GUIDE = ("auto", "always", "search", "off")
+#: the presolve rule a guided run goes without (parallel rows and columns, 1 << 13; see HighsBackend._steer)
+GUIDED_RULES_OFF = 1 << 13
 #: Answers ``enumeration=auto`` blocks with no-good rows before it splits: one, so that a
 #: uniqueness proof (count=2) costs one more run on the model plus one row, where splitting
 #: would search one subspace per decision cell.
@@ -207,6 +210,15 @@ class HighsBackend(Backend):
             "and the sub-MIPs can take most of the run)",
         ),
         Option(
+            "guide_runs",
+            "auto",
+            _GUIDE,
+            "the model's guiding objective (MipModel.guide: costs that steer HiGHS's LPs toward likely answers; "
+            "each run still stops at its first feasible point, any answer as good as another): always (in every "
+            "run), search (in the runs before the first answer only), off (the zero objective throughout) or "
+            "auto (what the encoding asks for, MipModel.guide_runs)",
+        ),
+        Option(
             "enumeration",
             "auto",
             _ENUMERATION,
@@ -250,6 +262,9 @@ class HighsBackend(Backend):
         self._subspace: Any = None  # the enumeration's fixings of the decision columns searched now
         self._checks = 0
         self._first_check = 0.0
+        self._guide_runs = "off"  # the guide_runs option, auto resolved by the model ("off" without a guide)
+        self._guide: Any = None  # MipModel.guide as (columns, costs) arrays
+        self._resteer = False  # the guide's costs are to be restored before the next run
 
     # -- availability -------------------------------------------------------------------------
     @classmethod
@@ -321,8 +336,19 @@ class HighsBackend(Backend):
         if rules == "lean":
             highs.setOptionValue("presolve_rule_off", LEAN_RULES_OFF)
         load_model(highs, artifact)
-        self._install_interrupt(highs)
         self._highs = highs
+        self._guide_runs = str(self.options.get("guide_runs", "auto"))
+        if self._guide_runs == "auto":
+            self._guide_runs = artifact.guide_runs
+        if not artifact.guide:
+            self._guide_runs = "off"
+        if self._guide_runs != "off":
+            self._guide = (np.fromiter(artifact.guide, dtype=np.int32, count=len(artifact.guide)),
+                           np.fromiter(artifact.guide.values(), dtype=np.float64, count=len(artifact.guide)))
+            self._steer(True)
+            # a feasibility question all the same: the first feasible point ends the run
+            highs.setOptionValue("mip_max_improving_sols", 1)
+        self._install_interrupt(highs)
         self._extra["threads"] = threads
         if self.remaining(deadline) == 0.0:
             self.timed_out = True
@@ -383,6 +409,12 @@ class HighsBackend(Backend):
         highs.setOptionValue("mip_heuristic_run_rins", heuristics)
         highs.setOptionValue("mip_heuristic_run_rens", heuristics)
         self._repaired_start()
+        if self._proving and self._guide_runs == "search":
+            self._guide_runs = "off"
+            self._steer(False)
+        elif self._resteer and self._guide_runs != "off":
+            self._steer(True)
+        self._resteer = False
         status = highs.run()
         if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
             # The process's thread pool was started with another size: restart it, run again.
@@ -412,6 +444,8 @@ class HighsBackend(Backend):
         outcome = highs.getModelStatus()
         if outcome in (ms.kOptimal, ms.kModelEmpty):  # zero objective: feasible is optimal
             return True
+        if outcome == ms.kSolutionLimit and highs.getInfo().primal_solution_status == int(highspy.SolutionStatus.kSolutionStatusFeasible):
+            return True  # guided: the run stopped at its first feasible point
         if outcome in (ms.kInfeasible, ms.kUnboundedOrInfeasible):  # every column is bounded
             return False
         if outcome in (ms.kTimeLimit, ms.kInterrupt) or self._stop.is_set():
@@ -421,15 +455,34 @@ class HighsBackend(Backend):
             return None
         raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
 
+    def _steer(self, on: bool) -> None:
+        """The guide's costs (``on``) or the zero objective, each with its presolve rules: with the
+        guide, HiGHS 1.16's presolve called the feasible janko Nurikabe 87_14x24 infeasible, twice
+        over two seeds (its rule for parallel rows and columns, which compares costs, after probing);
+        without that rule it did not."""
+        import numpy as np
+
+        cols, costs = self._guide
+        self._highs.changeColsCost(len(cols), cols, costs if on else np.zeros(len(cols)))
+        rules = self._highs.getOptionValue("presolve_rule_off")
+        rules = rules[1] if isinstance(rules, tuple) else rules  # the plain binding answers (status, value)
+        rules = int(rules) | GUIDED_RULES_OFF if on else int(rules) & ~GUIDED_RULES_OFF
+        self._highs.setOptionValue("presolve_rule_off", rules)
+
     def _reseeded(self, deadline: float | None) -> Any:
         """``confirm=reseeded``: the same model run again with presolve, another random seed and
-        the lean presolve rules; the seed and rules are restored after it."""
+        the lean presolve rules, and without the guide's costs (a guided verdict is confirmed on
+        the feasibility question itself); the seed and rules are restored after it, the costs
+        before the next run."""
         highs = self._highs
         seed = int(self.options.get("seed", 0))
         rules = highs.getOptionValue("presolve_rule_off")
         rules = rules[1] if isinstance(rules, tuple) else rules  # the plain binding answers (status, value)
+        if self._guide_runs != "off":
+            self._steer(False)
+            self._resteer = True  # before the next run: changing the costs now would unset this run's status
         highs.setOptionValue("random_seed", seed + 1)
-        highs.setOptionValue("presolve_rule_off", int(rules) | LEAN_RULES_OFF)
+        highs.setOptionValue("presolve_rule_off", int(rules) & ~GUIDED_RULES_OFF | LEAN_RULES_OFF)
         left = self.remaining(deadline)
         highs.setOptionValue("time_limit", math.inf if left is None else max(left, 0.0))
         try:

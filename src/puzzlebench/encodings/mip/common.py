@@ -107,7 +107,8 @@ class Cut:
 
 @dataclass
 class MipModel(Artifact):
-    """A mixed-integer feasibility model: bounded columns and ranged rows, no objective.
+    """A mixed-integer feasibility model: bounded columns and ranged rows, no objective (but,
+    optionally, a ``guide`` for HiGHS's LPs).
 
     ``decision`` maps each markable cell to the column index of its binary ("bulb", "black",
     "lit"); enumeration blocks on these columns only. Rows are ``lower <= a.x <= upper`` with
@@ -148,6 +149,13 @@ class MipModel(Artifact):
     #: the columns it gets back, ``(column, value)`` pairs, by their bounds for every later run.
     #: Each fixing must hold in every answer (Nurikabe: the cells the failed-literal probe settles).
     escalation: tuple[int, float, Callable[[float], list[tuple[int, float]]]] | None = None
+    #: An objective that only steers HiGHS's LPs (column -> cost, minimised): the model stays a
+    #: feasibility question, the backend stops each run at its first feasible point
+    #: (``mip_max_improving_sols=1``), so that any answer is as good as another
+    guide: dict[int, float] = field(default_factory=dict)
+    #: The runs the guide steers (backend option ``guide_runs=auto``): ``always``, or ``search`` (the
+    #: runs before the first answer; a uniqueness proof's runs then have the zero objective)
+    guide_runs: str = "always"
 
     # -- columns --------------------------------------------------------------------------------
     def column(self, lower: float, upper: float, integer: bool) -> Var:
