@@ -91,3 +91,36 @@ def test_683_14x24_is_proven_with_its_published_answer_once_escalated(janko_dir)
     assert result.extra.get("escalated_at") == 0 and result.extra.get("escalation_fixings", 0) > 0
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0].cells == e.solution.cells
+
+
+def test_the_core_and_its_steps_bound_every_brute_forced_island():
+    # IslandPlan.core on the probed plan: in every answer the island holds its clue's core, and
+    # each of its other cells lies at least its steps and at most the bound less the core's
+    # cells away from the core inside the island (the range of MIP's level columns)
+    from collections import deque
+
+    from puzzlebench.encodings.regions import white_regions
+
+    grown = 0
+    for p in _boards():
+        plan = IslandPlan.of(p, deduce=True)
+        answers = all_solutions(p)
+        for clue in plan.reach:
+            steps = plan.core(p, clue)
+            core = {cell for cell, d in steps.items() if d == 0}
+            assert clue in core and set(steps) == set(plan.reach[clue])
+            grown += len(core) > 1
+            for wall in answers:
+                island = next(set(r) for r in white_regions(p.rows, p.cols, wall) if clue in r)
+                assert core <= island, p.to_text()
+                seen = dict.fromkeys(core, 0)
+                queue = deque(core)
+                while queue:
+                    cell = queue.popleft()
+                    for nb in p.grid.neighbours4(cell):
+                        if nb in island and nb not in seen:
+                            seen[nb] = seen[cell] + 1
+                            queue.append(nb)
+                for cell in island - core:
+                    assert steps[cell] <= seen[cell] <= plan.bound[clue] - len(core), p.to_text()
+    assert grown >= 5  # cores beyond the clue itself, on several boards

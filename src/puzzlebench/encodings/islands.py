@@ -198,6 +198,25 @@ class IslandPlan:
         return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
                    tuple(c for c in candidates if c not in wall), clash, bound)
 
+    def core(self, p: Nurikabe, clue: Cell) -> dict[Cell, int]:
+        """The cells the island of ``clue`` may hold, by their fewest steps (inside those cells)
+        from its core: the clue and the cells joined to it through cells the island holds in every
+        answer (known unshaded, no other island may hold them); the core's cells at step 0."""
+        dist = self.reach[clue]
+        held = {cell for cell in dist if cell in self.white and self.owners[cell] == (clue,)}
+        steps = {clue: 0}
+        for inside in (held, dist):  # the core (step 0), then the rest a step at a time
+            frontier = list(steps)
+            while frontier:
+                nxt = []
+                for cell in frontier:
+                    for nb in p.grid.neighbours4(cell):
+                        if nb in inside and nb not in steps:
+                            steps[nb] = steps[cell] + (inside is dist)
+                            nxt.append(nb)
+                frontier = nxt
+        return steps
+
     def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None,
                  spread: float = 0) -> set[Cell]:
         """The clues an encoding gives distance levels: every clue, or with ``budget`` the clues

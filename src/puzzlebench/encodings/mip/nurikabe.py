@@ -382,28 +382,31 @@ def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: di
                    spread: float = 0, guide: str = "none") -> None:
     """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
     with ``spread`` an island that may hold at most that many times its bound's cells):
-    a cell the clue owns sits at one level k, its steps from the clue inside the island (at least
-    its distance in ``reach``, less than the bound), and a cell at level k > 1 has a neighbour at
-    level k - 1 owned by the same clue. In an answer the steps inside the island are such levels;
-    conversely the levels lead every owned cell back to its clue, so that island is connected.
+    a cell the clue owns outside the island's core (``IslandPlan.core``: the clue and the cells
+    joined to it that the island holds in every answer) sits at one level k, its steps from the
+    core inside the island (at least its steps in ``IslandPlan.core``, at most the bound less the
+    core's cells), and a cell at level k > 1 has a neighbour at level k - 1 owned by the same clue.
+    In an answer the steps inside the island are such levels; conversely the levels lead every
+    owned cell back to the core, which is joined to the clue, so that island is connected.
     ``guide=levels`` gives each level column its level as cost (``MipModel.guide``): the LPs lean
     toward compact islands, each cell at its fewest steps from the number."""
     grid = puzzle.grid
     # the clues of bound 3 or more (smaller islands touch their clue), smallest first
     for clue in sorted(plan.levelled(puzzle, budget=True, smallest=3, limit=budget, spread=spread)):
         check_deadline()
-        n, dist = plan.bound[clue], plan.reach[clue]
+        n, steps = plan.bound[clue], plan.core(puzzle, clue)
+        top = n - sum(1 for d in steps.values() if d == 0)  # the most steps past the core
         level: dict[tuple[Cell, int], Linear] = {}
-        for cell, d in dist.items():
-            if cell == clue:
+        for cell, d in steps.items():
+            if d == 0:
                 continue
-            cols = {k: model.binary() for k in range(d, n)}
+            cols = {k: model.binary() for k in range(d, top + 1)}
             if guide == "levels":  # compact islands first: each level column costs its level
                 model.guide.update((col.index, float(k)) for k, col in cols.items())
             level.update(((cell, k), col) for k, col in cols.items())
             # An owned cell sits at one level; a cell the clue does not own at none.
             model.add_eq(total(cols.values()) - owns[(clue, cell)], 0)
-        # A cell at level k > 1 has a neighbour at level k - 1 (level 1: it touches the clue).
+        # A cell at level k > 1 has a neighbour at level k - 1 (level 1: it touches the core).
         for (cell, k), col in level.items():
             if k > 1:
                 below = [level[(nb, k - 1)] for nb in grid.neighbours4(cell) if (nb, k - 1) in level]
