@@ -42,6 +42,13 @@ HiGHS's sub-MIP heuristics (RINS, RENS) run only in the search for the first ans
 option ``submip``): a uniqueness proof's runs mostly end infeasible, where they find nothing
 (janko Nurikabe 1030_32x32: 59,085 of the proof run's 66,704 simplex iterations, 16.5 s).
 
+A model may carry a guiding objective (``MipModel.guide``: costs that steer the LPs toward likely
+answers, Nurikabe's level columns); each run then stops at its first feasible point
+(``mip_max_improving_sols=1``), so the question stays one of feasibility. The model says which runs
+it steers (backend option ``guide_runs``): Nurikabe's, the search for an answer only. Guided runs go
+without presolve's rule for parallel rows and columns, and the reseeded confirmation of a guided
+run's infeasible verdict runs without the guide (:meth:`HighsBackend._steer`).
+
 Deadlines: each ``run()`` gets the time left as HiGHS's ``time_limit``, and :meth:`interrupt`
 (the harness's watchdog) sets a flag that HiGHS's interrupt callbacks (MIP, simplex and IPM
 loops, ``kCallback*Interrupt``) turn into ``user_interrupt``: the run ends with model status

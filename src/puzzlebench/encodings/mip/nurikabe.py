@@ -41,8 +41,8 @@ Rules and the rows that enforce them:
 
 The search for an answer is steered (``guide=levels``): each level column costs its level, so
 that HiGHS's LPs lean toward compact islands and its root heuristics find an answer where the zero
-objective left them a choice among countless vertices (756_15x15: at the root in 2.5 s, where the
-zero objective took 8 s and 120 nodes). The objective only steers: each run stops at its first
+objective left them a choice among countless vertices (756_15x15: at the root in about 3 s, where
+the zero objective took 8 s and 120 nodes). The objective only steers: each run stops at its first
 feasible point (``MipModel.guide``), and the proof's runs go without it.
 
 The island plan (``plan`` option): ``probe`` builds on the plan with the cells failed-literal
