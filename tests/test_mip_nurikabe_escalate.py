@@ -124,3 +124,8 @@ def test_the_core_and_its_steps_bound_every_brute_forced_island():
                 for cell in island - core:
                     assert steps[cell] <= seen[cell] <= plan.bound[clue] - len(core), p.to_text()
     assert grown >= 5  # cores beyond the clue itself, on several boards
+
+
+def test_levels_from_the_core_keep_every_brute_forced_answer():
+    for p in _boards():
+        assert_enumerates_brute_force(p, "mip", plan="probe", levels_root="core")

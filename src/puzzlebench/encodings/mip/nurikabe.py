@@ -135,7 +135,8 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         _island_sizes(model, puzzle, plan, owns)
         if islands == "hybrid":
             _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)),
-                           float(options.get("levels_spread", LEVELS_SPREAD)), options.get("guide", "none"))
+                           float(options.get("levels_spread", LEVELS_SPREAD)), options.get("guide", "none"),
+                           options.get("levels_root", "clue") == "core")
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -379,23 +380,24 @@ def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dic
 
 
 def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int,
-                   spread: float = 0, guide: str = "none") -> None:
+                   spread: float = 0, guide: str = "none", from_core: bool = False) -> None:
     """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
     with ``spread`` an island that may hold at most that many times its bound's cells):
-    a cell the clue owns outside the island's core (``IslandPlan.core``: the clue and the cells
-    joined to it that the island holds in every answer) sits at one level k, its steps from the
-    core inside the island (at least its steps in ``IslandPlan.core``, at most the bound less the
-    core's cells), and a cell at level k > 1 has a neighbour at level k - 1 owned by the same clue.
-    In an answer the steps inside the island are such levels; conversely the levels lead every
-    owned cell back to the core, which is joined to the clue, so that island is connected.
+    a cell the clue owns other than the clue sits at one level k, its steps from the clue inside
+    the island (at least its distance in ``reach``, at most the bound less one), and a cell at
+    level k > 1 has a neighbour at level k - 1 owned by the same clue. In an answer the steps
+    inside the island are such levels; conversely the levels lead every owned cell back to the
+    clue, so that island is connected. With ``from_core`` the steps count from the island's core
+    instead (``IslandPlan.core``: the clue and the cells joined to it that the island holds in
+    every answer; at most the bound less the core's cells), joined to the clue all the same.
     ``guide=levels`` gives each level column its level as cost (``MipModel.guide``): the LPs lean
     toward compact islands, each cell at its fewest steps from the number."""
     grid = puzzle.grid
     # the clues of bound 3 or more (smaller islands touch their clue), smallest first
     for clue in sorted(plan.levelled(puzzle, budget=True, smallest=3, limit=budget, spread=spread)):
         check_deadline()
-        n, steps = plan.bound[clue], plan.core(puzzle, clue)
-        top = n - sum(1 for d in steps.values() if d == 0)  # the most steps past the core
+        n, steps = plan.bound[clue], plan.core(puzzle, clue) if from_core else plan.reach[clue]
+        top = n - sum(1 for d in steps.values() if d == 0)  # the most steps past the core (or the clue)
         level: dict[tuple[Cell, int], Linear] = {}
         for cell, d in steps.items():
             if d == 0:
@@ -406,7 +408,7 @@ def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: di
             level.update(((cell, k), col) for k, col in cols.items())
             # An owned cell sits at one level; a cell the clue does not own at none.
             model.add_eq(total(cols.values()) - owns[(clue, cell)], 0)
-        # A cell at level k > 1 has a neighbour at level k - 1 (level 1: it touches the core).
+        # A cell at level k > 1 has a neighbour at level k - 1 (level 1: it touches the clue, or the core).
         for (cell, k), col in level.items():
             if k > 1:
                 below = [level[(nb, k - 1)] for nb in grid.neighbours4(cell) if (nb, k - 1) in level]
@@ -477,6 +479,11 @@ ENCODINGS: list[EncodingSpec] = [
             Option("guide", "levels", ("none", "levels"), "islands=hybrid: an objective that steers HiGHS's LPs in "
                    "the search for an answer (each run still stops at its first feasible point; the proof's runs "
                    "have none): none, or levels (each level column costs its level: compact islands first)"),
+            # one run each (count=2): 1055_40x57's level columns 31,870 -> 22,536 with core, its answer's run
+            # 2.0 -> 1.4 s; 756_15x15 (seeds 0-2) 9.5 / 8.6 / 10.8 s with clue, about 11-13 s with core
+            Option("levels_root", "clue", ("clue", "core"), "islands=hybrid: levels count the steps from the "
+                   "number (clue) or from the island's core (core: the number and the cells joined to it that the "
+                   "island holds in every answer, from the plan; fewer level columns where the probe settled much)"),
             Option("levels_spread", LEVELS_SPREAD, description="islands=hybrid: levels only for the islands "
                    "that may hold at most this many times their number's cells (0: any)"),
             # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
