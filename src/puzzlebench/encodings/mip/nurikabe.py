@@ -136,7 +136,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         if islands == "hybrid":
             _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)),
                            float(options.get("levels_spread", LEVELS_SPREAD)), options.get("guide", "none"),
-                           options.get("levels_root", "clue") == "core")
+                           _from_core(puzzle, plan, options.get("levels_root", "auto")))
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -379,6 +379,14 @@ def _island_sizes(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dic
             model.add_le(size, n - 1)
 
 
+def _from_core(puzzle: Nurikabe, plan: IslandPlan, root: str) -> bool:
+    """``levels_root``: whether levels count from each island's core (``auto``: where the plan
+    settled at least half the board's cells, so that the cores are large)."""
+    if root == "auto":
+        return 2 * (len(plan.wall) + len(plan.white) + len(puzzle.clue_cells)) >= puzzle.rows * puzzle.cols
+    return root == "core"
+
+
 def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int,
                    spread: float = 0, guide: str = "none", from_core: bool = False) -> None:
     """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
@@ -481,9 +489,10 @@ ENCODINGS: list[EncodingSpec] = [
                    "have none): none, or levels (each level column costs its level: compact islands first)"),
             # one run each (count=2): 1055_40x57's level columns 31,870 -> 22,536 with core, its answer's run
             # 2.0 -> 1.4 s; 756_15x15 (seeds 0-2) 9.5 / 8.6 / 10.8 s with clue, about 11-13 s with core
-            Option("levels_root", "clue", ("clue", "core"), "islands=hybrid: levels count the steps from the "
-                   "number (clue) or from the island's core (core: the number and the cells joined to it that the "
-                   "island holds in every answer, from the plan; fewer level columns where the probe settled much)"),
+            Option("levels_root", "auto", ("auto", "clue", "core"), "islands=hybrid: levels count the steps from "
+                   "the number (clue) or from the island's core (core: the number and the cells joined to it that the "
+                   "island holds in every answer, from the plan; fewer level columns where the probe settled much), "
+                   "or auto (core where the plan settled half the board or more)"),
             Option("levels_spread", LEVELS_SPREAD, description="islands=hybrid: levels only for the islands "
                    "that may hold at most this many times their number's cells (0: any)"),
             # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
