@@ -451,7 +451,8 @@ class HighsBackend(Backend):
         outcome = highs.getModelStatus()
         if outcome in (ms.kOptimal, ms.kModelEmpty):  # zero objective: feasible is optimal
             return True
-        if outcome == ms.kSolutionLimit and highs.getInfo().primal_solution_status == int(highspy.SolutionStatus.kSolutionStatusFeasible):
+        feasible = int(highspy.SolutionStatus.kSolutionStatusFeasible)
+        if outcome == ms.kSolutionLimit and highs.getInfo().primal_solution_status == feasible:
             return True  # guided: the run stopped at its first feasible point
         if outcome in (ms.kInfeasible, ms.kUnboundedOrInfeasible):  # every column is bounded
             return False
@@ -471,10 +472,13 @@ class HighsBackend(Backend):
 
         cols, costs = self._guide
         self._highs.changeColsCost(len(cols), cols, costs if on else np.zeros(len(cols)))
+        rules = self._rules_off()
+        self._highs.setOptionValue("presolve_rule_off", rules | GUIDED_RULES_OFF if on else rules & ~GUIDED_RULES_OFF)
+
+    def _rules_off(self) -> int:
+        """HiGHS's ``presolve_rule_off`` as it stands."""
         rules = self._highs.getOptionValue("presolve_rule_off")
-        rules = rules[1] if isinstance(rules, tuple) else rules  # the plain binding answers (status, value)
-        rules = int(rules) | GUIDED_RULES_OFF if on else int(rules) & ~GUIDED_RULES_OFF
-        self._highs.setOptionValue("presolve_rule_off", rules)
+        return int(rules[1] if isinstance(rules, tuple) else rules)  # the plain binding answers (status, value)
 
     def _reseeded(self, deadline: float | None) -> Any:
         """``confirm=reseeded``: the same model run again with presolve, another random seed and
@@ -483,20 +487,19 @@ class HighsBackend(Backend):
         before the next run."""
         highs = self._highs
         seed = int(self.options.get("seed", 0))
-        rules = highs.getOptionValue("presolve_rule_off")
-        rules = rules[1] if isinstance(rules, tuple) else rules  # the plain binding answers (status, value)
+        rules = self._rules_off()
         if self._guide_runs != "off":
             self._steer(False)
             self._resteer = True  # before the next run: changing the costs now would unset this run's status
         highs.setOptionValue("random_seed", seed + 1)
-        highs.setOptionValue("presolve_rule_off", int(rules) & ~GUIDED_RULES_OFF | LEAN_RULES_OFF)
+        highs.setOptionValue("presolve_rule_off", rules & ~GUIDED_RULES_OFF | LEAN_RULES_OFF)
         left = self.remaining(deadline)
         highs.setOptionValue("time_limit", math.inf if left is None else max(left, 0.0))
         try:
             status = highs.run()
         finally:
             highs.setOptionValue("random_seed", seed)
-            highs.setOptionValue("presolve_rule_off", int(rules))
+            highs.setOptionValue("presolve_rule_off", rules)
         self._count("infeasible_reseeded")
         return status
 
