@@ -36,7 +36,7 @@ from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
 from ..model import Cell, Nurikabe, Subgrid
 from .base import BUILD_DEADLINE, CellClause, LazyRule, Option
-from .regions import (BLACK, UNKNOWN, WHITE, _around, all_rules, connectivity_rule, island_cuts, island_rule,
+from .regions import (BLACK, UNKNOWN, WHITE, _around, _bfs, all_rules, connectivity_rule, island_cuts, island_rule,
                       white_regions)
 
 #: A box: its first row, first column, last row, last column.
@@ -204,18 +204,8 @@ class IslandPlan:
         answer (known unshaded, no other island may hold them); the core's cells at step 0."""
         dist = self.reach[clue]
         held = {cell for cell in dist if cell in self.white and self.owners[cell] == (clue,)}
-        steps = {clue: 0}
-        for inside in (held, dist):  # the core (step 0), then the rest a step at a time
-            frontier = list(steps)
-            while frontier:
-                nxt = []
-                for cell in frontier:
-                    for nb in p.grid.neighbours4(cell):
-                        if nb in inside and nb not in steps:
-                            steps[nb] = steps[cell] + (inside is dist)
-                            nxt.append(nb)
-                frontier = nxt
-        return steps
+        core = _bfs(p.rows, p.cols, clue, held)
+        return {cell: d for cell, (_, d) in _bfs(p.rows, p.cols, clue, dist, also=core).items()}
 
     def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None,
                  spread: float = 0) -> set[Cell]:

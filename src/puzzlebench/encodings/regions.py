@@ -12,7 +12,7 @@ its own flood fill, so that it shares no code with them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Container, Mapping, NamedTuple, Sequence
+from typing import Any, Container, Iterable, Mapping, NamedTuple, Sequence
 
 from ..model import Cell
 from .base import CellClause, LazyRule
@@ -199,10 +199,12 @@ def _around(rows: int, cols: int, cell: Cell) -> list[Cell]:
     return out
 
 
-def _bfs(rows: int, cols: int, start: Cell, within: Container[Cell]) -> dict[Cell, tuple[Cell, int]]:
-    """Breadth-first search from ``start`` over ``within``: cell -> (parent, distance), in visiting order."""
-    parent = {start: (start, 0)}
-    queue = [start]
+def _bfs(rows: int, cols: int, start: Cell, within: Container[Cell],
+         also: Iterable[Cell] = ()) -> dict[Cell, tuple[Cell, int]]:
+    """Breadth-first search from ``start`` (and the cells ``also``, each at distance 0) over
+    ``within``: cell -> (parent, distance), in visiting order."""
+    parent = {cell: (cell, 0) for cell in (start, *also)}
+    queue = list(parent)
     for cell in queue:
         for nb in _around(rows, cols, cell):
             if nb in within and nb not in parent:
