@@ -58,18 +58,20 @@ def depth_two(puzzle, plan: IslandPlan, budget: float) -> tuple[float, int, list
     s = np.array(state, np.int8)
     start = last = time.process_time()
     gaps: list[float] = []
-    ok, i = bool(jit.probe_whole(g, ws, s)), 0
+    ok, i, moved_in_pass = bool(jit.probe_whole(g, ws, s)), 0, False
     while ok and time.process_time() - start < budget:
         outcome, i, moved, _ = jit.probe2_slice(g, ws, s, i, 1)
         if outcome == jit.CONFLICT:
             ok = False
-        elif moved:
-            ok, i = bool(jit.probe_whole(g, ws, s)), 0
+        elif moved:  # closed at depth 1 again, the pass goes on (as nurikabe_deduce.probe's)
+            ok, moved_in_pass = bool(jit.probe_whole(g, ws, s)), True
             now = time.process_time()
             gaps.append(now - last)
             last = now
         elif outcome == jit.PASS_DONE:
-            break
+            if not moved_in_pass:
+                break
+            i, moved_in_pass = 0, False
     return time.process_time() - start, int(np.count_nonzero(s == UNKNOWN)), gaps, ok
 
 

@@ -87,6 +87,32 @@ def test_a_whole_probe_settles_the_reference_cells_each_as_published(corpus: dic
             assert (s == BLACK) == (i in shaded), (name, divmod(i, cols))
 
 
+def test_a_side_probed_from_the_cells_beside_its_changes_is_closed_as_by_whole_passes(corpus: dict) -> None:
+    # depth 2's sides start from the cells around what the closure changed (``_side``), and a
+    # whole pass looks again at the end: the same cells as settle and whole passes from the start
+    rng = random.Random(7)
+    compared = refuted = 0
+    for name in ("200_10x10", "688_20x20", "800_14x24", "940_15x15"):
+        board, state = start(corpus[name].puzzle)
+        g, ws = board.arrays(jit), jit.workspace(len(state), len(board.g.clues))
+        closed = np.array(state, np.int8)
+        assert jit.probe_whole(g, ws, closed)
+        open_cells = [i for i in range(closed.size) if closed[i] == UNKNOWN]
+        for i in rng.sample(open_cells, min(12, len(open_cells))):
+            for colour in (BLACK, WHITE):
+                whole = closed.copy()
+                whole[i] = colour
+                ok = jit.probe_whole(g, ws, whole)
+                side = jit._side(g, ws, closed, i, colour)
+                assert (side is not None) == ok, (name, i, colour)
+                if ok:
+                    assert side.tolist() == whole.tolist(), (name, i, colour)
+                    compared += 1
+                else:
+                    refuted += 1
+    assert compared >= 20 and refuted >= 1  # both kinds of side were met
+
+
 def test_a_board_without_an_answer_fails() -> None:
     # two 2s side by side in a corner: no wall can separate their islands
     p = Nurikabe(3, 3, numbers={(0, 0): 2, (0, 1): 2}, name="no-answer")

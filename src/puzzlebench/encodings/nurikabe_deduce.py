@@ -244,6 +244,21 @@ COMPILED_SLICE = 16
 #: (each cell tried at depth 2 costs two whole depth-1 probes or more, and the stall is looked at
 #: between cells: on 1055_40x57 a pass takes about 0.5 s, one cell at depth 2 several seconds)
 STALL_PASS_SHARE = 0.25
+#: probe(depth=2, stall=...): a pass at depth 2 estimated within this many CPU seconds (each open
+#: cell's two sides closed at depth 1, about a depth-1 pass each) may go that long without a cell
+#: settled. On 756_15x15 (182 open cells, a depth-1 pass 3.3 ms: 1.2 s estimated, 1.3 s taken)
+#: depth 2 settles its first cell after 0.67 s and 94 more within 3 s, where the stall alone
+#: stopped it before the first; the boards estimated at 1.5-2 s (667_14x24, 687_17x17, 800_14x24)
+#: pay a second or less for theirs, and past them a pass takes from 4.7 s (688_20x20) to 68 s
+#: (1055_40x57)
+DEEP_PASS = 2.0
+
+
+def _stall(stall: float, took: float, open_cells: int) -> float:
+    """The stall of a probe at depth 2 whose depth-1 pass over ``open_cells`` took ``took`` CPU
+    seconds: at least the estimated pass at depth 2 when that is within ``DEEP_PASS``."""
+    sweep = 2 * open_cells * took
+    return max(stall, sweep) if sweep <= DEEP_PASS else stall
 
 
 def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP,
@@ -278,20 +293,23 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
         start = time.process_time()
         if not probe(board, state, deadline, depth - 1, stop):
             return False
-        if time.process_time() - start > STALL_PASS_SHARE * stall:
+        took = time.process_time() - start
+        if took > STALL_PASS_SHARE * stall:
             return True
+        stall = _stall(stall, took, sum(s == UNKNOWN for s in state))
+    last = time.process_time()  # when a cell last settled (the stall's clock, at depth > 1)
     while True:
         if depth > 1 and not probe(board, state, deadline, depth - 1, stop):
             return False
         progress = False
-        start = time.process_time()  # (at depth > 1 the pass starts after a cell settled)
+        start = time.process_time()
         judge = depth == 1 and stop == "pass"  # this pass's pace not judged yet
         tried = 0
         for i in range(len(state)):
             if state[i] != UNKNOWN:
                 continue
             now = time.process_time()
-            if now > deadline or (stall is not None and now - start > stall):
+            if now > deadline or (stall is not None and now - last > stall):
                 return True
             if judge and now - start > PASS_SAMPLE:
                 judge = False
@@ -308,9 +326,10 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
             wall, white = sides
             if wall is None and white is None:
                 return False
+            settled = False
             if wall is None or white is None:
                 state[:] = white if wall is None else wall
-                progress = True
+                settled = True
             else:
                 agreed = [j for j in range(len(state))
                           if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
@@ -319,19 +338,27 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
                         state[j] = wall[j]
                     if not settle(board, state):
                         return False
-                    progress = True
-            if progress and depth > 1:
-                break  # close the new cells one level down first (cheaper)
+                    settled = True
+            progress |= settled
+            if settled and depth > 1:
+                # the new cells closed one level down (cheaper) before the pass goes on
+                if not probe(board, state, deadline, depth - 1, stop):
+                    return False
+                last = time.process_time()
         if not progress:
             return True
 
 
 def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str) -> bool:
-    """:func:`probe` at depth 1 on the compiled engine: the same passes, in slices of
-    ``COMPILED_SLICE`` cells, the deadline and the pace judged between slices."""
+    """:func:`probe` at depth 1 on the compiled engine, in slices of ``COMPILED_SLICE`` cells, the
+    deadline and the pace judged between slices. The same fixpoint as :func:`probe`'s passes: past
+    the first pass only the cells beside those settled are probed until none is left, then a whole
+    pass looks again (``nurikabe_probe_compiled._close``)."""
     g = board.arrays(jit)
     ws = jit.workspace(len(state), len(board.g.clues))
     s = np.array(state, np.int8)
+    due = np.ones(len(state), np.int8)
+    whole = True  # the pass probes every open cell
     try:
         if not jit.settle(g, ws, s):
             return False
@@ -346,18 +373,21 @@ def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, s
                     return True
                 if judge and now - start > PASS_SAMPLE:
                     judge = False
-                    left = int(np.count_nonzero(s[i:] == UNKNOWN))
+                    left = int(np.count_nonzero((s[i:] == UNKNOWN) & (due[i:] != 0)))
                     if (now - start) * left / max(tried, 1) > PASS_SLACK * (deadline - now):
                         return True
-                outcome, i, settled, count = jit.probe_slice(g, ws, s, i, COMPILED_SLICE)
+                outcome, i, settled, count = jit.probe_slice(g, ws, s, due, i, COMPILED_SLICE)
                 tried += count
                 progress |= settled
                 if outcome == jit.CONFLICT:
                     return False
                 if outcome == jit.PASS_DONE:
                     break
-            if not progress:
+            if whole and not progress:
                 return True
+            whole = not jit.pending(s, due)
+            if whole:
+                due[:] = 1
     finally:
         state[:] = s.tolist()
 
@@ -365,8 +395,9 @@ def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, s
 def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str,
                      stall: float | None = None) -> bool:
     """:func:`probe` at depth 2 on the compiled engine: the same steps (closed at depth 1, then
-    each cell's sides closed at depth 1, the state closed again after each cell settled), one
-    cell between two looks at the deadline and the stall."""
+    each cell's sides closed at depth 1, the state closed again after each cell settled and the
+    pass going on; passes until one settles nothing), one cell between two looks at the deadline
+    and the stall."""
     if not _probe_compiled(jit, board, state, deadline, "budget"):
         return False
     g = board.arrays(jit)
@@ -382,9 +413,12 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
                 return True
             if not jit.probe_whole(g, ws, s):
                 return False
-            if time.process_time() - start > STALL_PASS_SHARE * stall:
+            took = time.process_time() - start
+            if took > STALL_PASS_SHARE * stall:
                 return True
+            stall = _stall(stall, took, int(np.count_nonzero(s == UNKNOWN)))
         i = 0
+        moved = False  # a cell settled in this pass
         last = time.process_time()
         while (now := time.process_time()) <= deadline and (stall is None or now - last <= stall):
             outcome, i, settled, _ = jit.probe2_slice(g, ws, s, i, 1)
@@ -393,10 +427,12 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
             if settled:
                 if not jit.probe_whole(g, ws, s):
                     return False
-                i = 0
+                moved = True
                 last = time.process_time()
             elif outcome == jit.PASS_DONE:
-                return True
+                if not moved:
+                    return True
+                i, moved = 0, False
         return True
     finally:
         state[:] = s.tolist()
@@ -414,7 +450,8 @@ def _compiled(engine: str) -> Any:
         if engine == "compiled":
             raise ValueError("the compiled Nurikabe probe needs numba") from None
         return None
-    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice, jit.probe_whole, jit.probe2_slice):
+    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice, jit.pending, jit.probe_whole,
+                                               jit.probe2_slice):
         warnings.warn("Nurikabe's probe runs on the readable engine: the compiled one is not compiled yet "
                       "(`python -m puzzlebench.encodings.compiled` compiles it once; `make setup` does)",
                       RuntimeWarning, stacklevel=3)
