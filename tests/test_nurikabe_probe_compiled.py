@@ -228,3 +228,14 @@ def test_an_encodings_load_runs_once_before_the_clock(monkeypatch: pytest.Monkey
     result = pb.solve(p, "sat", count=0)
     assert len(calls) == 1 and result.count == 2
     assert result.timings.total < 0.5
+
+
+def test_the_stall_of_depth_two_follows_the_estimated_pass() -> None:
+    # a pass at depth 2 costs about two depth-1 passes per open cell
+    stall = 0.5
+    cheap = nd.DEEP_PASS / 2
+    assert nd._stall(stall, cheap / (2 * 100), 100) == pytest.approx(cheap)  # one whole pass may go by
+    assert nd._stall(stall, 0.1 / (2 * 100), 100) == stall  # a pass shorter than the stall
+    middle = (nd.DEEP_PASS + nd.DEEP_SAMPLE * stall) / 2
+    assert nd._stall(stall, middle / (2 * 400), 400) == stall  # too long a pass to wait for
+    assert nd._stall(stall, 2 * nd.DEEP_SAMPLE * stall / (2 * 400), 400) is None  # the stall would see few cells

@@ -252,12 +252,19 @@ STALL_PASS_SHARE = 0.25
 #: pay a second or less for theirs, and past them a pass takes from 4.7 s (688_20x20) to 68 s
 #: (1055_40x57)
 DEEP_PASS = 2.0
+#: probe(depth=2, stall=...): depth 2 does not start when its pass is estimated beyond this many
+#: times the stall, which would then see a few of its cells (1055_40x57: 68 s estimated, 2 cells
+#: settled in the 0.8 s it took, 45 columns fewer in MIP's model; 1030_32x32: 64 s, none)
+DEEP_SAMPLE = 20
 
 
-def _stall(stall: float, took: float, open_cells: int) -> float:
+def _stall(stall: float, took: float, open_cells: int) -> float | None:
     """The stall of a probe at depth 2 whose depth-1 pass over ``open_cells`` took ``took`` CPU
-    seconds: at least the estimated pass at depth 2 when that is within ``DEEP_PASS``."""
+    seconds: at least the estimated pass at depth 2 when that is within ``DEEP_PASS``; None (no
+    depth 2) when it is beyond ``DEEP_SAMPLE`` times the stall."""
     sweep = 2 * open_cells * took
+    if sweep > DEEP_SAMPLE * stall:
+        return None
     return max(stall, sweep) if sweep <= DEEP_PASS else stall
 
 
@@ -274,8 +281,10 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
     deadline. ``engine`` picks the engine of a probe at depth 1 or 2 (``PROBE_ENGINE``). ``stall``
     (at depth 2 or more): also stop once that many CPU seconds pass without a cell settled at this
     depth (on most boards depth 2 settles a cell every few tenths of a second until the board is
-    settled, or stalls from the start); and when a depth-1 pass over the open cells takes more
-    than ``STALL_PASS_SHARE`` of the stall, depth 2 does not start."""
+    settled, or stalls from the start); when a depth-1 pass over the open cells takes more
+    than ``STALL_PASS_SHARE`` of the stall, or the pass at depth 2 it implies more than
+    ``DEEP_SAMPLE`` times the stall, depth 2 does not start, and a pass at depth 2 estimated
+    within ``DEEP_PASS`` may go that long without a cell settled."""
     if depth == 1:
         stall = None
     if depth <= 2:
@@ -297,6 +306,8 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
         if took > STALL_PASS_SHARE * stall:
             return True
         stall = _stall(stall, took, sum(s == UNKNOWN for s in state))
+        if stall is None:
+            return True
     last = time.process_time()  # when a cell last settled (the stall's clock, at depth > 1)
     while True:
         if depth > 1 and not probe(board, state, deadline, depth - 1, stop):
@@ -417,6 +428,8 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
             if took > STALL_PASS_SHARE * stall:
                 return True
             stall = _stall(stall, took, int(np.count_nonzero(s == UNKNOWN)))
+            if stall is None:
+                return True
         i = 0
         moved = False  # a cell settled in this pass
         last = time.process_time()
