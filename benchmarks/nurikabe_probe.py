@@ -14,8 +14,8 @@ reading (a before/after comparison, one process per side). It writes ``rows.json
 
 Usage::
 
-    .venv/bin/python benchmarks/nurikabe_probe.py [--id 683_14x24 ...] [--variant full|lean|compiled]
-        [--budget 60] [--out results/nurikabe-probe]
+    .venv/bin/python benchmarks/nurikabe_probe.py [--id 683_14x24 ... | --every 1]
+        [--variant full|lean|compiled] [--budget 60] [--out results/nurikabe-probe]
 """
 
 from __future__ import annotations
@@ -74,14 +74,18 @@ def probe_once(puzzle, variant: str, budget: float) -> tuple[float, list[int], b
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--id", action="append", help=f"corpus record ids (default: {' '.join(IDS)})")
+    ap.add_argument("--every", type=int, help="every Nth record of the corpus instead (1: all)")
     ap.add_argument("--variant", action="append", choices=VARIANTS,
                     help="the variants to time, the first the baseline (default: lean, compiled)")
     ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per probe (default 60)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--out", type=Path, default=REPO / "results" / "nurikabe-probe")
     args = ap.parse_args(argv)
-    ids = args.id or IDS
     variants = args.variant or ["lean", "compiled"]
+    if args.every:
+        ids = [e.id for e in iter_janko(args.corpus, malformed=[])][::args.every]
+    else:
+        ids = args.id or IDS
     entries = {e.id: e for e in iter_janko(args.corpus, malformed=[]) if e.id in ids}
     missing = [i for i in ids if i not in entries]
     if missing:
@@ -116,7 +120,8 @@ def main(argv: list[str] | None = None) -> None:
             "median": round(statistics.median(r), 4) if r else None, "min": round(min(r), 4) if r else None,
             "max": round(max(r), 4) if r else None, "boards": len(r)}
     summary = {"kind": "nurikabe-probe", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
-               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget", "variants": variants},
+               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget",
+                                                    "variants": variants, "every": args.every},
                "cpu_s": {v: round(sum(r["cpu_s"] for r in rows if r["variant"] == v), 3) for v in variants},
                **ratios,
                "all_same_cells": all(r["same_cells"] is not False for r in rows),
