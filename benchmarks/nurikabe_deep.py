@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> None:
         "versions": versions(),
         "settings": {"budget_cpu_s": args.budget, "deduce_budget_cpu_s": islands.DEDUCE_BUDGET,
                      "deep_stall_cpu_s": islands.DEEP_STALL, "stall_pass_share": nurikabe_deduce.STALL_PASS_SHARE,
+                     "deep_pass_cpu_s": nurikabe_deduce.DEEP_PASS, "deep_sample": nurikabe_deduce.DEEP_SAMPLE,
                      "every": args.every, "ids": args.id},
         "boards": len(rows),
         "left_open_by_probe": len(open_boards),

@@ -436,14 +436,15 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 
 
 #: IslandPlan.of: the most CPU seconds the probe may spend (past it, what it settled so far is
-#: kept); the compiled probe ends within it on every janko board but 1055_40x57 (690_50x50, the
-#: slowest to end, takes about 2.5 s)
+#: kept); the compiled probe ends within it on every janko board (690_50x50, the slowest to end
+#: at depth 1, takes about 0.7 s; 756_15x15 at depth 2 about 3 s)
 DEDUCE_BUDGET = 5.0
 
-#: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops
-#: (on the 218 janko boards where depth 2 goes on to settle what depth 1 leaves open, it settles a
-#: cell at most 0.40 s after the last; where it stalls, the gaps are 1-2 s:
-#: ``benchmarks/nurikabe_deep.py``)
+#: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops,
+#: unless its pass is estimated short (``nurikabe_deduce.DEEP_PASS``). On the 220 janko boards
+#: where depth 2 goes on to settle what depth 1 leaves open, it settles a cell at most 0.87 s after
+#: the last, past 0.5 s only on 667_14x24 and 800_14x24, whose passes are estimated within
+#: DEEP_PASS (``benchmarks/nurikabe_deep.py``, ``results/nurikabe-deep``)
 DEEP_STALL = 0.5
 
 
