@@ -242,7 +242,7 @@ PROBE_ENGINES = ("auto", "compiled", "python")
 COMPILED_SLICE = 16
 #: probe(depth=2, stall=...): the share of the stall a depth-1 pass may take for depth 2 to start
 #: (each cell tried at depth 2 costs two whole depth-1 probes or more, and the stall is looked at
-#: between cells: a pass of a second or more would leave the stall no cell to try)
+#: between cells: a pass longer than a quarter of the stall leaves it two cells or fewer to try)
 STALL_PASS_SHARE = 0.25
 #: probe(depth=2, stall=...): a pass at depth 2 estimated within this many CPU seconds (each open
 #: cell's two sides closed at depth 1, about a depth-1 pass each) may go that long without a cell
