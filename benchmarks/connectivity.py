@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         "elapsed_s": elapsed,
         "definitions": {
             "total_s": janko.DEFINITIONS["total_s"],
-            "solved": "sat, accepted by the verifier, equal to the published answer and proved unique",
+            "solved": "sat, accepted by the verifier, equal to the published answer (where it reads) and proved unique",
             "unique_without_rule": "relaxation only: one answer, accepted by the verifier (the rule was not needed)",
             "vs_none": "total_s / the same encoding's total with connectivity=none, on the same puzzles",
             "vs_default": "total_s / the paradigm's default variant's total, on the same puzzles",

@@ -11,7 +11,9 @@ against the published solution. It writes:
 * ``rows.csv`` — the same rows, flat;
 * ``summary.json`` / ``summary.csv`` — per family and paradigm: solved, total, CPU, GC time,
   median, worst puzzle, ratio to puzzlekit's total, and whether the targets hold; the records
-  that could not be read (``malformed``, by id and reason); plus versions and machine.
+  that could not be read (``malformed``, by id and reason) and those run without a published
+  solution because theirs does not read (``solutions_unread``: their answers are judged by the
+  verifier and the proof alone); plus versions and machine.
 
 A run's time starts from the corpus's problem text: reading it into a puzzle (``time_parse``;
 puzzlekit reads its grid inside its own solve), then ``Result.timings.total`` of
@@ -247,13 +249,14 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
     record["time_parse"] = parse_s
     record["time_total"] = result.timings.total + parse_s
     record["time_wall"] = record["time_total"]  # in-process: the harness's wall clock
-    # The published answer must be among the answers, and (when asked) proved the only one.
-    record["matches_published"] = entry.solution is not None and entry.solution in result.solutions
+    # The published answer must be among the answers (where the record has one that reads: None
+    # otherwise), and (when asked) proved the only one.
+    record["matches_published"] = None if entry.solution is None else entry.solution in result.solutions
     proved_unique = result.unique is True
     record["correct"] = bool(
         result.status is pb.Status.SAT
         and record["verdict"] == "valid"
-        and record["matches_published"]
+        and record["matches_published"] is not False
         and (proved_unique if count >= 2 else True)
     )
     return record
@@ -424,6 +427,11 @@ def main(argv: list[str] | None = None) -> int:
     for family, bad in malformed.items():
         for pid, reason in bad:
             print(f"{family}: record {pid} not read: {reason}", file=sys.stderr)
+    unpublished = {family: [(e.id, e.solution_error) for e in entries if e.solution_error]
+                   for family, entries in entries_by_family.items()}
+    for family, bad in unpublished.items():
+        for pid, reason in bad:
+            print(f"{family}: record {pid} run without its published solution: {reason}", file=sys.stderr)
     if args.isolate_gc:
         # The corpus and the libraries loaded so far are the same for every paradigm: move them
         # out of the collector's reach so a full collection costs what the runs allocate.
@@ -468,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
         "paradigms": paradigms,
         "skipped_no_default_encoding": skipped,
         "malformed": {family: [{"id": pid, "reason": reason} for pid, reason in bad] for family, bad in malformed.items()},
+        "solutions_unread": {family: [{"id": pid, "reason": reason} for pid, reason in bad]
+                             for family, bad in unpublished.items()},
         "limit": args.limit,
         "every": args.every,
         "timeout": args.timeout,

@@ -99,12 +99,16 @@ def test_random_boards_round_trip_through_every_format() -> None:
         assert janko.read_solution(janko.write_solution(p, p.solution(answer)), p).cells == answer
 
 
-def test_the_corpus_loads_with_its_one_broken_record_named(janko_dir) -> None:
+def test_the_corpus_loads_every_puzzle_and_names_its_one_unreadable_solution(janko_dir) -> None:
+    # 85_17x17's solution holds janko's move record: the puzzle is read, without a solution
     malformed: list = []
     entries = list(iter_janko(janko_dir / "Hitori_dataset.json", malformed=malformed))
-    assert len(entries) == 940 and all(isinstance(e.puzzle, Hitori) for e in entries)
-    assert [pid for pid, _ in malformed] == ["85_17x17"]
-    assert all(e.puzzle.verify(e.solution) == [] for e in entries)
+    assert len(entries) == 941 and all(isinstance(e.puzzle, Hitori) for e in entries)
+    assert malformed == []
+    unread = {e.id: e.solution_error for e in entries if e.solution is None}
+    assert list(unread) == ["85_17x17"]
+    assert "solution of '85_17x17'" in unread["85_17x17"] and "line" in unread["85_17x17"]
+    assert all(e.puzzle.verify(e.solution) == [] for e in entries if e.solution is not None)
 
 
 # -- deductions and encodings against brute force --------------------------------------------

@@ -243,6 +243,35 @@ def test_janko_benchmark_takes_named_puzzles(janko_dir, tmp_path):
         bench.puzzle_ids([f"@{tmp_path / 'missing.txt'}"])
 
 
+def test_a_record_whose_solution_does_not_read_is_judged_by_the_verifier_and_the_proof(janko_dir, tmp_path):
+    # janko Hitori 85_17x17 holds a move record as its solution: the puzzle runs all the same,
+    # named in the summary; a wrong answer would still fail the verifier
+    import dataclasses
+    import importlib.util
+
+    import puzzlebench as pb
+
+    out = tmp_path / "janko"
+    cmd = [sys.executable, str(REPO / "benchmarks" / "janko.py"), "--corpus", str(janko_dir), "--family", "hitori",
+           "--paradigm", "sat", "--ids", "85_17x17", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "85_17x17 run without its published solution" in done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["id"] for r in summary["solutions_unread"]["hitori"]] == ["85_17x17"]
+    assert summary["malformed"]["hitori"] == []
+    [row] = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
+    assert row["matches_published"] is None and row["correct"] and row["exhausted"]
+
+    spec = importlib.util.spec_from_file_location("janko_benchmark", REPO / "benchmarks" / "janko.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    [entry] = bench.corpus(janko_dir, "hitori", None, ids={"85_17x17"})
+    answer = pb.solve(entry.puzzle, "sat").solutions[0]
+    wrong = dataclasses.replace(entry, solution=entry.puzzle.solution(set(answer.cells) ^ {(0, 0)}))
+    assert bench.run_one(wrong, "t", "sat", 10.0, {})["correct"] is False  # a published grid still counts
+
+
 @needs_puzzlekit
 def test_puzzlekit_models_are_imported_before_the_clock_starts():
     code = ("import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "

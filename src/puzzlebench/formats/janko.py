@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..errors import ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution, family_spec, family_specs
@@ -181,14 +181,16 @@ def _shape(record: object) -> str:
 
 @dataclass(frozen=True)
 class JankoEntry:
-    """One corpus record: its id, the puzzle (named by the id), the published solution, the
-    record's source and its problem text as the corpus holds it."""
+    """One corpus record: its id, the puzzle (named by the id), the published solution (None when
+    the record has none, or none that reads: ``solution_error`` then says why), the record's source
+    and its problem text as the corpus holds it."""
 
     id: str
     puzzle: Puzzle
-    solution: Solution
+    solution: Solution | None
     source: str = ""
     problem: str = ""
+    solution_error: str = ""
 
     def __iter__(self):  # unpacks as (id, puzzle, solution)
         return iter((self.id, self.puzzle, self.solution))
@@ -199,8 +201,11 @@ def iter_janko(path: str | Path, family: Family | None = None,
     """Every puzzle of a puzzlekit-dataset JSON file (``{"name", "data": {ID: {problem, solution}}}``).
 
     Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``. A record
-    that cannot be read raises a :class:`ParseError` naming its id; given a ``malformed`` list,
-    such a record is appended to it as ``(id, reason)`` instead and the rest are still read.
+    whose problem cannot be read raises a :class:`ParseError` naming its id; given a ``malformed``
+    list, such a record is appended to it as ``(id, reason)`` instead and the rest are still read.
+    A record whose problem reads and whose solution does not (janko Hitori 85_17x17 holds a move
+    record there) is a puzzle all the same: it comes without a solution, the reason in
+    :attr:`JankoEntry.solution_error`.
     """
     path = Path(path)
     fmt = f"{NAME}-json"
@@ -228,21 +233,31 @@ def iter_janko(path: str | Path, family: Family | None = None,
             if not isinstance(problem, str) or not (answer is None or isinstance(answer, str)):
                 raise ParseError(fmt, f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
                                       f"(strings), got {_shape(record)}")
-            try:
-                puzzle = read(problem, family)
-                solution = read_solution(answer, puzzle) if answer else None
-            except ParseError as exc:
-                raise ParseError(exc.format, f"{path.name} puzzle {pid!r}: {exc.reason}", exc.line, exc.column) from None
-            except PuzzleError as exc:
-                raise ParseError(fmt, f"{path.name} puzzle {pid!r}: {exc}") from None
+            puzzle = _named(read, problem, family, where=f"{path.name} puzzle {pid!r}", fmt=fmt)
         except ParseError as exc:
             if malformed is None:
                 raise
             malformed.append((str(pid), str(exc)))
             continue
+        solution, why = None, ""
+        if answer:
+            try:
+                solution = _named(read_solution, answer, puzzle, where=f"{path.name} solution of {pid!r}", fmt=fmt)
+            except ParseError as exc:
+                why = str(exc)
         source = str(record.get("source", ""))
         puzzle = puzzle.with_meta(name=str(pid), source=source, corpus=str(doc.get("name", path.stem)))
-        yield JankoEntry(str(pid), puzzle, solution, source, problem)
+        yield JankoEntry(str(pid), puzzle, solution, source, problem, why)
+
+
+def _named(reader: Any, text: str, arg: Any, where: str, fmt: str) -> Any:
+    """``reader(text, arg)``, its errors as :class:`ParseError` naming ``where``."""
+    try:
+        return reader(text, arg)
+    except ParseError as exc:
+        raise ParseError(exc.format, f"{where}: {exc.reason}", exc.line, exc.column) from None
+    except PuzzleError as exc:
+        raise ParseError(fmt, f"{where}: {exc}") from None
 
 
 FORMAT = Format(
