@@ -52,9 +52,10 @@ def positive_megabytes(text: str) -> int:
     return value
 
 
-def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
-    """``["key=value", ...]`` -> dict (values stay strings; the encoding parses them)."""
-    out: dict[str, str] = {}
+def parse_options(pairs: Sequence[str] | None, deduce: str | None = None) -> dict[str, str]:
+    """``["key=value", ...]`` -> dict (values stay strings; the encoding parses them); ``deduce``,
+    when given, names the deduction stage (the option ``deduce``, which every solve takes)."""
+    out: dict[str, str] = {} if deduce is None else {"deduce": deduce}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -106,6 +107,7 @@ def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
             "search": dict(result.search), "backend": result.backend, "backend_version": result.backend_version,
             "solver": result.solver, "solver_version": result.solver_version,
             "encoding_hash": result.encoding_hash, "error": result.error, "extra": dict(result.extra),
+            "deduce": result.deduce, "settled": result.settled,
         },
     }
 
@@ -144,6 +146,7 @@ def solve_isolated(puzzle: "Puzzle", paradigm: str, encoding: str = "default", c
             timings=Timings(**data["timings"]), size=data["size"], search=data["search"],
             backend=data["backend"], backend_version=data["backend_version"], solver=data["solver"],
             solver_version=data["solver_version"], encoding_hash=data["encoding_hash"],
+            deduce=data.get("deduce", "none"), settled=data.get("settled", 0),
             violations=tuple(tuple(puzzle.verify(s)) for s in solutions), error=data["error"], extra=data["extra"],
         )
     # The child did not report a result: killed at the limit, out of memory, crashed.
@@ -189,11 +192,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if timeout is None:
         result = solve(
             puzzle, args.paradigm, args.encoding, count=args.count, timeout=None,
-            solver=args.solver, strict=False, **parse_options(args.option),
+            solver=args.solver, strict=False, **parse_options(args.option, args.deduce),
         )
     else:
         result = solve_isolated(puzzle, args.paradigm, args.encoding, count=args.count, timeout=timeout,
-                                memory_mb=memory, solver=args.solver, options=parse_options(args.option))
+                                memory_mb=memory, solver=args.solver, options=parse_options(args.option, args.deduce))
     if args.json:
         print(json.dumps(result.to_json(puzzle.rows, puzzle.cols), default=str))
     else:
@@ -202,7 +205,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         label = f"{result.paradigm}/{result.encoding} on {result.solver} ({result.solver_version})"
         shown = "exhausted" if result.exhausted else "not exhausted"
         print(f"{label}: {result.status}, {result.count} solution(s), {shown}, "
-              f"{result.timings.total * 1000:.1f} ms (build {result.timings.build * 1000:.1f} ms)")
+              f"{result.timings.total * 1000:.1f} ms (deduce={result.deduce}: {result.settled} cells settled in "
+              f"{result.timings.deduce * 1000:.1f} ms; build {result.timings.build * 1000:.1f} ms)")
         for i, answer in enumerate(result.solutions, 1):
             print(f"\nsolution {i}:")
             print(render_text(puzzle, answer, result.violations[i - 1] if result.violations else ()))
@@ -218,7 +222,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     timeout, memory = _limits(args)
     if args.count < 0:
         raise PuzzleError(f"--count must be >= 0, got {args.count}")
-    options = parse_options(args.option)
+    options = parse_options(args.option, args.deduce)
     reports = []
     for source in args.sources:
         puzzle = load(source, args.format)
@@ -264,6 +268,21 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
         family, paradigm = args.schema
         registry.paradigm(paradigm)
         print(schema(family, paradigm))
+        return 0
+    if args.deductions:
+        from . import deduce
+
+        families = [args.family] if args.family else [str(f) for f in Family]
+        rows = [{"family": fam, "deduction": d.name, "default": d.name == deduce.default_deduction(fam),
+                 "description": d.description, "reference": d.reference}
+                for fam in families for d in deduce.deducers(fam)]
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return 0
+        for row in rows:
+            mark = "*" if row["default"] else " "
+            print(f"{row['family']:<11}{mark}{row['deduction']:<8} {row['description']}")
+        print("\n* the family's default for every paradigm (deduce=auto); deduce=none: the bare puzzle")
         return 0
     specs = registry.encodings(args.family, args.paradigm)
     if args.json:
@@ -337,6 +356,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source")
     p.add_argument("--paradigm", default="sat", choices=paradigms)
     p.add_argument("--solver", help="one of the paradigm's solvers (see 'puzzlebench solvers'; default: its own)")
+    p.add_argument("--deduce", metavar="NAME",
+                   help="the deduction stage before encoding: auto (the family's default, the same for every "
+                        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
+                        "--deductions')")
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="encoding or backend option (repeatable)")
     p.add_argument("--count", type=int, default=1, help="answers wanted: 1, 2 proves uniqueness, 0 all")
@@ -354,6 +377,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paradigm", action="append", choices=paradigms, help="restrict (repeatable)")
     p.add_argument("--solver", action="append", metavar="NAME",
                    help="run these solvers instead of each paradigm's default (repeatable; 'all' = every installed one)")
+    p.add_argument("--deduce", metavar="NAME",
+                   help="the deduction stage before encoding: auto (the family's default, the same for every "
+                        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
+                        "--deductions')")
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--count", type=int, default=2, help="answers wanted per paradigm (2 proves uniqueness, 0 all)")
@@ -371,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paradigm", choices=paradigms)
     p.add_argument("--schema", nargs=2, metavar=("FAMILY", "PARADIGM"),
                    help="print the instance interface an encoding of FAMILY in PARADIGM is written against")
+    p.add_argument("--deductions", action="store_true", help="list the families' deductions (the --deduce stage)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_encodings)
 

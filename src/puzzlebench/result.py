@@ -39,10 +39,12 @@ class Status(str, Enum):
 class Timings:
     """Seconds on the harness's one clock (``time.perf_counter``) plus process CPU time.
 
-    ``build`` is encoding + grounding/loading, ``solve`` all search (first answer and the
-    enumeration after it), ``first`` the time from the start of search to the first answer.
+    ``deduce`` is the deduction stage (:mod:`puzzlebench.deduce`), ``build`` encoding +
+    grounding/loading, ``solve`` all search (first answer and the enumeration after it),
+    ``first`` the time from the start of search to the first answer; ``total`` is all of them.
     """
 
+    deduce: float = 0.0
     build: float = 0.0
     solve: float = 0.0
     first: float | None = None
@@ -67,6 +69,9 @@ class Result:
     exhausted: bool = False
     complete: bool = True
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The deduction stage that ran (``none``: the bare puzzle) and the settled cells it stated.
+    deduce: str = "none"
+    settled: int = 0
     timings: Timings = Timings()
     size: Mapping[str, int] = field(default_factory=dict)
     search: Mapping[str, float] = field(default_factory=dict)
@@ -105,10 +110,12 @@ class Result:
         """Timings, sizes and search figures in one flat dict (the CLI's ``stats``)."""
         t = self.timings
         out: dict[str, Any] = {
-            "build_s": t.build, "solve_s": t.solve, "first_s": t.first, "total_s": t.total, "cpu_s": t.cpu,
+            "deduce_s": t.deduce, "build_s": t.build, "solve_s": t.solve, "first_s": t.first, "total_s": t.total, "cpu_s": t.cpu,
         }
         out.update({f"size_{k}": v for k, v in self.size.items()})
         out.update({f"search_{k}": v for k, v in self.search.items()})
+        out["deduce"] = self.deduce
+        out["settled"] = self.settled
         out["solver"] = self.solver
         out["solver_version"] = self.solver_version
         out["backend"] = self.backend
@@ -147,6 +154,9 @@ class Result:
             # the answer when there is one; the sorted set of answers when several
             "solution_hash": digests[0] if len(digests) == 1 else (",".join(sorted(digests)) or None),
             "solution_hashes": digests,
+            "deduce": self.deduce,
+            "settled": self.settled,
+            "time_deduce": t.deduce,
             "time_build": t.build,
             "time_solve": t.solve,
             "time_first": t.first,

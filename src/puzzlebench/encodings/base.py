@@ -194,6 +194,31 @@ class Artifact:
     notes: dict[str, Any] = field(default_factory=dict)
     lazy: "LazyRule | None" = None
 
+    def fix(self, settled: Mapping[Cell, bool]) -> int:
+        """State the deduction stage's settled cells (cell -> marked) in this artefact, each as the
+        paradigm states a fixed cell; returns how many were stated. A cell without a decision
+        handle cannot be marked: a cell settled unmarked there needs nothing, and one settled
+        marked is stated as a contradiction, should a deduction ever claim it."""
+        stated = 0
+        for cell, on in sorted(settled.items()):
+            handle = self.decision.get(cell)
+            if handle is None:
+                if on:
+                    self.fix_false()
+                    stated += 1
+                continue
+            self.fix_cell(handle, on)
+            stated += 1
+        return stated
+
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        """State that the cell whose decision handle is ``handle`` is marked (``on``) or not."""
+        raise EncodingError(f"{type(self).__name__} cannot state the deduction stage's cells")
+
+    def fix_false(self) -> None:
+        """State a contradiction (the artefact then has no answer)."""
+        raise EncodingError(f"{type(self).__name__} cannot state the deduction stage's cells")
+
 
 #: A literal over the puzzle's cells: ``(cell, True)`` = "cell is marked", ``(cell, False)`` = not.
 CellLiteral = tuple[Cell, bool]

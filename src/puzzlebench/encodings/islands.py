@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
 
+from .. import deduce as deduction
 from ..model import Cell, Nurikabe, Subgrid
 from .base import BUILD_DEADLINE, CellClause, LazyRule, Option
 from .regions import (BLACK, UNKNOWN, WHITE, _around, _bfs, all_rules, connectivity_rule, island_cuts, island_rule,
@@ -461,15 +462,21 @@ def plan_option(default: str) -> Option:
     57.3 s, 1,110 each."""
     return Option(
         "plan", default, ("search", "probe", "deep"),
-        "the cells settled before solving: by the island plan's searches (search), or also by "
-        "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, "
-        f"within DEDUCE_BUDGET CPU seconds), or {PLAN_DEEP}",
+        "the island plan to build on: the deduction stage's (search, the default; the searched plan "
+        "under deduce=none), or probed by the encoding itself, failed-literal probing of the island, "
+        f"wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU seconds), or {PLAN_DEEP}",
     )
 
 
 def planned(p: Nurikabe, plan: str) -> IslandPlan:
-    """The island plan the ``plan`` option names: probed at depth 1 (``probe``) or 2 (``deep``),
-    else searched (``search``; ``auto``, whose encodings probe later)."""
+    """The island plan to build on: the deduction stage's (``island_plan``, see
+    :mod:`puzzlebench.deductions.nurikabe`) unless the ``plan`` option asks the encoding to probe
+    on its own at depth 1 (``probe``) or 2 (``deep``); without the stage's, the searched plan
+    (``search``; ``auto``, whose encodings probe later)."""
+    if plan in ("search", "auto"):
+        staged = deduction.current().facts.get("island_plan")
+        if isinstance(staged, IslandPlan):
+            return staged
     return IslandPlan.of(p, deduce=plan in ("probe", "deep"), depth=2 if plan == "deep" else 1)
 
 

@@ -14,12 +14,8 @@ strictly from the three rules (they remove no answer), each with its argument:
 
 from __future__ import annotations
 
+from .. import deduce as deduction
 from ..model import Cell, Hitori
-from .base import Option
-
-#: The option every Hitori encoding takes: state the deductions below up front, or not.
-DEDUCTIONS = Option("deductions", "on", ("on", "off"),
-                    "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)")
 
 
 def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:
@@ -62,12 +58,7 @@ def root(puzzle: Hitori, unshaded: set[Cell]) -> Cell | None:
     return min(unshaded, key=lambda c: (abs(c[0] - mid_r) + abs(c[1] - mid_c), c))
 
 
-def deductions(puzzle: Hitori, on: bool) -> tuple[set[Cell], set[Cell], Cell | None]:
-    """(cells forced unshaded, cells forced shaded, connectivity root) when ``on``, else nothing.
-
-    The two sets can meet on a board without answers; stating both is then a contradiction the
-    solvers find at once."""
-    if not on:
-        return set(), set(), None
-    white = forced_unshaded(puzzle)
-    return white, forced_shaded(puzzle), root(puzzle, white)
+def known_root(puzzle: Hitori) -> Cell | None:
+    """The connectivity root: a cell the deduction stage settled unshaded (the one nearest the
+    centre), or None when it settled none (``deduce=none``)."""
+    return root(puzzle, set(deduction.current().unmarked))

@@ -32,6 +32,13 @@ class MiniZincArtifact(Artifact):
     data: str = ""
     array: str = "x"
 
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        row, col = handle
+        self.model += f"\nconstraint {self.array}[{row},{col}] = {'true' if on else 'false'};"
+
+    def fix_false(self) -> None:
+        self.model += "\nconstraint false;"
+
 
 def seed001_model() -> str:
     """The text of seed 001's MiniZinc model."""

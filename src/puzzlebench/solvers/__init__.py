@@ -15,6 +15,7 @@ import time
 import traceback
 from typing import Any, Iterator
 
+from .. import deduce as deduction
 from .. import registry
 from ..encodings.base import BUILD_DEADLINE, Artifact, BuildTimeout
 from ..errors import EncodingError, SolverUnavailable, VerificationError
@@ -92,6 +93,7 @@ def solve(
     timeout: float | None = None,
     *,
     solver: str | None = None,
+    deduce: str | None = None,
     strict: bool = True,
     **options: Any,
 ) -> Result:
@@ -100,12 +102,15 @@ def solve(
     ``count=1`` finds an answer, ``count=2`` proves uniqueness, ``count=0`` enumerates all.
     ``encoding`` is a registered name or the path of an encoding file (``.lp``, ``.mzn``).
     ``solver`` names one of the paradigm's solvers (``puzzlebench solvers``; default: the
-    paradigm's own, e.g. ``cadical195`` for SAT, unless the built encoding prefers another of
-    them: the SAT Light Up default asks for ``minicard`` for its native cardinality constraints
-    (``minisat22`` below 2,000 cells with its clausal options), the SAT Kuromasu default for
-    ``minicard`` for its native cardinality constraints below 2,000 cells and ``glucose42`` from
-    there on; ``Result.solver`` names the one that ran). ``options`` are the encoding's named options
-    (see ``puzzlebench encodings``) and the backend's (``num_workers`` for CP-SAT, ...).
+    paradigm's one default solver, e.g. ``cadical195`` for SAT, whatever the encoding or board; an
+    encoding that needs what the solver cannot take, such as native cardinality constraints, is
+    refused with the reason). ``deduce`` names the deduction stage (:mod:`puzzlebench.deduce`):
+    ``auto`` or None, the family's default, the same for every paradigm; ``none``, the bare
+    puzzle; or one of the family's deductions (``puzzlebench encodings --deductions``). Its
+    settled cells are stated in the encoding's artefact, timed apart (``Result.timings.deduce``),
+    and counted (``Result.settled``); peers (puzzlekit) always get the bare puzzle.
+    ``options`` are the encoding's named options (see ``puzzlebench encodings``) and the
+    backend's (``num_workers`` for CP-SAT, ...).
 
     A complete encoding returning an answer the verifier rejects raises
     :class:`VerificationError` (``strict=True``) or yields status ``wrong``.
@@ -121,10 +126,13 @@ def solve(
         raise SolverUnavailable(reason)
     backend_cls = solver_spec.backend_class()
     enc_opts, back_opts = split_options(spec, backend_cls, options)
+    peer = registry.paradigm(paradigm).peer
+    deduce_name = deduction.NONE if peer else deduction.deducer(puzzle.family, deduce)
     complete = spec.is_complete(enc_opts)
     backend_cls.load()
     if spec.load is not None:
         spec.load()
+    deduction.load(puzzle.family, deduce_name)
 
     # The CPU clock is read first: reading it is a system call, and on a loaded machine the
     # scheduler often switches away there, which the wall clock would bill to this run.
@@ -135,52 +143,66 @@ def solve(
     found: list = []
     violations: list = []
     tally: dict[str, int] = {}
-    t_build = t_first = None
+    t_deduce = t_build = t_first = None
+    settled = 0
+    contradiction = None
     status = Status.ERROR
     error = None
-    try:
-        token = BUILD_DEADLINE.set(deadline)
+    with deduction.stage() as hand:
         try:
-            artifact = spec.build(puzzle, enc_opts)
-        finally:
-            BUILD_DEADLINE.reset(token)
-        if solver is None and getattr(artifact, "preferred_solver", None):
-            preferred = _preferred(paradigm, artifact.preferred_solver, backend_cls)
-            if preferred is not None:  # the encoding asks for another of the paradigm's solvers
-                solver_spec, backend = preferred, backend_cls(back_opts, preferred.settings)
-        if getattr(artifact, "native", None) and not getattr(backend, "native_cardinality", False):
-            artifact.clausal(f"backend {backend_cls.name!r}")  # native constraints as clauses, or refused
-        backend.build(artifact, deadline)
-        t_build = time.perf_counter()
-        if not backend.timed_out:
-            for cells in answers(backend, artifact, count, deadline, tally):
-                if t_first is None:
-                    t_first = time.perf_counter() - t_build
-                answer = puzzle.solution(cells)
-                found.append(answer)
-                violations.append(tuple(puzzle.verify(answer)))
-                if count and len(found) >= count:
-                    break
-        if found:
-            status = Status.SAT
-        elif backend.timed_out:
+            token = BUILD_DEADLINE.set(deadline)
+            try:
+                # The deduction stage: what the rules settle, before any encoding is built.
+                deduced = deduction.deduce(puzzle, deduce_name)
+                t_deduce = time.perf_counter()
+                hand(deduced)
+                contradiction = deduced.contradiction
+                artifact = None if contradiction else spec.build(puzzle, enc_opts)
+            finally:
+                BUILD_DEADLINE.reset(token)
+            if artifact is None:  # the deduction proved that no answer exists: no solver is asked
+                backend.exhausted = True
+                t_build = time.perf_counter()
+            else:
+                artifact.fix(deduced.settled)
+                settled = len(deduced.settled)
+                if getattr(artifact, "native", None) and not getattr(backend, "native_cardinality", False):
+                    artifact.clausal(f"backend {backend_cls.name!r}")  # refused: it takes no native constraint
+                backend.build(artifact, deadline)
+                t_build = time.perf_counter()
+                if not backend.timed_out:
+                    for cells in answers(backend, artifact, count, deadline, tally):
+                        if t_first is None:
+                            t_first = time.perf_counter() - t_build
+                        answer = puzzle.solution(cells)
+                        found.append(answer)
+                        violations.append(tuple(puzzle.verify(answer)))
+                        if count and len(found) >= count:
+                            break
+            if found:
+                status = Status.SAT
+            elif backend.timed_out:
+                status = Status.TIMEOUT
+            else:
+                status = Status.UNSAT
+        except BuildTimeout:  # the deduction or the encoding was still running at the deadline
+            backend.timed_out = True
             status = Status.TIMEOUT
-        else:
-            status = Status.UNSAT
-    except BuildTimeout:  # the encoding was still being built at the deadline
-        backend.timed_out = True
-        status = Status.TIMEOUT
-    except (EncodingError, SolverUnavailable):
-        backend.close()
-        raise
-    except Exception as exc:  # a backend failure becomes a recorded status
-        error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
-        status = Status.ERROR
+        except (EncodingError, SolverUnavailable):
+            backend.close()
+            raise
+        except Exception as exc:  # a backend failure becomes a recorded status
+            error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+            status = Status.ERROR
     t_end, c_end = time.perf_counter(), time.process_time()
+    if t_deduce is None:
+        t_deduce = t_end
     if t_build is None:
         t_build = t_end
     size, search, extra = _safe(backend.size), _safe(backend.search), _safe(backend.extra)
     extra.update(tally)
+    if contradiction:
+        extra["contradiction"] = contradiction
     backend.close()
 
     rejected = [i for i, v in enumerate(violations) if v]
@@ -203,8 +225,11 @@ def solve(
         exhausted=backend.exhausted and status in (Status.SAT, Status.UNSAT),
         complete=complete,
         options={**enc_opts, **back_opts},
+        deduce=deduce_name,
+        settled=settled,
         timings=Timings(
-            build=t_build - t0,
+            deduce=t_deduce - t0,
+            build=t_build - t_deduce,
             solve=t_end - t_build,
             first=t_first,
             total=t_end - t0,
@@ -221,29 +246,6 @@ def solve(
         error=error,
         extra=extra,
     )
-
-
-#: (paradigm, solver name, backend class) -> the registered spec an artefact's preference names
-#: and whether it can stand in for the default (looked up once: a registry lookup imports the
-#: backend's module and asks the library for its solvers, which a corpus of small boards would
-#: pay on the clock per puzzle; re-registering the name makes a new spec, looked up anew).
-_PREFERRED: dict[tuple[str, str, type], tuple[Any, bool]] = {}
-
-
-def _preferred(paradigm: str, name: str, backend_cls: type[Backend]):
-    """The solver spec an artefact's ``preferred_solver`` names, when it can stand in for the
-    paradigm's default: registered for the paradigm, on the same backend class, and installed;
-    else None (the default runs)."""
-    key = (paradigm, name, backend_cls)
-    known = _PREFERRED.get(key)
-    if known is None or registry._SOLVERS.get(paradigm, {}).get(name) is not known[0]:
-        try:
-            spec = registry.solver(paradigm, name)
-            usable = spec.backend_class() is backend_cls and spec.unavailable_reason() is None
-        except (EncodingError, SolverUnavailable, ImportError):
-            spec, usable = None, False
-        known = _PREFERRED[key] = (spec, usable)
-    return known[0] if known[1] else None
 
 
 def _safe(fn) -> dict:

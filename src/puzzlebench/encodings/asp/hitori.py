@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori, Puzzle
 from ..base import EncodingSpec, Option
-from ..latin import DEDUCTIONS, deductions
+from ..latin import known_root
 from .kuromasu import CONNECTIVITY_FILES
 from .program import AspProgram
 from .propagator import ConnectivityPropagator
@@ -35,8 +35,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if not isinstance(puzzle, Hitori):
         raise TypeError(f"expected a Hitori puzzle, got {type(puzzle).__name__}")
     connectivity = options["connectivity"]
-    on = options["deductions"] == "on"
-    root = deductions(puzzle, on)[2]
+    root = known_root(puzzle)
     parts = [f"size({puzzle.rows},{puzzle.cols})."]
     parts += [f"num({r},{c},{n})." for r, row in enumerate(puzzle.numbers) for c, n in enumerate(row)]
     if connectivity in ("reach", "acyclic"):
@@ -44,7 +43,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     propagator = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(puzzle.rows, puzzle.cols, (), predicate="shaded")
-    files = ["hitori.lp", *(("hitori_deductions.lp",) if on else ()), *CONNECTIVITY_FILES[connectivity]]
+    files = ["hitori.lp", *CONNECTIVITY_FILES[connectivity]]
     return AspProgram(files=tuple(files), facts="".join(parts), predicate="shaded", propagator=propagator)
 
 
@@ -56,6 +55,6 @@ ENCODINGS: list[EncodingSpec] = [
         build=build_default,
         description="choice of shaded cells, no two adjacent; no repeated number among unshaded cells of a "
         "line; one unshaded region (connectivity option)",
-        options=(CONNECTIVITY, DEDUCTIONS),
+        options=(CONNECTIVITY,),
     ),
 ]

@@ -98,10 +98,10 @@ ESCALATE_CPU = 1.0
 #: probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko puzzle
 #: 3.34 s against 4.94 s, 111/111 both; 690_50x50 4.75 s against 15.7 s
 PLAN = Option(
-    "plan", "probe", ("search", "probe", "deep", "auto"),
-    "the cells settled before solving: by the island plan's searches (search), also by "
-    "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, the "
-    "default, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the searches with the probe's "
+    "plan", "search", ("search", "probe", "deep", "auto"),
+    "the island plan to build on: the deduction stage's (search, the default; the searched plan "
+    "under deduce=none), or probed by the encoding itself, failed-literal probing of the island, "
+    "wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the searches with the probe's "
     "cells added to the running search as unit clauses once the lazy cuts' checks run long (auto: "
     "escalate checks and escalate_cpu seconds)",
 )

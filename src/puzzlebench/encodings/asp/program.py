@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ...errors import EncodingError
 from ...model import Cell
@@ -57,6 +57,15 @@ class AspProgram(Artifact):
     args: tuple[str, ...] = ()
     propagator: Any = None
     configuration: str = ""
+
+    def fix(self, settled: Mapping[Cell, bool]) -> int:
+        """The settled cells as integrity constraints on the answer atoms (``:- not p(R,C).`` for a
+        marked cell, ``:- p(R,C).`` for an unmarked one), in the atoms' own coordinates."""
+        shift = 1 if self.to_cell is cell_of_1based else 0
+        lines = [f":- {'not ' if on else ''}{self.predicate}({r + shift},{c + shift})."
+                 for (r, c), on in sorted(settled.items())]
+        self.text = "\n".join([self.text, "% the deduction stage's settled cells", *lines])
+        return len(lines)
 
     def program(self) -> str:
         """The rules of all files followed by the facts, as one text."""

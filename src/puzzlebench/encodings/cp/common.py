@@ -59,6 +59,25 @@ class CpModelArtifact(Artifact):
     refix_every: int = 0
     escalation_time: float | None = None
 
+    def fix(self, settled: Mapping[Cell, bool]) -> int:
+        stated = super().fix(settled)
+        if self.escalation is not None:  # the model switched to states the same cells
+            searches, build = self.escalation
+
+            def fixed_build() -> "CpModelArtifact":
+                artifact = build()
+                artifact.fix(settled)
+                return artifact
+
+            self.escalation = (searches, fixed_build)
+        return stated
+
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        self.model.add_bool_or([handle if on else ~handle])
+
+    def fix_false(self) -> None:
+        self.model.add_bool_or([])
+
 
 def new_bools(model: cp_model.CpModel, prefix: str, cells: Iterable[Cell]) -> dict[Cell, cp_model.IntVar]:
     """One named Boolean per cell: ``prefix[r,c]``."""

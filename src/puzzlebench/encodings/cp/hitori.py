@@ -9,7 +9,6 @@ Rules and the blocks that enforce them:
   :mod:`.connectivity`): ``lazy`` (one-cell cuts up front, region cuts on split candidates),
   ``rank`` (levels), ``flow`` (single-commodity flow), ``none`` (the rule dropped: a
   relaxation); rooted at a cell known unshaded, else at a chosen unshaded cell;
-* ``deductions``: the sound consequences of :mod:`..latin` fixed up front.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import DEDUCTIONS, deductions, repeated_groups
+from ..latin import known_root, repeated_groups
 from ..regions import connectivity_rule
 from .common import CpModelArtifact, new_bools
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
@@ -46,12 +45,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> CpModelArtifact
     for a, b in grid.edges():
         model.add_bool_or([~shaded[a], ~shaded[b]])
 
-    # Consequences of the rules, stated up front.
-    white, black, root = deductions(puzzle, options["deductions"] == "on")
-    for cell in sorted(white):
-        model.add(shaded[cell] == 0)
-    for cell in sorted(black):
-        model.add(shaded[cell] == 1)
+    root = known_root(puzzle)
 
     # All unshaded cells form one orthogonally connected region.
     if connectivity == "rank":
@@ -79,7 +73,6 @@ ENCODINGS: list[EncodingSpec] = [
                 "(levels), flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),
             ),
-            DEDUCTIONS,
         ),
     ),
 ]

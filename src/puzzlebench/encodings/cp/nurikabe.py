@@ -384,7 +384,7 @@ ENCODINGS: list[EncodingSpec] = [
         description="wall Booleans, 2x2 clauses; islands by owners and depths, or lazy cuts; wall "
         "connectivity by lazy cuts, levels or flow",
         options=(
-            plan_option("deep"),
+            plan_option("search"),
             wall_option("rank", "flow"),
             # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
             # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Union
+from typing import Any, Callable, Iterable, Mapping, Union
 
 from ...model import Cell
 from ..base import Artifact
@@ -194,6 +194,13 @@ class MipModel(Artifact):
             self.index.append(col)
             self.value.append(coef)
         self.starts.append(len(self.index))
+
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        # as a row: the backend's enumeration resets the decision columns' bounds
+        self.add_eq(Var(handle), float(on), why="a settled cell")
+
+    def fix_false(self) -> None:
+        self.add(Linear(constant=1.0), 0.0, 0.0, why="the deduction stage found no answer")
 
     def add_le(self, expr: Term, bound: float, why: str | None = None) -> None:
         """``expr <= bound``."""

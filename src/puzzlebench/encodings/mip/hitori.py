@@ -9,7 +9,6 @@ Rules and the rows that enforce them:
   :mod:`.connectivity`): ``lazy`` (one-cell cuts up front, region cuts added as rows for split
   candidates), ``flow`` (single-commodity flow, rooted at a cell known unshaded or a chosen one),
   ``none`` (the rule dropped: a relaxation);
-* ``deductions``: the sound consequences of :mod:`..latin` as fixing rows.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import deductions, repeated_groups
+from ..latin import known_root, repeated_groups
 from ..regions import connectivity_rule
 from .common import MipModel, total
 from .connectivity import connect_by_flow, no_isolated_white
@@ -43,12 +42,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> MipModel:
     for a, b in grid.edges():
         model.add_le(shaded[a] + shaded[b], 1)
 
-    # Consequences of the rules, stated up front.
-    white, black, root = deductions(puzzle, options["deductions"] == "on")
-    for cell in sorted(white):
-        model.add_eq(shaded[cell], 0)
-    for cell in sorted(black):
-        model.add_eq(shaded[cell], 1)
+    root = known_root(puzzle)
 
     # All unshaded cells form one orthogonally connected region.
     connectivity = options["connectivity"]
@@ -75,8 +69,6 @@ ENCODINGS: list[EncodingSpec] = [
                 "flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),
             ),
-            Option("deductions", "on", ("on", "off"),
-                   "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)"),
         ),
     ),
 ]

@@ -27,22 +27,8 @@ Rules and the rows that enforce them:
   (every length checked against the board and the other rays). ``tuples`` is the default
   (generated 15x15 boards: 1.2 s of CPU for answer and proof against 9.1 s with ``sum``; 20x20:
   13.5 s against none proven);
-* cells settled before solving (``deduce`` option): ``views`` runs the propagation of
-  :mod:`.kuromasu_probe` and fixes the cells it settles by rows, rays stopping after their
-  longest view; ``probe`` adds failed-literal probing on cells and ray lengths,
-  which settles some generated boards up to 30x30 completely (generated 20x20 with ``tuples``:
-  5.4 s of CPU against 13.5 s with ``views``; the janko corpus, every 5th: 1.2 s against 2.3 s).
-  Probes are re-run only when what they read changes (generated 30x30: 0.5-1.7 s of CPU; 50x50
-  about 4 s, leaving 500-1,600 of about 2,180 cells open; 100x100 about 30 s, half open);
-  ``probe_views`` (the default) also probes each number's views one by one while it has at most
-  ``WHOLE_VIEWS`` of them: a ray keeps only the lengths of the views that survive, and a cell every
-  surviving view settles alike is settled. It settles every generated 30x30 and 50x50 board (but
-  one cell) before HiGHS starts (50x50: 2.6-5.4 s of CPU for answer and proof, none proven
-  within 60 s wall before but s3). The deductions run compiled (``deduce_engine``,
-  :mod:`.kuromasu_probe_compiled`): with ``WHOLE_VIEWS`` = 200, and the views a probe ruled out kept
-  out of every later revision, they settle every cell of 100x100 s2 and all but 3 of s1 and 2 of s3
-  (4.5-7.6 s of CPU; without that rule 978 and 2,835 were left open, and HiGHS's presolve took
-  2.6 s and 20 s per run to settle them by probing);
+* the cells the deduction stage settles (:mod:`puzzlebench.deductions.kuromasu`) are fixed by
+  rows, and a ray stops after the longest of its number's feasible views there;
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -62,24 +48,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...model import Cell, Direction, Family, Kuromasu
+from ... import deduce as deduction
 from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
 from .connectivity import connect_by_flow, no_isolated_white
-from .kuromasu_probe import ENGINES, load_engine
 from .kuromasu_probe import Views as _Views
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "flow", "none")
 VIEWS: tuple[str, ...] = ("sum", "hull", "tuples")
 DEFAULT_VIEWS = "tuples"
-DEDUCE: tuple[str, ...] = ("off", "views", "probe", "probe_views")
-DEFAULT_DEDUCE = "probe_views"
-#: deduce=probe_views probes a number's views one by one while it has at most this many (gen 50x50 s1:
-#: 20 leaves 1,276 cells open, 50 and 100 settle the board in 8.0 and 9.7 s of CPU with the readable
-#: engine; compiled, 200 settles gen 70x70 s3 and 100x100 s2, which 50 leaves 918 and 2,574 cells
-#: open, at 1.1-2.7x the CPU time of 50)
-WHOLE_VIEWS = 200
-DEDUCE_ENGINES = ENGINES
 DEFAULT_CONNECTIVITY = "lazy"
 VISIBILITY: tuple[str, ...] = ("rays", "shared")
 DEFAULT_VISIBILITY = "rays"
@@ -98,20 +76,15 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
         if a in black and b in black:
             model.add_le(black[a] + black[b], 1)
 
-    # Deductions from the numbers' views (settled cells keep their columns, fixed by a row).
-    deduce = options["deduce"]
-    connected = options["connectivity"] != "none"  # without the rule, its deductions must go too
-    views = (_Views(puzzle, probe=deduce.startswith("probe"), connected=connected,
-                    whole_views=WHOLE_VIEWS if deduce == "probe_views" else 0, engine=options["deduce_engine"])
-             if deduce != "off" or options["views"] != "sum" else None)
-    known: dict[Cell, bool] = {}
-    if views is not None and views.contradiction is not None:
-        model.contradiction = views.contradiction  # no answer: the backend says so without HiGHS
-        return model
-    if views is not None and deduce != "off":
-        known = {cell: value for cell, value in views.colour.items() if cell in black}
-        for cell, value in known.items():  # as rows: the backend's enumeration resets decision bounds
-            model.add_eq(black[cell], float(value))
+    # Each number's feasible views: the deduction stage's, else revised here (views option).
+    views = deduction.current().facts.get("views")
+    if views is None and options["views"] != "sum":
+        views = _Views(puzzle, connected=options["connectivity"] != "none")
+        if views.contradiction is not None:
+            model.contradiction = views.contradiction  # no answer: the backend says so without HiGHS
+            return model
+    # The cells the deduction stage settled (the harness fixes them by rows) end the rays early.
+    known = {cell: value for cell, value in deduction.current().settled.items() if cell in black}
 
     # A number equals the white cells it sees in its row and column, itself included.
     stretches = _Stretches(model, black) if options["visibility"] == "shared" else None
@@ -291,9 +264,8 @@ ENCODINGS: list[EncodingSpec] = [
         paradigm="mip",
         name="default",
         build=build_default,
-        load=load_engine,
         description="black binaries, no-adjacent rows, visibility by ray prefix variables tied to one binary per "
-        "feasible view of each number, cells settled by probing first; connectivity by lazy cuts or a "
+        "feasible view of each number; connectivity by lazy cuts or a "
         "single-commodity flow",
         options=(
             Option(
@@ -319,25 +291,6 @@ ENCODINGS: list[EncodingSpec] = [
                 "how a number's four ray lengths add up: sum (one row, 1 + the prefixes = n), hull (plus a unit "
                 "flow over the partial sums whose paths are the number's views: their convex hull), tuples (plus "
                 "one binary per view, exactly one chosen)",
-            ),
-            Option(
-                "deduce",
-                DEFAULT_DEDUCE,
-                DEDUCE,
-                "cells settled before solving: off, views (each number's feasible ray lengths against the "
-                "board, black cells' neighbours white, a white cell walled in but for one neighbour; settled "
-                "cells are fixed by rows and rays stop after the longest view), probe (views, plus failed-literal "
-                "probing: a colour or ray length whose propagation contradicts, or cuts known white cells apart, is "
-                "ruled out), probe_views (probe, plus each number's views probed one by one: a ray keeps the "
-                "lengths of the surviving views, a cell every surviving view settles alike is settled)",
-            ),
-            Option(
-                "deduce_engine",
-                "auto",
-                DEDUCE_ENGINES,
-                "what runs the deductions: compiled (numba; the same fixpoint, the bundled 100x100 boards about 13x "
-                "faster), python (the readable reference), auto (compiled where numba is installed and every "
-                "number is at most 61)",
             ),
         ),
     ),

@@ -534,10 +534,10 @@ ENCODINGS: list[EncodingSpec] = [
             # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
             # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
             # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
-            Option("plan", "deep", ("search", "probe", "deep", "auto"),
-                   "the cells settled before solving: by the island plan's searches, or also by "
-                   "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, within a CPU budget, before the build), " + PLAN_DEEP + ", or by the searches "
+            Option("plan", "search", ("search", "probe", "deep", "auto"),
+                   "the island plan to build on: the deduction stage's (search, the default; the searched "
+                   "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
+                   "the island, wall-connectivity, 2x2 and crossing rules (probe, within a CPU budget), " + PLAN_DEEP + ", or by the searches "
                    "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
                    "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "

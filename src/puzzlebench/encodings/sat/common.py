@@ -60,16 +60,10 @@ class CnfModel(Artifact):
     pool: "IDPool" = None  # type: ignore[assignment]
     clauses: list[Clause] = field(default_factory=list)
     propagator: Callable[[], tuple["Propagator", Sequence[int]]] | None = None
-    #: The registered solver to run this formula on when the caller names none (see
-    #: :func:`small_board_solver`); None: the paradigm's default solver.
-    preferred_solver: str | None = None
     #: Native cardinality constraints, each ``(lits, k)`` for "at most k of lits" (python-sat's
     #: CNF+ items), for the solvers that take them (Minicard, Gluecard 3 and 4: the backend
     #: refuses the others); empty for every encoding that does not ask (:meth:`native_equals`).
     native: list[tuple[Sequence[int], int]] = field(default_factory=list)
-    #: When set, the clauses that state ``native`` for a solver that takes no native
-    #: constraint (the backend loads them instead); None: such a solver is refused.
-    native_fallback: Callable[[], list[Clause]] | None = None
     #: ``(checks, more)``: after that many checks the backend adds the clauses ``more(cpu_seconds)``
     #: returns (given the CPU seconds it may take) to the running solver, keeping what it learnt
     #: and the clauses added so far; sound only if every answer satisfies them. None: never.
@@ -83,6 +77,12 @@ class CnfModel(Artifact):
 
     def add(self, clause: Clause) -> None:
         self.clauses.append(clause)
+
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        self.clauses.append([handle if on else -handle])  # a unit clause
+
+    def fix_false(self) -> None:
+        self.clauses.append([])
 
     def extend(self, clauses: Sequence[Clause]) -> None:
         self.clauses.extend(clauses)
@@ -116,18 +116,14 @@ class CnfModel(Artifact):
             self.native += ((lits, k), ([-x for x in lits], n - k))
 
     def clausal(self, reader: str) -> None:
-        """State :attr:`native` as clauses (:attr:`native_fallback`) for ``reader``, which takes
-        no native constraint; an :class:`EncodingError` naming it when there is no fallback."""
-        if not self.native:
-            return
-        if self.native_fallback is None:
+        """Refuse ``reader``, which takes no native constraint, when :attr:`native` holds any: the
+        solver is the user's choice, and an encoding never swaps in another statement of its rules."""
+        if self.native:
             raise EncodingError(
-                f"this encoding states native cardinality constraints, which {reader} cannot take: "
-                "python-sat takes them on minicard, gluecard3 and gluecard4; or choose a clausal "
-                "cardinality encoding"
+                f"this encoding states native cardinality constraints (card=native or amo=native), which "
+                f"{reader} cannot take: python-sat takes them on minicard, gluecard3 and gluecard4; or "
+                "choose a clausal cardinality encoding"
             )
-        self.clauses.extend(self.native_fallback())
-        self.native, self.native_fallback = [], None
 
     def count_if(self, guard: list[int], lits: Sequence[int], k: int, relation: str, enc: str) -> None:
         """``all(guard) -> sum(lits) <relation> k``: each clause of the encoding is weakened by the
@@ -150,25 +146,6 @@ class CnfModel(Artifact):
         side = self.var("side", *tag)
         self.count_if(guard + [side], lits, k - 1, "atmost", enc)
         self.count_if(guard + [-side], lits, k + 1, "atleast", enc)
-
-
-#: Boards below this many cells are solved by propagation: their time is building and loading
-#: the clauses, not search (the same bound as Kuromasu's ``AUTO_CELLS``).
-SMALL_BOARD_CELLS = 2000
-#: The registered solver that takes such a formula fastest: python-sat's MiniSat 2.2 is cheaper
-#: to create than CaDiCaL 1.9.5 (CaDiCaL reads the process clock several times, a system call
-#: each) and loads each clause in about two thirds of CaDiCaL's time; on the janko corpus it was
-#: the fastest of the thirteen python-sat solvers (``benchmarks/solvers.py``) and proves every
-#: answer unique as CaDiCaL does.
-SMALL_BOARD_SOLVER = "minisat22"
-
-
-def small_board_solver(cells: int) -> str | None:
-    """The solver a default encoding asks for on a board of ``cells`` cells without an external
-    propagator (which only CaDiCaL 1.9.5 runs): :data:`SMALL_BOARD_SOLVER` below
-    :data:`SMALL_BOARD_CELLS`, else None (the paradigm's default, CaDiCaL; Kuromasu asks for
-    MiniSat below 2,000 cells and Glucose 4.2.1 from there on, see ``kuromasu.BIG_SOLVER``)."""
-    return SMALL_BOARD_SOLVER if cells < SMALL_BOARD_CELLS else None
 
 
 def cardinality(pool: "IDPool", lits: Sequence[int], k: int, relation: str, enc: str) -> list[Clause]:

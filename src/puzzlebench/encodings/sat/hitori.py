@@ -10,8 +10,7 @@ Rules and the blocks that enforce them:
   :mod:`.connectivity`): ``lazy`` (cuts added for split candidates), ``propagator`` (an
   IPASIR-UP engine on CaDiCaL 1.9.5), ``rank`` (reachability levels), or ``none`` (the rule
   dropped: a relaxation);
-* ``deductions``: the sound consequences of :mod:`..latin` as unit clauses (``a x a``: x
-  unshaded; ``a a .. a``: the lone a shaded), and a cell so known unshaded as the rank root.
+* ranks are rooted at a cell the deduction stage settled unshaded, when there is one.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import DEDUCTIONS, deductions, repeated_groups
+from ..latin import known_root, repeated_groups
 from ..regions import connectivity_rule
 from .common import CnfModel, amo_option
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
@@ -46,9 +45,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> CnfModel:
     # No two shaded cells share a side.
     cnf.extend([(-shaded[a], -shaded[b]) for a, b in puzzle.grid.edges()])
 
-    # Consequences of the rules, stated up front.
-    white, black, root = deductions(puzzle, options["deductions"] == "on")
-    cnf.extend([(-shaded[c],) for c in sorted(white)] + [(shaded[c],) for c in sorted(black)])
+    root = known_root(puzzle)
 
     # All unshaded cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -59,7 +56,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> CnfModel:
     elif mode == "propagator":
         graph = BoardGraph.of(puzzle, decision)  # rooted at the first cell found unshaded
         cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
-    cnf.notes.update(connectivity=mode, deductions=options["deductions"])
+    cnf.notes.update(connectivity=mode)
     return cnf
 
 
@@ -80,7 +77,6 @@ SPECS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             amo_option("auto", "the unshaded cells sharing a number in a line"),
-            DEDUCTIONS,
         ),
     ),
 ]

@@ -19,9 +19,8 @@ Rules and the blocks that enforce them:
   its horizontal rays into two unary counts, and ties two numbers of one line that see each
   other: they see the same cells along it, so their counts across it differ by the difference
   of the numbers (on the 100x100 boards about 0.55x the adder's conflicts); ``sized``, the
-  default, is ``native`` on boards below ``AUTO_CELLS`` cells (the adder's clauses instead for
-  a solver or backend without native constraints) and ``lines`` from there on, where search
-  dominates; the others are the generic encodings over all literals, e.g. ``seqcounter``,
+  default, is ``adder`` on boards below ``AUTO_CELLS`` cells and ``lines`` from there on, where
+  search dominates (``native`` needs a solver that takes native constraints, e.g. minicard); the others are the generic encodings over all literals, e.g. ``seqcounter``,
   Sinz 2005);
 * white cells form one region (``connectivity`` option): ``rank`` (reachability levels),
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
@@ -44,7 +43,7 @@ from ...model import Cell, Family, Kuromasu
 from ...model.grid import bit_region
 from ..base import CellClause, EncodingSpec, LazyRule, Option
 from ..regions import connectivity_rule
-from .common import CARD_CHOICES, SMALL_BOARD_SOLVER, Clause, CnfModel, unary_add, unary_sum_equals
+from .common import CARD_CHOICES, Clause, CnfModel, unary_add, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
@@ -55,20 +54,6 @@ CUT: tuple[str, ...] = ("auto", "cell", "none")
 #: build time cost 5% in total; on the generated 50x50 and larger boards the search they save
 #: dominates (100x100: 2.2x less time, 3.4x fewer conflicts).
 AUTO_CELLS = 2000
-#: The solver this encoding asks for below ``AUTO_CELLS`` cells when no propagator is attached
-#: and no native constraint is stated: MiniSat 2.2, as for every small board
-#: (:func:`.common.small_board_solver`); on the large generated boards it took about half of
-#: CaDiCaL 1.9.5's CPU time to the uniqueness proof with the adder (50x50 to 100x100, count=2:
-#: more conflicts, each far cheaper), and ``BIG_SOLVER`` does better still with ``lines``.
-SOLVER = SMALL_BOARD_SOLVER
-#: The solver asked for on boards of ``AUTO_CELLS`` cells or more (no propagator attached):
-#: Glucose 4.2.1, which with ``card=lines`` (the ``sized`` default there) reached the uniqueness
-#: proof of the 50x50 to 100x100 boards in 0.90-0.94x MiniSat's CPU time, with fewer conflicts.
-BIG_SOLVER = "glucose42"
-#: With native constraints (``card=native``, or ``sized`` below ``AUTO_CELLS`` cells): Minicard 1.2,
-#: MiniSat 2.2 with native "at most k" constraints (on the janko corpus as fast as Gluecard 3 and
-#: 4.1, and build+load+count=2 take 0.69x the adder's CPU time on MiniSat).
-NATIVE_SOLVER = "minicard"
 #: From this many cells on, the build runs with Python's cyclic garbage collector paused: it
 #: makes some 350,000 clause tuples on a 100x100 board and no reference cycle, and the
 #: collector's repeated passes over the growing heap took a third of the build's CPU time there
@@ -128,10 +113,7 @@ def _build(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
     stretches = _Stretches(var, cols) if visibility == "shared" else None
     card = options["card"]
     if card == "sized":
-        card = "lines" if big else "native"
-        sums: list[tuple[list[list[int]], int]] | None = []  # the adder's input, for other solvers
-    else:
-        sums = None
+        card = "lines" if big else "adder"
     lines = _Lines() if card == "lines" else None
     for (r, c), number in puzzle.numbers.items():
         origin = r * cols + c
@@ -153,15 +135,10 @@ def _build(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             unary_sum_equals(cnf.pool, clauses, rays, number - fixed)
         elif card == "native":
             cnf.native_equals([x for ray in rays for x in ray], number - fixed)
-            if sums is not None:
-                sums.append((rays, number - fixed))
         else:
             cnf.equals([x for ray in rays for x in ray], number - fixed, card)
     if lines is not None:
         lines.link(clauses, puzzle.numbers)
-    if sums:
-        pool = cnf.pool  # not the model itself: no reference cycle through it
-        cnf.native_fallback = lambda: _adder_clauses(pool, sums)
     if stretches is not None:
         stretches.link(clauses)
 
@@ -186,18 +163,8 @@ def _build(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             reach_levels(cnf, graph)
         else:
             cnf.propagator = lambda: (ConnectivityPropagator(graph), list(decision.values()))
-    if cnf.propagator is None:
-        cnf.preferred_solver = NATIVE_SOLVER if cnf.native else BIG_SOLVER if big else SOLVER
     cnf.notes.update(connectivity=mode, visibility=visibility, cut=cut)
     return cnf
-
-
-def _adder_clauses(pool: IDPool, sums: Sequence[tuple[list[list[int]], int]]) -> list[Clause]:
-    """``card=sized`` on a solver without native constraints: the numbers' sums by the adder."""
-    out: list[Clause] = []
-    for rays, total in sums:
-        unary_sum_equals(pool, out, rays, total)
-    return out
 
 
 def white_connected(rows: int, cols: int, marked: Iterable[Cell]) -> bool:
@@ -504,11 +471,11 @@ SPECS: list[EncodingSpec] = [
                 "card", "sized", ("sized", "adder", "lines", "native") + CARD_CHOICES,
                 "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
                 "chains pairwise (a totalizer on sorted inputs); native states the count as two "
-                "at-most-k constraints for a solver that takes them (Minicard by default); lines "
+                "at-most-k constraints for a solver that takes them (minicard, gluecard3/4); lines "
                 "merges the vertical and the horizontal rays and ties numbers in line that see each "
                 "other (equal counts along the line, counts across it apart by the numbers' "
-                "difference); sized: native on boards below 2,000 cells (the adder on other "
-                "solvers), else lines; the others count every literal",
+                "difference); sized: the adder on boards below 2,000 cells, else lines; the "
+                "others count every literal",
             ),
         ),
     ),

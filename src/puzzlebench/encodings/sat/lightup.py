@@ -4,12 +4,11 @@ The default encoding works on segments (maximal runs of open cells): a bulb ligh
 row segment and column segment, so "no bulb lights another" is at-most-one per segment and
 "every open cell is lit" is one clause over the union of the cell's two segments.
 
-By default (``amo=native``, ``card=native``) the segments' at-most-one and the numbers' counts
-are native cardinality constraints (python-sat's CNF+ "at most k"), run on Minicard 1.2 (MiniSat
-2.2 with native cardinality constraints): on the janko corpus 168 clauses and 160 native
-constraints per puzzle to build and load instead of 1,043 clauses, and on every board size tried,
-up to the 100x100 generated boards, faster than the clauses on MiniSat or CaDiCaL. A solver that takes
-no native constraint gets the ``auto`` clauses for them instead (``CnfModel.native_fallback``).
+By default (``amo=auto``, ``card=auto``) the segments' at-most-one and the numbers' counts are
+clauses (pairwise on short segments, a sequential counter on long ones: Sinz 2005). With
+``amo=native`` and ``card=native`` they are native cardinality constraints (python-sat's CNF+
+"at most k"), for the solvers that take them (minicard, gluecard3, gluecard4; Liffiton and
+Maglalang, SAT 2012): far fewer items to build and load; any other solver is refused.
 """
 
 from __future__ import annotations
@@ -23,12 +22,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec, Option
-from .common import (AUTO_BINOMIAL, CARD_CHOICES, Clause, CnfModel, exactly_binomial,
-                     seqcounter_amo, small_board_solver)
-
-#: The solver the default's native constraints ask for (``Result.solver`` names it; a named
-#: solver always runs instead).
-NATIVE_SOLVER = "minicard"
+from .common import AUTO_BINOMIAL, CARD_CHOICES, Clause, CnfModel, exactly_binomial, seqcounter_amo
 
 
 def _bulbs(puzzle: LightUp) -> CnfModel:
@@ -172,15 +166,6 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
         clauses.extend(map(add, crossing, repeat(seg)))
 
     cnf.notes["segments"] = len(row_segments) + column_segments
-    if natives:
-        # for a solver without native constraints: the same constraints as the auto clauses
-        pool = cnf.pool
-        cnf.native_fallback = lambda: [cl for lits, k in natives for cl in (
-            seqcounter_amo(pool, lits) if k == 1 and len(lits) > AUTO_BINOMIAL
-            else combinations([-x for x in lits], k + 1))]
-        cnf.preferred_solver = NATIVE_SOLVER
-    else:
-        cnf.preferred_solver = small_board_solver(size)
     return cnf
 
 
@@ -230,11 +215,10 @@ SPECS: list[EncodingSpec] = [
         build=build_default,
         description="segment-based: at most one bulb per segment, each open cell's row or column segment holds a bulb, clue cardinalities",
         options=(
-            Option("amo", "native", ("native",) + CARD_CHOICES,
+            Option("amo", "auto", ("native",) + CARD_CHOICES,
                    "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
-                   "constraint per segment for a solver that takes them (Minicard by default; another "
-                   "solver gets the auto clauses)"),
-            Option("card", "native", ("native",) + CARD_CHOICES,
+                   "constraint per segment, for a solver that takes them (minicard, gluecard3/4)"),
+            Option("card", "auto", ("native",) + CARD_CHOICES,
                    "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
                    "bulbs and at most m - k dark cells among its m open neighbours as two native "
                    "constraints (a 0 or a full number as unit clauses)"),

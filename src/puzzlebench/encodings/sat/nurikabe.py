@@ -426,10 +426,11 @@ SPECS: list[EncodingSpec] = [
             # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
             # probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko
             # puzzle 1.80 s against 2.82 s, 111/111 both; 690_50x50 3.0 s against 10.4 s
-            Option("plan", "probe", ("search", "probe", "deep", "auto"),
-                   "the cells settled before solving: by the island plan's searches, or also by "
-                   "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, the default, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the "
+            Option("plan", "search", ("search", "probe", "deep", "auto"),
+                   "the island plan to build on: the deduction stage's (search, the default; the searched "
+                   "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
+                   "the island, wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU "
+                   "seconds), " + PLAN_DEEP + ", or by the "
                    "searches with the probe's cells added as unit clauses after escalate checks (auto)"),
             Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
                    "the settled cells to the running solver as unit clauses, keeping its cuts and what "

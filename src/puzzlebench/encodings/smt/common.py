@@ -111,6 +111,12 @@ class SmtModel(Artifact):
     def add(self, *constraints: z3.BoolRef) -> None:
         self.assertions.extend(constraints)
 
+    def fix_cell(self, handle: Any, on: bool) -> None:
+        self.add(handle if on else self.neg(handle))
+
+    def fix_false(self) -> None:
+        self.add(self.false)
+
     # -- fast term constructors (C API; arguments are terms of this context) ---------------------
     def _bool(self, ast: Any) -> z3.BoolRef:
         return z3.BoolRef(ast, self.ctx)

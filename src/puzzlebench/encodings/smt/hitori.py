@@ -9,8 +9,7 @@ Rules and the blocks that enforce them:
   with Kuromasu in :mod:`.connectivity`): ``lazy`` (the one-cell cuts up front, split candidates
   rejected by the lazy rule's region cuts), ``rank`` (integer ranks decreasing towards a root),
   or ``none`` (the rule dropped: a relaxation);
-* ``deductions``: the sound consequences of :mod:`..latin` asserted up front, and a cell so
-  known unshaded as the rank root.
+* ranks are rooted at a cell the deduction stage settled unshaded, when there is one.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any, Mapping
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
-from ..latin import DEDUCTIONS, deductions, repeated_groups
+from ..latin import known_root, repeated_groups
 from ..regions import connectivity_rule
 from .common import SmtModel
 from .connectivity import connect_by_rank, no_walled_in_cell
@@ -47,12 +46,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> SmtModel:
     for a, b in grid.edges():
         model.add(model.any([white[a], white[b]]))
 
-    # Consequences of the rules, stated up front.
-    known_white, known_black, root = deductions(puzzle, options["deductions"] == "on")
-    for cell in sorted(known_white):
-        model.add(white[cell])
-    for cell in sorted(known_black):
-        model.add(shaded[cell])
+    root = known_root(puzzle)
 
     # All unshaded cells form one orthogonally connected region.
     mode = options["connectivity"]
@@ -62,7 +56,7 @@ def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> SmtModel:
     elif mode == "lazy":
         no_walled_in_cell(model, grid, shaded, white)
         model.lazy = connectivity_rule(puzzle.rows, puzzle.cols, shaded)
-    model.notes.update(connectivity=mode, deductions=options["deductions"])
+    model.notes.update(connectivity=mode)
     return model
 
 
@@ -83,7 +77,6 @@ SPECS: list[EncodingSpec] = [
                 "rank (integer ranks decreasing towards a root), none (rule dropped)",
                 relaxing=("none",),
             ),
-            DEDUCTIONS,
         ),
     ),
 ]
