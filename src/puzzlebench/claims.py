@@ -9,7 +9,9 @@ and date of the run that measured it:
   connectivity rule costs;
 * ``results/solvers-<family>/summary.json`` (``benchmarks/solvers.py``): every solver pair;
 * ``results/frontier/summary.json`` (``benchmarks/frontier.py``): the largest Kuromasu boards;
-* ``results/<machine>/main.jsonl`` (``puzzlebench main``): the bundled suites.
+* ``results/<machine>/report.txt`` (``puzzlebench main``, ``make bench``): the bundled suites, for the
+  reference machine(s) named in ``results/reference.json`` (``{"main": ["<host>-<machine id>"]}``);
+  without that file, every machine of ``results/machines.json`` (the main job's own, untracked index).
 
 ``python -m puzzlebench.claims --readme README.md`` rewrites the block between the
 ``<!-- claims -->`` and ``<!-- /claims -->`` markers; the tests check that the README's block is
@@ -47,11 +49,21 @@ _NAMES = {"akari": "Akari", "kuromasu": "Kuromasu", "hitori": "Hitori", "nurikab
 
 def janko_claims(root: Path) -> list[str]:
     """The corpus run (``results/janko``) and runs of one family kept apart (``results/janko-<family>``)."""
-    out = _janko_run(_load_json(root / "janko" / "summary.json"))
+    corpus = _load_json(root / "janko" / "summary.json")
+    out = _janko_run(corpus)
+    in_corpus = list(corpus.get("families", ())) if corpus else []
+    lines = {f: i + 1 for i, f in enumerate(f for f in in_corpus
+                                             if any(r["family"] == f and r["paradigm"] != "puzzlekit"
+                                                    for r in corpus["summary"]))}
     for path in sorted(root.glob("janko-*/summary.json")):
         doc = _load_json(path)
         if doc and len(doc.get("families", ())) == 1:
-            out += _janko_run(doc, apart=True)[1:]  # its family's line; the first speaks for the whole corpus
+            line = _janko_run(doc, apart=True)[1:]  # its family's line; the first speaks for the whole corpus
+            family = doc["families"][0]
+            if line and family in lines:  # a later run of a corpus family stands in for the corpus run's line
+                out[lines[family]] = line[0]
+            else:
+                out += line
     return out
 
 
@@ -219,9 +231,10 @@ def frontier_claims(root: Path) -> list[str]:
 
 
 def main_job_claims(root: Path) -> list[str]:
-    index = _load_json(root / "machines.json") or {}
+    reference = _load_json(root / "reference.json")
+    names = reference.get("main", []) if isinstance(reference, dict) else sorted(_load_json(root / "machines.json") or {})
     out = []
-    for name in sorted(index):
+    for name in names:
         report = root / name / "report.txt"
         machine = _load_json(root / name / "machine.json") or {}
         if not report.exists():
