@@ -49,7 +49,8 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..result import MEMORY_ERROR_MARKS
 
@@ -101,9 +102,8 @@ def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:
 
 def run(desc: Mapping[str, Any]) -> dict[str, Any]:
     """Solve (or call the test task) and describe the outcome as record fields."""
-    from .spec import puzzle_from_json
-
     from .. import plugins, registry
+    from .spec import puzzle_from_json
 
     sys.path.extend(p for p in desc.get("sys_path", ()) if p not in sys.path)
     for name in desc.get("plugins", ()):
@@ -116,8 +116,14 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
         from ..solvers import solve
 
         outcome = solve(
-            puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
-            solver=desc.get("solver") or None, strict=False, **desc["options"],
+            puzzle,
+            desc["paradigm"],
+            desc["encoding"],
+            count=desc["count"],
+            timeout=desc["timeout"],
+            solver=desc.get("solver") or None,
+            strict=False,
+            **desc["options"],
         )
     return outcome if isinstance(outcome, dict) else outcome.to_record()
 
@@ -200,7 +206,9 @@ def own_cgroups() -> list[str]:
 
 def _benchexec_cgroups() -> list[str]:
     """Folders of the per-run BenchExec cgroups this process is in."""
-    return [folder for folder in own_cgroups() if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX)]
+    return [
+        folder for folder in own_cgroups() if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX)
+    ]
 
 
 def remove_cgroup(folder: str, leave: bool = False) -> None:
@@ -273,8 +281,9 @@ def supervise(run_dir: str, parent_pid: int | None) -> int:
     except (AttributeError, OSError):
         exited = None
     while True:
-        ready = select.select([fd for fd in (watch, exited) if fd is not None], [], [],
-                              0.5 if exited is not None else 0.02)[0]
+        ready = select.select(
+            [fd for fd in (watch, exited) if fd is not None], [], [], 0.5 if exited is not None else 0.02
+        )[0]
         if watch is not None and watch in ready and not os.read(watch, 4096):
             _orphaned(solver, run_dir)  # end of file: the runner died
         if parent_pid and os.getppid() != parent_pid:
@@ -282,11 +291,14 @@ def supervise(run_dir: str, parent_pid: int | None) -> int:
         pid, status, usage = os.wait4(solver, os.WNOHANG)
         if pid:
             break
-    _write_json(os.path.join(run_dir, "exit.json"), {
-        "exit_code": os.waitstatus_to_exitcode(status),
-        "peak_rss_mb": maxrss_mb(usage.ru_maxrss),  # the solver's own, and its reaped children's
-        "cpu_s": usage.ru_utime + usage.ru_stime,
-    })
+    _write_json(
+        os.path.join(run_dir, "exit.json"),
+        {
+            "exit_code": os.waitstatus_to_exitcode(status),
+            "peak_rss_mb": maxrss_mb(usage.ru_maxrss),  # the solver's own, and its reaped children's
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+        },
+    )
     return 0
 
 
@@ -322,8 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--janitor"]:
         return janitor()
     if len(argv) not in (1, 2) or not os.path.isdir(argv[0]):
-        print("usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
-              file=sys.stderr)
+        print(
+            "usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
+            file=sys.stderr,
+        )
         return 2
     run_dir, parent_pid = argv[0], int(argv[1]) if len(argv) == 2 else None
     # Rule: fork only while single-threaded (a fork after threads can deadlock the child)

@@ -18,8 +18,12 @@ from ..model import Cell, Hitori
 from .base import Option
 
 #: The option every Hitori encoding takes: state the deductions below up front, or not.
-DEDUCTIONS = Option("deductions", "on", ("on", "off"),
-                    "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)")
+DEDUCTIONS = Option(
+    "deductions",
+    "on",
+    ("on", "off"),
+    "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)",
+)
 
 
 def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:

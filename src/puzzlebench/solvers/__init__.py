@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import time
 import traceback
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import registry
 from ..encodings.base import BUILD_DEADLINE, Artifact, BuildTimeout
@@ -35,8 +36,9 @@ def split_options(spec, backend_cls: type[Backend], options: dict[str, Any]) -> 
     return enc, back
 
 
-def answers(backend: Backend, artifact: Artifact, limit: int, deadline: float | None,
-            tally: dict[str, int]) -> Iterator[frozenset[Cell]]:
+def answers(
+    backend: Backend, artifact: Artifact, limit: int, deadline: float | None, tally: dict[str, int]
+) -> Iterator[frozenset[Cell]]:
     """The one enumeration loop: up to ``limit`` answers (0 = all) as sets of marked cells.
 
     Blocking clauses range over the decision cells only, so auxiliary variables never multiply

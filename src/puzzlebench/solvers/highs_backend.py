@@ -66,7 +66,8 @@ import importlib.util
 import math
 import threading
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
@@ -116,7 +117,9 @@ def load_model(highs: Any, model: Any) -> None:
 
     n = model.num_cols
     if n:
-        highs.addVars(n, np.asarray(model.col_lower, dtype=np.float64), np.asarray(model.col_upper, dtype=np.float64))
+        highs.addVars(
+            n, np.asarray(model.col_lower, dtype=np.float64), np.asarray(model.col_upper, dtype=np.float64)
+        )
         integer = np.flatnonzero(np.asarray(model.integer, dtype=bool)).astype(np.int32)
         if len(integer):
             kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
@@ -139,8 +142,12 @@ class HighsBackend(Backend):
     paradigm: ClassVar[str] = "mip"
     name: ClassVar[str] = "highs"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("threads", 1, description="HiGHS threads (1 = single-threaded, comparable across paradigms; "
-               "0 = HiGHS's choice)"),
+        Option(
+            "threads",
+            1,
+            description="HiGHS threads (1 = single-threaded, comparable across paradigms; "
+            "0 = HiGHS's choice)",
+        ),
         Option("seed", 0, description="HiGHS random_seed"),
         Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
         # measured on janko Nurikabe (count=2, one interleaved run each, load 6-9), same against off:
@@ -232,7 +239,7 @@ class HighsBackend(Backend):
             "how answers are excluded: nogood (the harness's loop: one no-good row per answer, so rows "
             "pile up and every run restarts on a larger model), split (the backend enumerates: the rest "
             "of the subspace an answer came from is split into disjoint subspaces fixed by column bounds, "
-            f"no rows added), auto (a no-good row for the first answer, so that uniqueness costs one more "
+            "no rows added), auto (a no-good row for the first answer, so that uniqueness costs one more "
             "run, then split)",
         ),
     )
@@ -287,7 +294,9 @@ class HighsBackend(Backend):
         import highspy
 
         try:
-            return f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+            return (
+                f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+            )
         except AttributeError:  # older bindings: the package's version
             from importlib.metadata import version
 
@@ -295,7 +304,7 @@ class HighsBackend(Backend):
 
     @classmethod
     def load(cls) -> None:
-        import highspy  # noqa: F401
+        import highspy  # noqa: F401  (the import is the point: not billed to the first solve)
 
     # -- the work -----------------------------------------------------------------------------
     def build(self, artifact: Any, deadline: float | None) -> None:
@@ -313,7 +322,9 @@ class HighsBackend(Backend):
         self._column = dict(artifact.decision)
         col_lower = np.asarray(artifact.col_lower, dtype=np.float64)
         col_upper = np.asarray(artifact.col_upper, dtype=np.float64)
-        self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells))
+        self._columns = np.fromiter(
+            (artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells)
+        )
         self._lower, self._upper = col_lower[self._columns], col_upper[self._columns]
         self._lazy = artifact.lazy
         self._fixed_marks = artifact.fixed_marks
@@ -350,8 +361,10 @@ class HighsBackend(Backend):
         if not artifact.guide:
             self._guide_runs = "off"
         if self._guide_runs != "off":
-            self._guide = (np.fromiter(artifact.guide, dtype=np.int32, count=len(artifact.guide)),
-                           np.fromiter(artifact.guide.values(), dtype=np.float64, count=len(artifact.guide)))
+            self._guide = (
+                np.fromiter(artifact.guide, dtype=np.int32, count=len(artifact.guide)),
+                np.fromiter(artifact.guide.values(), dtype=np.float64, count=len(artifact.guide)),
+            )
             self._steer(True)
             # a feasibility question all the same: the first feasible point ends the run
             highs.setOptionValue("mip_max_improving_sols", 1)
@@ -391,8 +404,12 @@ class HighsBackend(Backend):
         if self._checks == 1:
             self._first_check = time.process_time()
         escalation = self._escalation
-        if (escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra
-                and time.process_time() - self._first_check >= escalation[1]):
+        if (
+            escalation is not None
+            and self._checks > escalation[0]
+            and "escalated_at" not in self._extra
+            and time.process_time() - self._first_check >= escalation[1]
+        ):
             self._escalate(escalation[2], deadline)
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
@@ -423,7 +440,10 @@ class HighsBackend(Backend):
             self._steer(True)
         self._resteer = False
         status = highs.run()
-        if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        if (
+            status == highspy.HighsStatus.kError
+            and highs.getModelStatus() == highspy.HighsModelStatus.kNotset
+        ):
             # The process's thread pool was started with another size: restart it, run again.
             highs.resetGlobalScheduler(True)
             status = highs.run()
@@ -461,7 +481,9 @@ class HighsBackend(Backend):
             return None
         if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
             return None
-        raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+        raise RuntimeError(
+            f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}"
+        )
 
     def _steer(self, on: bool) -> None:
         """The guide's costs (``on``) or the zero objective, each with its presolve rules: with the
@@ -473,12 +495,16 @@ class HighsBackend(Backend):
         cols, costs = self._guide
         self._highs.changeColsCost(len(cols), cols, costs if on else np.zeros(len(cols)))
         rules = self._rules_off()
-        self._highs.setOptionValue("presolve_rule_off", rules | GUIDED_RULES_OFF if on else rules & ~GUIDED_RULES_OFF)
+        self._highs.setOptionValue(
+            "presolve_rule_off", rules | GUIDED_RULES_OFF if on else rules & ~GUIDED_RULES_OFF
+        )
 
     def _rules_off(self) -> int:
         """HiGHS's ``presolve_rule_off`` as it stands."""
         rules = self._highs.getOptionValue("presolve_rule_off")
-        return int(rules[1] if isinstance(rules, tuple) else rules)  # the plain binding answers (status, value)
+        return int(
+            rules[1] if isinstance(rules, tuple) else rules
+        )  # the plain binding answers (status, value)
 
     def _reseeded(self, deadline: float | None) -> Any:
         """``confirm=reseeded``: the same model run again with presolve, another random seed and
@@ -526,8 +552,11 @@ class HighsBackend(Backend):
             index = np.array([col for col, _ in now], dtype=np.int32)
             value = np.array([v for _, v in now], dtype=np.float64)
             self._highs.changeColsBounds(len(now), index, value, value)
-        self._extra.update(escalated_at=self._checks - 1, escalation_fixings=len(fixings),
-                           escalation_cpu=round(time.process_time() - start, 3))
+        self._extra.update(
+            escalated_at=self._checks - 1,
+            escalation_fixings=len(fixings),
+            escalation_cpu=round(time.process_time() - start, 3),
+        )
 
     def _repaired_start(self) -> None:
         """``start=repair``: after a lazy round, hand HiGHS the previous candidate on the decision
@@ -630,7 +659,9 @@ class HighsBackend(Backend):
             super().block(cells, decision)
             return
         free = [cell for cell in decision if self._column.get(cell) is not None]
-        fixed = {cell for cell, lo, up in zip(self._cells, self._lower.tolist(), self._upper.tolist()) if lo == up}
+        fixed = {
+            cell for cell, lo, up in zip(self._cells, self._lower.tolist(), self._upper.tolist()) if lo == up
+        }
         on = [cell for cell in free if cell in cells and cell not in fixed]
         off = [cell for cell in free if cell not in cells and cell not in fixed]
         if len(on) <= len(off):
@@ -686,7 +717,9 @@ class HighsBackend(Backend):
             if self._highs is not None:
                 self._fix(as_built, None, None, -1)
 
-    def _search_subspaces(self, pending: list, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def _search_subspaces(
+        self, pending: list, limit: int, deadline: float | None
+    ) -> Iterator[frozenset[Cell]]:
         """Search the pending subspaces depth first, splitting each around the answer it yields."""
         import numpy as np
 

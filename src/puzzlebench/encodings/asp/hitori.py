@@ -3,7 +3,8 @@ the connectivity programs Kuromasu uses (``connect_*.lp``), on ``white/2``."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, Hitori, Puzzle
 from ..base import EncodingSpec, Option

@@ -30,7 +30,8 @@ bound on one number's count reaches the numbers in line with it by propagation (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Kuromasu, Puzzle
@@ -130,12 +131,12 @@ class LazyConnectivity:
         self.rounds = 0
         self.cuts = 0
 
-    def init(self, init: "clingo.PropagateInit") -> None:
+    def init(self, init: clingo.PropagateInit) -> None:
         for atom in init.symbolic_atoms.by_signature("black", 2):
             r, c = atom.symbol.arguments
             self.literals.append(((r.number, c.number), init.solver_literal(atom.literal)))
 
-    def check(self, control: "clingo.PropagateControl") -> None:
+    def check(self, control: clingo.PropagateControl) -> None:
         value = control.assignment.is_true
         marked = frozenset(cell for cell, lit in self.literals if value(lit))
         cuts = self.rule(marked)
@@ -215,8 +216,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, clues)
     elif connectivity == "lazy":
-        propagator = LazyConnectivity(p.rows, p.cols, frozenset(
-            (r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in clues))
+        propagator = LazyConnectivity(
+            p.rows,
+            p.cols,
+            frozenset((r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in clues),
+        )
     total = options["sum"]
     if total == "auto":
         total = "adder" if big else "count"
@@ -226,7 +230,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp"]
     if total == "adder" or links == "counts":  # the unary counts along the column and the row
         files.append("kuromasu_lines.lp")
-    files += [f"kuromasu_sum_{total}.lp", *CONNECTIVITY_FILES.get(connectivity, ())]  # lazy: its propagator alone
+    files += [
+        f"kuromasu_sum_{total}.lp",
+        *CONNECTIVITY_FILES.get(connectivity, ()),
+    ]  # lazy: its propagator alone
     if total == "paired":
         parts += _part_facts(p)
     if links != "none":
@@ -267,7 +274,9 @@ def build_seed000(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         )
     parts = [f"row(1..{p.rows}).", f"col(1..{p.cols})."]
     parts += [f"num({r + 1},{c + 1},{n})." for (r, c), n in p.numbers.items()]
-    files = ("seed000_kuromasu.lp",) + (("seed000_kuromasu_connected.lp",) if options["connectivity"] == "closure" else ())
+    files = ("seed000_kuromasu.lp",) + (
+        ("seed000_kuromasu_connected.lp",) if options["connectivity"] == "closure" else ()
+    )
     return AspProgram(files=files, facts="".join(parts), predicate="black", to_cell=cell_of_1based)
 
 

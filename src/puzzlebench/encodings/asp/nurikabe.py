@@ -17,13 +17,27 @@ encoding's cuts, as SAT's default does, it proves them (islands=auto, connectivi
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (CUTS, DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, planned,
-                       wall_count_option, wall_count_pays, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (
+    CUTS,
+    DEDUCE_BUDGET,
+    PLAN_DEEP,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    lazy_rules,
+    met_lines,
+    planned,
+    wall_count_option,
+    wall_count_pays,
+    wall_runs,
+    wall_runs_pay,
+    wall_size,
+)
 from ..nurikabe_deduce import load_engine
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
@@ -76,13 +90,17 @@ ISLANDS = Option(
 
 WALL_COUNT = wall_count_option("count", "auto")
 WALL_PARTS = Option(
-    "wall_parts", "none", ("none", "1", "2"),
+    "wall_parts",
+    "none",
+    ("none", "1", "2"),
     "wall parts of up to this many cells stated to have a wall cell beside them (the wall is "
     "connected and larger): none, 1 (a wall cell has a wall neighbour), 2 (and so has a pair)",
 )
 
 PREFER = Option(
-    "prefer", "none", ("none", "wall", "far"),
+    "prefer",
+    "none",
+    ("none", "wall", "far"),
     "clingo domain heuristic (#heuristic with --heuristic=Domain): none (clasp's own), wall (every "
     "open cell tried as wall first), far (wall first on the cells that only the far half of an "
     "island's reach can hold: every island that may hold the cell is at least half its bound away)",
@@ -98,7 +116,9 @@ ESCALATE_CPU = 1.0
 #: probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko puzzle
 #: 3.34 s against 4.94 s, 111/111 both; 690_50x50 4.75 s against 15.7 s
 PLAN = Option(
-    "plan", "probe", ("search", "probe", "deep", "auto"),
+    "plan",
+    "probe",
+    ("search", "probe", "deep", "auto"),
     "the cells settled before solving: by the island plan's searches (search), also by "
     "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules (probe, the "
     "default, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the searches with the probe's "
@@ -106,13 +126,17 @@ PLAN = Option(
     "escalate checks and escalate_cpu seconds)",
 )
 ESCALATE_OPTION = Option(
-    "escalate", ESCALATE, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
+    "escalate",
+    ESCALATE,
+    description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
     "probe then runs once and its cells join the running search as unit clauses, keeping the cuts "
     "and what clasp learnt (0: at the first check past escalate_cpu); with the lazy cuts only "
     "(islands or connectivity lazy)",
 )
 ESCALATE_CPU_OPTION = Option(
-    "escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds of the search (from its start) "
+    "escalate_cpu",
+    ESCALATE_CPU,
+    description="plan=auto: the CPU seconds of the search (from its start) "
     "before the probe (boards whose lazy rounds end sooner never pay for it)",
 )
 
@@ -150,7 +174,7 @@ class LazyCuts:
     left before the run's ``deadline`` (the backend sets it), and each cell it settles joins the
     search as a locked unit clause, waiting like a cut when it conflicts with the candidate."""
 
-    def __init__(self, rule: LazyRule, escalation: "Escalation | None" = None):
+    def __init__(self, rule: LazyRule, escalation: Escalation | None = None):
         self.rule = rule
         self.escalation = escalation
         self.deadline: float | None = None  # the run's deadline on the harness clock, set by the backend
@@ -165,7 +189,7 @@ class LazyCuts:
         self.rounds = 0
         self.cuts = 0
 
-    def init(self, init: "clingo.PropagateInit") -> None:
+    def init(self, init: clingo.PropagateInit) -> None:
         import clingo
 
         for atom in init.symbolic_atoms.by_signature("wall", 2):
@@ -181,12 +205,16 @@ class LazyCuts:
         init.check_mode = clingo.PropagatorCheckMode.Total
         self.started = time.process_time()
 
-    def check(self, control: "clingo.PropagateControl") -> None:
+    def check(self, control: clingo.PropagateControl) -> None:
         if self.waiting and not self._add_waiting(control):
             return
         escalation = self.escalation
-        if escalation is not None and "escalated_at" not in self.figures and self.checks >= escalation.checks \
-                and time.process_time() - self.started >= escalation.cpu:
+        if (
+            escalation is not None
+            and "escalated_at" not in self.figures
+            and self.checks >= escalation.checks
+            and time.process_time() - self.started >= escalation.cpu
+        ):
             if not self._escalate(control):
                 return
         value = control.assignment.value
@@ -217,24 +245,27 @@ class LazyCuts:
             self.waiting.append((clause, False))
         self._add_waiting(control)
 
-    def _escalate(self, control: "clingo.PropagateControl") -> bool:
+    def _escalate(self, control: clingo.PropagateControl) -> bool:
         """Run the escalation's probe once (within the seconds left before the deadline) and add
         its settled cells as unit clauses; False when one conflicts with the assignment."""
         left = float("inf") if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
         start = time.process_time()
         settled = self.escalation.settled(left)
         units = [[self.lit_of[cell, wall]] for cell, wall in settled if (cell, wall) in self.lit_of]
-        self.figures.update(escalated_at=self.checks, escalation_clauses=len(units),
-                            escalation_cpu=round(time.process_time() - start, 3))
+        self.figures.update(
+            escalated_at=self.checks,
+            escalation_clauses=len(units),
+            escalation_cpu=round(time.process_time() - start, 3),
+        )
         # a settled cell holds in every answer: its unit clause is never deleted
         self.waiting += [(unit, True) for unit in units]
         return self._add_waiting(control)
 
-    def propagate(self, control: "clingo.PropagateControl", changes: list[int]) -> None:
+    def propagate(self, control: clingo.PropagateControl, changes: list[int]) -> None:
         # a watched literal of a waiting cut turned false: add the waiting cuts now
         self._add_waiting(control)
 
-    def _add_waiting(self, control: "clingo.PropagateControl") -> bool:
+    def _add_waiting(self, control: clingo.PropagateControl) -> bool:
         """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now) and
         the others stay watched (the negations of their first two literals)."""
         while self.waiting:
@@ -254,7 +285,12 @@ class LazyCuts:
         return control.propagate()
 
     def stats(self) -> dict[str, int]:
-        return {"lazy_checks": self.checks, "lazy_rounds": self.rounds, "lazy_cuts": self.cuts, **self.figures}
+        return {
+            "lazy_checks": self.checks,
+            "lazy_rounds": self.rounds,
+            "lazy_cuts": self.cuts,
+            **self.figures,
+        }
 
 
 class Escalation:
@@ -272,8 +308,9 @@ def probed_cells(p: Nurikabe, plan: IslandPlan, seconds: float) -> list[tuple[Ce
 
     probed = refine(p, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
     # a cell the probe settled as wall is wall; one it settled unshaded is unshaded
-    return [(cell, True) for cell in sorted(probed.wall - plan.wall)] + \
-        [(cell, False) for cell in sorted(probed.white - plan.white)]
+    return [(cell, True) for cell in sorted(probed.wall - plan.wall)] + [
+        (cell, False) for cell in sorted(probed.white - plan.white)
+    ]
 
 
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
@@ -316,7 +353,9 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         parts += runs
         files.append("nurikabe_wall_runs.lp")
     # a wall part of up to K cells has a wall cell beside it, K below every answer's wall size
-    most = 0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
+    most = (
+        0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
+    )
     if most >= 1:
         parts.append(f"wall_parts({most}).")
         files.append("nurikabe_wall_parts.lp")
@@ -325,8 +364,12 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     prefer = options["prefer"]
     args: tuple[str, ...] = ()
     if prefer != "none":
-        far = [cell for cell in plan.open if prefer == "wall"
-               or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])]
+        far = [
+            cell
+            for cell in plan.open
+            if prefer == "wall"
+            or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])
+        ]
         parts += [f"hwall({r},{c})." for r, c in far]
         files.append("nurikabe_heuristic.lp")
         args = ("--heuristic=Domain",)
@@ -349,16 +392,27 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         cuts = options["cuts"]
         if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
             cuts = "cell" if wall_count_pays(p, plan) else "mixed"
-        told = {"connectivity": connectivity, "islands": "lazy" if islands == "lazy" else "distance", "cuts": cuts}
-        rule = lazy_rules(p, [cell for cell in p.grid.all_cells if cell not in p.clue_cells], told,
-                          anchor=min(plan.wall) if plan.wall else None)
+        told = {
+            "connectivity": connectivity,
+            "islands": "lazy" if islands == "lazy" else "distance",
+            "cuts": cuts,
+        }
+        rule = lazy_rules(
+            p,
+            [cell for cell in p.grid.all_cells if cell not in p.clue_cells],
+            told,
+            anchor=min(plan.wall) if plan.wall else None,
+        )
         if rule is not None:
             if propagator is not None:
                 raise EncodingError("connectivity=propagator runs alone: pick islands other than lazy")
             escalation = None
             if options["plan"] == "auto":  # the probe once the lazy rounds run long
-                escalation = Escalation(options["escalate"], options["escalate_cpu"],
-                                        lambda seconds: probed_cells(p, plan, seconds))
+                escalation = Escalation(
+                    options["escalate"],
+                    options["escalate_cpu"],
+                    lambda seconds: probed_cells(p, plan, seconds),
+                )
             propagator = LazyCuts(rule, escalation)
     return AspProgram(
         files=tuple(files),
@@ -403,7 +457,17 @@ ENCODINGS: list[EncodingSpec] = [
         load=load_engine,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION, PLAN,
-                 ESCALATE_OPTION, ESCALATE_CPU_OPTION),
+        options=(
+            CONNECTIVITY,
+            ISLANDS,
+            WALL_COUNT,
+            WALL_PARTS,
+            PREFER,
+            CUTS,
+            WALL_RUNS_OPTION,
+            PLAN,
+            ESCALATE_OPTION,
+            ESCALATE_CPU_OPTION,
+        ),
     ),
 ]

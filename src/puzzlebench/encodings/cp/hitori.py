@@ -14,7 +14,8 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
@@ -74,7 +75,9 @@ ENCODINGS: list[EncodingSpec] = [
         "lazy cuts, levels or flow",
         options=(
             Option(
-                "connectivity", DEFAULT_CONNECTIVITY, CONNECTIVITY,
+                "connectivity",
+                DEFAULT_CONNECTIVITY,
+                CONNECTIVITY,
                 "how 'all unshaded cells connected' is enforced: lazy (cuts on split candidates), rank "
                 "(levels), flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),

@@ -35,7 +35,8 @@ and ``off`` from ``AUTO_CELLS`` cells on, else ``distance``, ``cell`` and CP-SAT
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -43,8 +44,15 @@ from ...model import Cell, Direction, Family, Grid, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
 from ..sat import kuromasu as sat_kuromasu
-from .common import (CpModelArtifact, add_clauses, apply_inprocessing, apply_linearization, inprocessing_option,
-                     linearization_option, new_bools)
+from .common import (
+    CpModelArtifact,
+    add_clauses,
+    apply_inprocessing,
+    apply_linearization,
+    inprocessing_option,
+    linearization_option,
+    new_bools,
+)
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
@@ -95,8 +103,14 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
     if visibility in CLAUSAL:
         # No two black cells share a side, and a number equals the white cells it sees: the
         # SAT encoding's clauses (its unary ray chains merged pairwise), over these Booleans.
-        add_clauses(model, black, sat_kuromasu.build_default(puzzle, {
-            "visibility": CLAUSAL[visibility], "card": "adder", "connectivity": "none", "cut": "none"}))
+        add_clauses(
+            model,
+            black,
+            sat_kuromasu.build_default(
+                puzzle,
+                {"visibility": CLAUSAL[visibility], "card": "adder", "connectivity": "none", "cut": "none"},
+            ),
+        )
     else:
         # No two black cells share a side.
         for a, b in puzzle.grid.edges():
@@ -133,8 +147,12 @@ def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius
     all black. Only fences black cells can fill (no two fence cells side by side, none a clue)
     and only where a cell beyond the fence touches it (that cell is then white, as is the
     diamond's cell next to the fence: all black would split the white cells)."""
-    offsets = [(dr, dc) for dr in range(-radius, radius + 1) for dc in range(-radius, radius + 1)
-               if abs(dr) + abs(dc) <= radius]
+    offsets = [
+        (dr, dc)
+        for dr in range(-radius, radius + 1)
+        for dc in range(-radius, radius + 1)
+        if abs(dr) + abs(dc) <= radius
+    ]
     for r, c in grid.all_cells:
         region = {(r + dr, c + dc) for dr, dc in offsets if (r + dr, c + dc) in grid}
         fence = {nb for cell in region for nb in grid.neighbours4(cell)} - region
@@ -148,6 +166,7 @@ def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius
 
 
 # -- visibility -------------------------------------------------------------------------------
+
 
 def _rays(model: cp_model.CpModel, black: Black, ray: Sequence[Cell]) -> tuple[list, int]:
     """Literals w_k "the first k cells of the ray are white" (constant-true ones counted apart)."""
@@ -202,7 +221,9 @@ ENCODINGS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             Option(
-                "cut", "auto", CUT,
+                "cut",
+                "auto",
+                CUT,
                 "with connectivity=lazy, the cuts stated up front: cell (no white cell walled in alone), "
                 "plus (also no diamond of radius 1, clipped at the border), diamond (radius 1 and 2); "
                 "auto: plus on boards of 2,000+ cells, else cell",
@@ -220,7 +241,9 @@ ENCODINGS: list[EncodingSpec] = [
             # presolve (its pure-SAT presolve and probing of about 300,000 clauses) and symmetry
             # detection, and then about a second of search
             Option(
-                "cp_presolve", "auto", PRESOLVE,
+                "cp_presolve",
+                "auto",
+                PRESOLVE,
                 "CP-SAT's presolve and symmetry detection on this model: on, off (cp_model_presolve "
                 "and symmetry_level 0; the search still probes at its start), auto: off with the clausal "
                 "visibility values (adder, shared), else on",

@@ -14,7 +14,8 @@ Rules and the rows that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
@@ -70,13 +71,19 @@ ENCODINGS: list[EncodingSpec] = [
         "by lazy cuts or a single-commodity flow",
         options=(
             Option(
-                "connectivity", DEFAULT_CONNECTIVITY, CONNECTIVITY,
+                "connectivity",
+                DEFAULT_CONNECTIVITY,
+                CONNECTIVITY,
                 "how 'all unshaded cells connected' is enforced: lazy (cuts on split candidates, added as rows), "
                 "flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),
             ),
-            Option("deductions", "on", ("on", "off"),
-                   "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)"),
+            Option(
+                "deductions",
+                "on",
+                ("on", "off"),
+                "state the rules' sound consequences up front (a x a: x unshaded; a a .. a: lone a shaded)",
+            ),
         ),
     ),
 ]

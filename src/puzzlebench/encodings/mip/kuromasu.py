@@ -59,7 +59,8 @@ Rules and the rows that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option, check_deadline
@@ -101,9 +102,17 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
     # Deductions from the numbers' views (settled cells keep their columns, fixed by a row).
     deduce = options["deduce"]
     connected = options["connectivity"] != "none"  # without the rule, its deductions must go too
-    views = (_Views(puzzle, probe=deduce.startswith("probe"), connected=connected,
-                    whole_views=WHOLE_VIEWS if deduce == "probe_views" else 0, engine=options["deduce_engine"])
-             if deduce != "off" or options["views"] != "sum" else None)
+    views = (
+        _Views(
+            puzzle,
+            probe=deduce.startswith("probe"),
+            connected=connected,
+            whole_views=WHOLE_VIEWS if deduce == "probe_views" else 0,
+            engine=options["deduce_engine"],
+        )
+        if deduce != "off" or options["views"] != "sum"
+        else None
+    )
     known: dict[Cell, bool] = {}
     if views is not None and views.contradiction is not None:
         model.contradiction = views.contradiction  # no answer: the backend says so without HiGHS
@@ -123,7 +132,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
             ray = puzzle.grid.ray(clue, direction)[:n]
             trimmed = views is not None and known and len(ray) > max(views.lengths[clue][i])
             if trimmed:  # the longest view ends at its next cell: the ray past it is never seen
-                ray = ray[:max(views.lengths[clue][i]) + 1]
+                ray = ray[: max(views.lengths[clue][i]) + 1]
             if stretches is not None:
                 prefixes = stretches.prefixes(ray)
             else:
@@ -149,8 +158,10 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
 
 # -- visibility -------------------------------------------------------------------------------
 
-def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell],
-              known: Mapping[Cell, bool] | None = None) -> list[Linear | int]:
+
+def _prefixes(
+    model: MipModel, black: Black, ray: Sequence[Cell], known: Mapping[Cell, bool] | None = None
+) -> list[Linear | int]:
     """s_k for k = 1..len(ray): "the first k cells of the ray are white", as expressions
     (``known``: cells settled before solving, True = black)."""
     out: list[Linear | int] = []
@@ -173,7 +184,9 @@ def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell],
     return out
 
 
-def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Linear | int]], tuples: bool) -> None:
+def _view_hull(
+    model: MipModel, views: _Views, clue: Cell, rays: list[list[Linear | int]], tuples: bool
+) -> None:
     """The convex hull of one number's kept views, tied to its rays' prefixes.
 
     z_{i,k} = s_k - s_{k+1} ("ray i shows exactly k cells", s_0 = 1) must be the share of the
@@ -186,7 +199,7 @@ def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Lin
     n = views.puzzle.numbers[clue]
     lengths = views.lengths[clue]
     shown: list[dict[int, Linear]] = []  # per ray: length k -> the views (arcs) showing k cells
-    for i, prefixes in enumerate(rays):
+    for prefixes in rays:
         shown.append({k: Linear() for k in range(len(prefixes) + 1)})
     if tuples:
         for view in views.views(clue):
@@ -218,8 +231,11 @@ def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Lin
     for i, prefixes in enumerate(rays):
         chain: list[Linear | int] = [1, *prefixes, 0]
         for k in range(len(prefixes) + 1):
-            model.add_eq(shown[i][k] - chain[k] + chain[k + 1], 0,
-                         why=f"the {n} at {clue} has no view showing {k} cells on ray {i}")
+            model.add_eq(
+                shown[i][k] - chain[k] + chain[k + 1],
+                0,
+                why=f"the {n} at {clue} has no view showing {k} cells on ray {i}",
+            )
 
 
 class _Stretches:
@@ -259,7 +275,7 @@ class _Stretches:
         return out
 
     def _stretch(self, entry: Cell, cell: Cell, shorter: Linear | int) -> Linear | int:
-        """"entry..cell is white" = shorter AND NOT b_cell, named once per pair of end cells."""
+        """ "entry..cell is white" = shorter AND NOT b_cell, named once per pair of end cells."""
         b = self.black[cell]
         if isinstance(shorter, int):  # a single cell
             return 1 - b

@@ -71,15 +71,38 @@ run without presolve, which the record states as ``extra.infeasible_reseeded``).
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
-                       contact_triangles, corner_contacts, cut_off_wall_parts, entry_cells, lazy_rules, lonely_cells,
-                       owner_separators, met_lines, planned,
-                       wall_blocks, wall_option, wall_partners, wall_region, wall_rules, wall_rules_option, wall_runs,
-                       wall_runs_pay, wall_size)
+from ..islands import (
+    DEDUCE_BUDGET,
+    EDGE,
+    PLAN_DEEP,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    cell_cuts,
+    contact_cycles,
+    contact_triangles,
+    corner_contacts,
+    cut_off_wall_parts,
+    entry_cells,
+    lazy_rules,
+    lonely_cells,
+    met_lines,
+    owner_separators,
+    planned,
+    wall_blocks,
+    wall_option,
+    wall_partners,
+    wall_region,
+    wall_rules,
+    wall_rules_option,
+    wall_runs,
+    wall_runs_pay,
+    wall_size,
+)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
@@ -103,8 +126,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     # uniqueness proof goes through lazy rounds too: presolve there as well (confirmed when infeasible).
     # The proof's infeasible verdict under presolve is confirmed by a presolved run with another seed.
     # The guide steers the search for an answer only: the proof's runs have the zero objective.
-    model = MipModel(presolve_rules="lean", fixed_marks=not puzzle.unknown, proof_presolve="same",
-                     confirm="reseeded", guide_runs="search")
+    model = MipModel(
+        presolve_rules="lean",
+        fixed_marks=not puzzle.unknown,
+        proof_presolve="same",
+        confirm="reseeded",
+        guide_runs="search",
+    )
     grid = puzzle.grid
     clues = puzzle.clue_cells
     plan = planned(puzzle, options["plan"])
@@ -134,9 +162,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
         if islands == "hybrid":
-            _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)),
-                           float(options.get("levels_spread", LEVELS_SPREAD)), options.get("guide", "none"),
-                           _from_core(puzzle, plan, options.get("levels_root", "auto")))
+            _island_levels(
+                model,
+                puzzle,
+                plan,
+                owns,
+                int(options.get("levels", LEVELS)),
+                float(options.get("levels_spread", LEVELS_SPREAD)),
+                options.get("guide", "none"),
+                _from_core(puzzle, plan, options.get("levels_root", "auto")),
+            )
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -151,24 +186,36 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         region, root = wall_region(puzzle, plan)
         connect_by_flow(model, region, {cell: 1 - w for cell, w in wall.items()}, root)
     if options["plan"] == "auto" and options["escalate"] >= 0:
-        model.escalation = (options["escalate"], options["escalate_cpu"],
-                            lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds))
+        model.escalation = (
+            options["escalate"],
+            options["escalate_cpu"],
+            lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds),
+        )
     anchor = min(plan.wall, default=None)
     if options["cuts"] == "separator" and islands in ("owners", "hybrid"):
         connect = options["connectivity"] == "lazy"
         # The islands' corner contacts form a forest (the wall's connectivity, island by island).
-        contacts = (_contacts(model, puzzle, plan, owns, acyclic=options["contacts"] == "acyclic")
-                    if connect and options["contacts"] != "none" else None)
-        model.lazy = _separator_rule(puzzle, plan, wall, owns, connect, anchor,
-                                     options.get("wall_cut", "part") == "part", contacts)
+        contacts = (
+            _contacts(model, puzzle, plan, owns, acyclic=options["contacts"] == "acyclic")
+            if connect and options["contacts"] != "none"
+            else None
+        )
+        model.lazy = _separator_rule(
+            puzzle, plan, wall, owns, connect, anchor, options.get("wall_cut", "part") == "part", contacts
+        )
     else:
-        model.lazy = lazy_rules(puzzle, wall, {**options, "cuts": "cell" if options["cuts"] == "separator"
-                                               else options["cuts"]}, anchor=anchor)
+        model.lazy = lazy_rules(
+            puzzle,
+            wall,
+            {**options, "cuts": "cell" if options["cuts"] == "separator" else options["cuts"]},
+            anchor=anchor,
+        )
     return model
 
 
-def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
-                   seconds: float) -> list[tuple[int, float]]:
+def probed_fixings(
+    puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, seconds: float
+) -> list[tuple[int, float]]:
     """What failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
     ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as column fixings that hold in every answer: a
     settled cell's wall binary, and an owner column 0 where the probed plan's island cannot hold
@@ -188,9 +235,16 @@ def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
     return fixings
 
 
-def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, connect: bool,
-                    anchor: Cell | None, per_part: bool = False,
-                    contacts: dict[tuple[Cell, Cell], Linear] | None = None) -> LazyRule:
+def _separator_rule(
+    puzzle: Nurikabe,
+    plan: IslandPlan,
+    wall: dict,
+    owns: dict,
+    connect: bool,
+    anchor: Cell | None,
+    per_part: bool = False,
+    contacts: dict[tuple[Cell, Cell], Linear] | None = None,
+) -> LazyRule:
     """``cuts=separator``: the lazy rule of ``islands=owners`` (and ``hybrid``) with vertex
     separator cuts, stated for every faulty region of a candidate:
 
@@ -231,8 +285,12 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
                 if per_part:
                     # one row for the part: with x wall, k wall cells of W need a wall cell of S
                     k = len(part)
-                    cuts.append(Cut(k * total(wall[f] for f in sep) - total(wall[w] for w in part) - k * wall[x],
-                                    lower=-float(k)))
+                    cuts.append(
+                        Cut(
+                            k * total(wall[f] for f in sep) - total(wall[w] for w in part) - k * wall[x],
+                            lower=-float(k),
+                        )
+                    )
                     continue
                 base = [(f, True) for f in sep]
                 cuts += [base + [(w, False), (x, False)] for w in part]
@@ -247,8 +305,9 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     return rule
 
 
-def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict,
-              acyclic: bool = False) -> dict[tuple[Cell, Cell], Linear]:
+def _contacts(
+    model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, acyclic: bool = False
+) -> dict[tuple[Cell, Cell], Linear]:
     """The contact graph's edges (``contacts=forest``, see ``islands.EDGE``): per pair of clues
     that may touch at a corner, the sum of their contact columns (at most one), and per clue whose
     island may reach the board's edge, "it touches the edge"; each triangle of edges sums to at
@@ -306,7 +365,9 @@ def _wall_rules(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
     if which in ("count", "both"):
         # The wall holds the cells the clues' islands leave over.
         fewest, most = wall_size(puzzle, plan)
-        model.add(total(wall.values()), fewest, most, why="the clues' islands need more cells than the board has")
+        model.add(
+            total(wall.values()), fewest, most, why="the clues' islands need more cells than the board has"
+        )
     if which in ("partners", "both"):
         # A wall cell has a wall neighbour (the wall is connected and has two cells or more).
         for cell, around in wall_partners(puzzle, plan):
@@ -345,8 +406,10 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
         model.add_le(total(starts), most)
 
 
-def _owners(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Linear]:
-    """"clue's island holds cell" per clue and cell it may reach: an unshaded cell has exactly one
+def _owners(
+    model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict
+) -> dict[tuple[Cell, Cell], Linear]:
+    """ "clue's island holds cell" per clue and cell it may reach: an unshaded cell has exactly one
     owner, a wall cell none, and an owned cell passes its owner to its unshaded neighbours."""
     owns: dict[tuple[Cell, Cell], Linear] = {}
     for cell in plan.open:
@@ -387,8 +450,16 @@ def _from_core(puzzle: Nurikabe, plan: IslandPlan, root: str) -> bool:
     return root == "core"
 
 
-def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int,
-                   spread: float = 0, guide: str = "none", from_core: bool = False) -> None:
+def _island_levels(
+    model: MipModel,
+    puzzle: Nurikabe,
+    plan: IslandPlan,
+    owns: dict,
+    budget: int,
+    spread: float = 0,
+    guide: str = "none",
+    from_core: bool = False,
+) -> None:
     """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
     with ``spread`` an island that may hold at most that many times its bound's cells):
     a cell the clue owns other than the clue sits at one level k, its steps from the clue inside
@@ -430,7 +501,7 @@ def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: 
     for clue, dist in plan.reach.items():
         check_deadline()
         n = plan.bound[clue]  # the number, or a '?' island's bound
-        mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
+        mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: B023  (called within this iteration)
         if n <= 2:
             continue  # every owned cell touches the clue
         # The clue sends one unit to each cell it owns, over arcs between owned cells.
@@ -467,11 +538,15 @@ ENCODINGS: list[EncodingSpec] = [
             # with contacts=forest, whole corpus (count=2, 10 s cap, the two interleaved per puzzle, one
             # run, load ~1): owners 1,101 proven, 163.5 s in all; hybrid 1,103 (667_14x24 7.9 s and
             # 1063_10x10 gained), 157.3 s
-            Option("islands", "hybrid", ISLANDS,
-                   "how islands get one number and its size: flow (owners within reach, a flow per island), "
-                   "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
-                   "hybrid (owners, and levels of steps from the number for the islands within a budget) "
-                   "or lazy (cuts)"),
+            Option(
+                "islands",
+                "hybrid",
+                ISLANDS,
+                "how islands get one number and its size: flow (owners within reach, a flow per island), "
+                "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
+                "hybrid (owners, and levels of steps from the number for the islands within a budget) "
+                "or lazy (cuts)",
+            ),
             # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, islands=owners):
             # cell 100 solved, 290.9 s in all (59.8 s CPU on the 94 both solve), region 94, 363.1 s
             # (73.0 s)
@@ -479,46 +554,76 @@ ENCODINGS: list[EncodingSpec] = [
             # 1,106 proven, 166.0 s in all; 100,000 1,109, 132.3 s (687_17x17 1.6 s, 688_20x20 4.6 s,
             # 756_15x15 19.2 s, 1055_40x57 11.7 s, misses at 3,000), 1030_32x32 lost (11.3 s at 3,000:
             # hence levels_spread); with levels_spread=10, 1030_32x32 12.2 s, 753_10x10 1.45 s (0.49 at 3,000)
-            Option("levels", LEVELS, description="islands=hybrid: the budget of levels (an island's bound x the "
-                   "cells it may hold, summed over the islands given levels, smallest first)"),
+            Option(
+                "levels",
+                LEVELS,
+                description="islands=hybrid: the budget of levels (an island's bound x the "
+                "cells it may hold, summed over the islands given levels, smallest first)",
+            ),
             # whole corpus (count=2, 20 s cap, one interleaved run): none 1,110 proven, 90.1 s in all; levels
             # 1,110, 84.9 s (756_15x15 15.2 -> 9.7 s: its answer found at the root in 2.5 s instead of 8 s
             # after 120 nodes); levels in the proof's runs too 91.1 s (756_15x15 11.6 s)
-            Option("guide", "levels", ("none", "levels"), "islands=hybrid: an objective that steers HiGHS's LPs in "
-                   "the search for an answer (each run still stops at its first feasible point; the proof's runs "
-                   "have none): none, or levels (each level column costs its level: compact islands first)"),
+            Option(
+                "guide",
+                "levels",
+                ("none", "levels"),
+                "islands=hybrid: an objective that steers HiGHS's LPs in "
+                "the search for an answer (each run still stops at its first feasible point; the proof's runs "
+                "have none): none, or levels (each level column costs its level: compact islands first)",
+            ),
             # one run each (count=2): 1055_40x57's level columns 31,870 -> 22,536 with core, its answer's run
             # 2.0 -> 1.4 s; 756_15x15 (seeds 0-2) 9.5 / 8.6 / 10.8 s with clue, about 11-13 s with core
-            Option("levels_root", "auto", ("auto", "clue", "core"), "islands=hybrid: levels count the steps from "
-                   "the number (clue) or from the island's core (core: the number and the cells joined to it that the "
-                   "island holds in every answer, from the plan; fewer level columns where the probe settled much), "
-                   "or auto (core where the plan settled half the board or more)"),
-            Option("levels_spread", LEVELS_SPREAD, description="islands=hybrid: levels only for the islands "
-                   "that may hold at most this many times their number's cells (0: any)"),
+            Option(
+                "levels_root",
+                "auto",
+                ("auto", "clue", "core"),
+                "islands=hybrid: levels count the steps from "
+                "the number (clue) or from the island's core (core: the number and the cells joined to it that the "
+                "island holds in every answer, from the plan; fewer level columns where the probe settled much), "
+                "or auto (core where the plan settled half the board or more)",
+            ),
+            Option(
+                "levels_spread",
+                LEVELS_SPREAD,
+                description="islands=hybrid: levels only for the islands "
+                "that may hold at most this many times their number's cells (0: any)",
+            ),
             # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
             # on 2 cores): cell 46 proven, separator 51; CPU on the 46 both prove 20.1 s -> 10.6 s
-            Option("cuts", "separator", ("cell", "region", "separator"),
-                   "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
-                   "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-                   "island walled in too small), separator (with islands=owners or hybrid: cell's cuts over "
-                   "the fence cells a path must cross, and for an island rows over the owner columns of "
-                   "every number that may reach it; otherwise cell)"),
+            Option(
+                "cuts",
+                "separator",
+                ("cell", "region", "separator"),
+                "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
+                "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
+                "island walled in too small), separator (with islands=owners or hybrid: cell's cuts over "
+                "the fence cells a path must cross, and for an island rows over the owner columns of "
+                "every number that may reach it; otherwise cell)",
+            ),
             # measured on 8 janko puzzles of the miss list (count=2, 40 s cap, one interleaved run, load
             # ~8), with presolve_rules=lean against all: cell 4 proven, part 7; CPU on the 4 both prove
             # 14.7 s -> 11.6 s
-            Option("wall_cut", "part", ("cell", "part"),
-                   "cuts=separator with connectivity=lazy: a cut-off wall part gets one clause per cell (cell) or "
-                   "one row for the whole part (part: as many wall cells of the part as the row counts need a "
-                   "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
-                   "again every round)"),
+            Option(
+                "wall_cut",
+                "part",
+                ("cell", "part"),
+                "cuts=separator with connectivity=lazy: a cut-off wall part gets one clause per cell (cell) or "
+                "one row for the whole part (part: as many wall cells of the part as the row counts need a "
+                "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
+                "again every round)",
+            ),
             # whole corpus (count=2, 10 s cap, idle, against none in the run before): 1,101 proven both,
             # 164.5 s against 180.4 s in all (950_13x13 gained, 800_14x24 lost); on 962_10x10 15 lazy
             # rounds in 30 s against 67 in 60 s
-            Option("contacts", "acyclic", ("acyclic", "forest", "none"),
-                   "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
-                   "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
-                   "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
-                   "and ranks (acyclic: no cycle in the model), or not (none)"),
+            Option(
+                "contacts",
+                "acyclic",
+                ("acyclic", "forest", "none"),
+                "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
+                "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
+                "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
+                "and ranks (acyclic: no cycle in the model), or not (none)",
+            ),
             # the six janko boards where the wall is small (wall_count_pays; count=2, 30 s cap, one
             # interleaved run): none / count / both 13.9 / 23.4 / 7.9 s in all, 1030_32x32 11.6 / 21.8 /
             # 6.3 s (seeds 1 and 2: none 22.4, 14.4 s; both 6.6, 12.1 s); partners on MIP's 40 slowest
@@ -534,16 +639,28 @@ ENCODINGS: list[EncodingSpec] = [
             # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
             # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
             # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
-            Option("plan", "deep", ("search", "probe", "deep", "auto"),
-                   "the cells settled before solving: by the island plan's searches, or also by "
-                   "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
-                   "(probe, within a CPU budget, before the build), " + PLAN_DEEP + ", or by the searches "
-                   "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
-                   "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
-            Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "
-                   "settles for the later runs (0: before the first run)"),
-            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the runs must also have "
-                   "taken before the probe (boards proven in a few quick runs never pay for it)"),
+            Option(
+                "plan",
+                "deep",
+                ("search", "probe", "deep", "auto"),
+                "the cells settled before solving: by the island plan's searches, or also by "
+                "failed-literal probing of the island, wall-connectivity, 2x2 and crossing rules "
+                "(probe, within a CPU budget, before the build), " + PLAN_DEEP + ", or by the searches "
+                "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
+                "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)",
+            ),
+            Option(
+                "escalate",
+                ESCALATE,
+                description="plan=auto: after this many runs, probe once and fix what it "
+                "settles for the later runs (0: before the first run)",
+            ),
+            Option(
+                "escalate_cpu",
+                ESCALATE_CPU,
+                description="plan=auto: the CPU seconds the runs must also have "
+                "taken before the probe (boards proven in a few quick runs never pay for it)",
+            ),
         ),
     ),
 ]

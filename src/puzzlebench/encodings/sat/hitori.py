@@ -16,7 +16,8 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -74,7 +75,9 @@ SPECS: list[EncodingSpec] = [
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels (Bayless et al., AAAI 2015)",
         options=(
             Option(
-                "connectivity", "lazy", CONNECTIVITY,
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
                 "how 'unshaded cells are connected' is enforced: lazy cuts, an external propagator, "
                 "reachability levels, or none",
                 relaxing=("none",),

@@ -35,8 +35,9 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -175,9 +176,13 @@ def _build(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             row = var[r * cols : (r + 1) * cols]
             up = var[(r - 1) * cols : r * cols] if r else none
             down = var[(r + 1) * cols : (r + 2) * cols] or none
-            clauses.extend([((own,) if own else ()) + tuple(-x for x in around if x)
-                            for own, *around in zip(row, up, down, [None, *row[:-1]], [*row[1:], None])
-                            if 0 not in around])  # a numbered neighbour is white: no wall
+            clauses.extend(
+                [
+                    ((own,) if own else ()) + tuple(-x for x in around if x)
+                    for own, *around in zip(row, up, down, [None, *row[:-1]], [*row[1:], None])
+                    if 0 not in around
+                ]
+            )  # a numbered neighbour is white: no wall
     if mode == "lazy":
         cnf.lazy = lazy_connectivity(rows, cols, decision)
     elif mode in ("rank", "propagator"):
@@ -288,8 +293,15 @@ class _Lines:
         self.rays: dict[Cell, tuple[list[list[int]], list[int]]] = {}
         self.cross: dict[Cell, tuple[tuple[int, list[int]], tuple[int, list[int]]]] = {}
 
-    def count(self, pool: IDPool, clauses: list[Clause], cell: Cell, number: int,
-              rays: list[list[int]], seen: list[int]) -> None:
+    def count(
+        self,
+        pool: IDPool,
+        clauses: list[Clause],
+        cell: Cell,
+        number: int,
+        rays: list[list[int]],
+        seen: list[int],
+    ) -> None:
         """The number's rule: its vertical and horizontal counts sum to ``number`` - 1."""
         total = number - 1 - sum(seen)
         up, down, left, right = (ray[: total + 1] for ray in rays)
@@ -314,8 +326,16 @@ class _Lines:
             for a, b in zip(rs, rs[1:]):
                 self._tie(clauses, (a, c), (b, c), b - a, 1, 1, numbers)
 
-    def _tie(self, clauses: list[Clause], a: Cell, b: Cell, gap: int, ray: int, across: int,
-             numbers: Mapping[Cell, int]) -> None:
+    def _tie(
+        self,
+        clauses: list[Clause],
+        a: Cell,
+        b: Cell,
+        gap: int,
+        ray: int,
+        across: int,
+        numbers: Mapping[Cell, int],
+    ) -> None:
         na, nb = numbers[a], numbers[b]
         if gap >= na or gap >= nb:  # they cannot see each other
             return
@@ -326,8 +346,12 @@ class _Lines:
         shift = na - nb
         (fa, xa), (fb, xb) = self.cross[a][across], self.cross[b][across]
         (ga, ya), (gb, yb) = self.cross[a][1 - across], self.cross[b][1 - across]
-        for (f1, x1), (f2, x2), d in (((fa, xa), (fb, xb), shift), ((fb, xb), (fa, xa), -shift),
-                                      ((ga, ya), (gb, yb), 0), ((gb, yb), (ga, ya), 0)):
+        for (f1, x1), (f2, x2), d in (
+            ((fa, xa), (fb, xb), shift),
+            ((fb, xb), (fa, xa), -shift),
+            ((ga, ya), (gb, yb), 0),
+            ((gb, yb), (ga, ya), 0),
+        ):
             # A sees B and count(1) >= f1 + j + 1 (literal x1[j])  ->  count(2) >= that - d, which is
             # literal x2[j + off - 1] (none needed while j + off <= 0); past x2's end count(2)
             # cannot reach it, so count(1) stays below (stated for every such j, not only the
@@ -336,9 +360,12 @@ class _Lines:
             off = 1 + f1 - d - f2
             low, high = max(0, 1 - off), min(len(x1), len(x2) - off + 1)
             if low < high:
-                clauses += zip(*(repeat(x, high - low) for x in sees), [-x for x in x1[low:high]],
-                               x2[low + off - 1 : high + off - 1])
-            clauses += [(*sees, -x) for x in x1[max(low, high):]]
+                clauses += zip(
+                    *(repeat(x, high - low) for x in sees),
+                    [-x for x in x1[low:high]],
+                    x2[low + off - 1 : high + off - 1],
+                )
+            clauses += [(*sees, -x) for x in x1[max(low, high) :]]
 
 
 def _chain(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
@@ -488,20 +515,32 @@ SPECS: list[EncodingSpec] = [
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels as in SAT encodings of connectivity (Bayless et al., AAAI 2015, for the lazy/propagator contrast)",
         options=(
             Option(
-                "connectivity", "lazy", CONNECTIVITY,
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
                 "how 'white cells are connected' is enforced: lazy cuts, an external propagator, reachability levels, or none",
                 relaxing=("none",),
             ),
-            Option("visibility", "auto", VISIBILITY,
-                   "visibility literals: auto (shared on boards of 2,000+ cells, else rays), "
-                   "chained along each ray with one literal per stretch of a line "
-                   "(shared by the numbers at both ends, linked through numbered cells), chained per ray, "
-                   "or defined per (clue, cell) pair"),
-            Option("cut", "auto", CUT,
-                   "with connectivity on, also state its smallest cuts up front (no white cell walled in "
-                   "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none"),
             Option(
-                "card", "sized", ("sized", "adder", "lines", "native") + CARD_CHOICES,
+                "visibility",
+                "auto",
+                VISIBILITY,
+                "visibility literals: auto (shared on boards of 2,000+ cells, else rays), "
+                "chained along each ray with one literal per stretch of a line "
+                "(shared by the numbers at both ends, linked through numbered cells), chained per ray, "
+                "or defined per (clue, cell) pair",
+            ),
+            Option(
+                "cut",
+                "auto",
+                CUT,
+                "with connectivity on, also state its smallest cuts up front (no white cell walled in "
+                "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none",
+            ),
+            Option(
+                "card",
+                "sized",
+                ("sized", "adder", "lines", "native") + CARD_CHOICES,
                 "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
                 "chains pairwise (a totalizer on sorted inputs); native states the count as two "
                 "at-most-k constraints for a solver that takes them (Minicard by default); lines "

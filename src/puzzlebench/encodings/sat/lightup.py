@@ -14,17 +14,25 @@ no native constraint gets the ``auto`` clauses for them instead (``CnfModel.nati
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product, repeat
 from operator import add, mul, neg, not_
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec, Option
-from .common import (AUTO_BINOMIAL, CARD_CHOICES, Clause, CnfModel, exactly_binomial,
-                     seqcounter_amo, small_board_solver)
+from .common import (
+    AUTO_BINOMIAL,
+    CARD_CHOICES,
+    Clause,
+    CnfModel,
+    exactly_binomial,
+    seqcounter_amo,
+    small_board_solver,
+)
 
 #: The solver the default's native constraints ask for (``Result.solver`` names it; a named
 #: solver always runs instead).
@@ -36,7 +44,10 @@ def _bulbs(puzzle: LightUp) -> CnfModel:
     cnf = CnfModel(pool=IDPool())
     walls, name = puzzle.walls, cnf.pool.id
     cnf.decision = {
-        (r, c): name(("bulb", r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in walls
+        (r, c): name(("bulb", r, c))
+        for r in range(puzzle.rows)
+        for c in range(puzzle.cols)
+        if (r, c) not in walls
     }
     return cnf
 
@@ -78,7 +89,9 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     is_open = ([1] * cols + [0]) * rows + [0] * width
     for r, c in puzzle.walls:
         is_open[r * width + c] = 0
-    var = list(map(mul, accumulate(is_open), is_open))  # padded index r * width + c -> its variable, 0 for none
+    var = list(
+        map(mul, accumulate(is_open), is_open)
+    )  # padded index r * width + c -> its variable, 0 for none
     n = max(var)
     decision: dict[Cell, int] = dict(zip(compress(_cells(rows, cols), is_open), range(1, n + 1)))
     body = rows * width
@@ -175,9 +188,15 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     if natives:
         # for a solver without native constraints: the same constraints as the auto clauses
         pool = cnf.pool
-        cnf.native_fallback = lambda: [cl for lits, k in natives for cl in (
-            seqcounter_amo(pool, lits) if k == 1 and len(lits) > AUTO_BINOMIAL
-            else combinations([-x for x in lits], k + 1))]
+        cnf.native_fallback = lambda: [
+            cl
+            for lits, k in natives
+            for cl in (
+                seqcounter_amo(pool, lits)
+                if k == 1 and len(lits) > AUTO_BINOMIAL
+                else combinations([-x for x in lits], k + 1)
+            )
+        ]
         cnf.preferred_solver = NATIVE_SOLVER
     else:
         cnf.preferred_solver = small_board_solver(size)
@@ -191,7 +210,7 @@ def build_seed004(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     cnf = _bulbs(puzzle)
     bulb = cnf.decision
     grid = puzzle.grid
-    blocked = lambda cell: not puzzle.is_open(cell)  # noqa: E731 - walls and numbers stop light
+    blocked = lambda cell: not puzzle.is_open(cell)  # walls and numbers stop light
     # Row/Column rules: no two spaces of one section are both lights, pair by pair.
     for seg in grid.segments(puzzle.is_open):
         cnf.extend([[-bulb[a], -bulb[b]] for a, b in combinations(seg.cells, 2)])
@@ -230,14 +249,22 @@ SPECS: list[EncodingSpec] = [
         build=build_default,
         description="segment-based: at most one bulb per segment, each open cell's row or column segment holds a bulb, clue cardinalities",
         options=(
-            Option("amo", "native", ("native",) + CARD_CHOICES,
-                   "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
-                   "constraint per segment for a solver that takes them (Minicard by default; another "
-                   "solver gets the auto clauses)"),
-            Option("card", "native", ("native",) + CARD_CHOICES,
-                   "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
-                   "bulbs and at most m - k dark cells among its m open neighbours as two native "
-                   "constraints (a 0 or a full number as unit clauses)"),
+            Option(
+                "amo",
+                "native",
+                ("native",) + CARD_CHOICES,
+                "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
+                "constraint per segment for a solver that takes them (Minicard by default; another "
+                "solver gets the auto clauses)",
+            ),
+            Option(
+                "card",
+                "native",
+                ("native",) + CARD_CHOICES,
+                "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
+                "bulbs and at most m - k dark cells among its m open neighbours as two native "
+                "constraints (a 0 or a full number as unit clauses)",
+            ),
         ),
     ),
     EncodingSpec(

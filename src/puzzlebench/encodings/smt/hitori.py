@@ -15,8 +15,9 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
@@ -78,7 +79,9 @@ SPECS: list[EncodingSpec] = [
         "reachability encodings of connectivity (Bayless et al., AAAI 2015)",
         options=(
             Option(
-                "connectivity", DEFAULT_CONNECTIVITY, CONNECTIVITY,
+                "connectivity",
+                DEFAULT_CONNECTIVITY,
+                CONNECTIVITY,
                 "how 'all unshaded cells connected' is enforced: lazy (region cuts on split candidates), "
                 "rank (integer ranks decreasing towards a root), none (rule dropped)",
                 relaxing=("none",),

@@ -36,21 +36,34 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import z3
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, plan_option,
-                       planned, wall_blocks, wall_count_option, wall_count_pays, wall_option, wall_region)
+from ..islands import (
+    DEDUCE_BUDGET,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    cuts_option,
+    lazy_rules,
+    lonely_cells,
+    plan_option,
+    planned,
+    wall_blocks,
+    wall_count_option,
+    wall_count_pays,
+    wall_option,
+    wall_region,
+)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
+from ..sat.nurikabe import hybrid_smallest, wall_runs_rule
 from ..sat.nurikabe import islands_by_distance as sat_islands
-from ..sat.nurikabe import hybrid_smallest
 from ..sat.nurikabe import wall_count as sat_wall_count
-from ..sat.nurikabe import wall_runs_rule
 from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
@@ -107,7 +120,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     islands = options["islands"]
     if islands == "auto":
         islands = "levels" if puzzle.grid.size < AUTO_LEVELS_CELLS else "lazy"
-        if islands == "lazy" and max(puzzle.numbers.values(), default=0) >= AUTO_START_SHARE * puzzle.grid.size:
+        if (
+            islands == "lazy"
+            and max(puzzle.numbers.values(), default=0) >= AUTO_START_SHARE * puzzle.grid.size
+        ):
             # One island holds most of the board: the lazy rounds would wander over its shapes
             # while the few small islands are cheap to level, so the stronger statement from the start.
             islands = auto_islands(puzzle, plan)
@@ -122,7 +138,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         model.logic = "QF_LIA"  # depths are compared as integers
     if islands in ("lazy", "hybrid"):
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
-        model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
+        model.add(
+            *[
+                model.any([wall[cell]] + [open_[nb] for nb in around])
+                for cell, around in lonely_cells(puzzle, plan)
+            ]
+        )
     # Clauses in the SAT paradigm's form over the wall Booleans (variables 1..n), handed to z3 as
     # one SMT-LIB text.
     ids = {cell: i for i, cell in enumerate(wall, start=1)}
@@ -139,6 +160,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     named = {i: wall[cell] for cell, i in ids.items()}
     add_clauses(model, cnf.clauses, named)
     if stronger is not None:
+
         def escalated(left: float | None = None) -> list[z3.BoolRef]:
             # The owners, levels and sizes of islands=levels or hybrid, over the same wall Booleans
             # (the lazy island cuts stay: they hold in every answer).
@@ -169,8 +191,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     cuts = options["cuts"]
     if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
         cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
-    model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
-                            anchor=min(plan.wall, default=None))
+    model.lazy = lazy_rules(
+        puzzle,
+        wall,
+        {"connectivity": connectivity, "islands": islands, "cuts": cuts},
+        anchor=min(plan.wall, default=None),
+    )
     model.notes.update(connectivity=connectivity, islands=islands, escalate_to=stronger)
     return model
 
@@ -211,8 +237,9 @@ def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") ->
     return "rank" if islands == "distance" and not puzzle.unknown else "lazy"
 
 
-def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict,
-                         card: str) -> None:
+def _islands_by_distance(
+    model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict, card: str
+) -> None:
     grid = puzzle.grid
     owns: dict[tuple[Cell, Cell], z3.BoolRef] = {}
     for cell in plan.open:
@@ -240,9 +267,16 @@ def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wa
             # an owned cell lies fewer than n steps away, and a shallower neighbour of the island
             # leads towards the clue
             depth = model.int("depth", *clue, *cell, lo=d, hi=n - 1)
-            support = [model.all([owns[(clue, nb)], model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1),
-                                                               "<", depth)])
-                       for nb in grid.neighbours4(cell) if nb in dist and nb != clue]
+            support = [
+                model.all(
+                    [
+                        owns[(clue, nb)],
+                        model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1), "<", depth),
+                    ]
+                )
+                for nb in grid.neighbours4(cell)
+                if nb in dist and nb != clue
+            ]
             model.add(model.implies(mine, model.any(support)))
         # The island has n cells, the number's own included (a '?' island: at most its bound).
         mine = [owns[(clue, cell)] for cell in dist if cell != clue]
@@ -266,7 +300,10 @@ SPECS: list[EncodingSpec] = [
             # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
             # rank 9.5 s, lazy 18.3 s)
             Option(
-                "connectivity", "auto", ("auto", *WALL.choices), WALL.description
+                "connectivity",
+                "auto",
+                ("auto", *WALL.choices),
+                WALL.description
                 + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
             ),
@@ -278,23 +315,35 @@ SPECS: list[EncodingSpec] = [
             # auto lazy-then-escalating from 150 cells against the levels/hybrid choice (interleaved,
             # 15 s cap, load 9): every 20th puzzle 4.50 s CPU against 4.35 s, 56/56 both; 48 former
             # misses and moved boards 47.4 s against 82.6 s, 45 proved against 36
-            Option("islands", "auto", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded integer depths), "
-                   "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
-                   "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
-                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
-                   "hybrid, see escalate; those from the start where one number holds half the board)"),
-            Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
-                   "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
-                   "solver, keeping the cuts and what it learnt (0: never)"),
+            Option(
+                "islands",
+                "auto",
+                ISLANDS,
+                "how islands get one number and its size: distance (owners and bounded integer depths), "
+                "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
+                "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
+                "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
+                "hybrid, see escalate; those from the start where one number holds half the board)",
+            ),
+            Option(
+                "escalate",
+                ESCALATE,
+                description="islands=lazy (and auto's lazy): after this many checks, "
+                "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
+                "solver, keeping the cuts and what it learnt (0: never)",
+            ),
             # on the 17 janko puzzles that reach the escalation (one interleaved run, count=2, 20 s cap,
             # load 2-4): on 45.7 s CPU, 16 proved; off 67.0 s, 15 (683_14x24 1.7 s against a timeout,
             # 1108_20x15 1.5 s against 15.4 s); the 13 both prove in under 2 s pay the probe, 1.9x;
             # boards that never escalate pay nothing (every 20th puzzle: 2.98 s against 2.93)
-            Option("escalate_probe", "on", ("on", "off"),
-                   "islands=lazy with escalate: at the escalation, probe the board (failed literals, "
-                   "within DEDUCE_BUDGET CPU seconds and the time left) and add the cells it settles as "
-                   "unit facts, with the levels over the probed plan's islands (off: the plan as searched)"),
+            Option(
+                "escalate_probe",
+                "on",
+                ("on", "off"),
+                "islands=lazy with escalate: at the escalation, probe the board (failed literals, "
+                "within DEDUCE_BUDGET CPU seconds and the time left) and add the cells it settles as "
+                "unit facts, with the levels over the probed plan's islands (off: the plan as searched)",
+            ),
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
