@@ -8,7 +8,7 @@ already present, so a resumed sweep neither loses a finished record nor duplicat
 One writer at a time: a store holds an exclusive ``flock`` on the results file from opening to
 closing (a sweep's whole duration), taken without waiting. A second sweep on the same file is
 refused with :class:`StoreLockedError` (the CLI prints one line and exits with status 2) instead of
-running and appending the same runs again (measured before: 52 lines for 26 runs). The lock is on
+running and appending the same runs again (each run then stored twice). The lock is on
 the results file itself, so no lock file is left behind; that is also why a torn line is repaired
 by truncating in place, never by replacing the file (a new file would not carry the lock).
 """

@@ -14,9 +14,9 @@ runner. Two processes then do one job each:
   - reaps the solver with ``wait4`` and writes its exit status, own peak RSS and CPU time to
     ``RUN_DIR/exit.json``. Why not measure in the process the runner started: Linux carries a
     process's peak RSS across ``exec``, so a child of a parent holding 500 MB reports >= 500 MB
-    from its own ``getrusage`` and from the parent's ``wait4`` alike (measured: 510 MB for an idle
-    interpreter whose ``VmHWM`` was 9 MB). A process forked from the small supervisor starts from
-    the supervisor's ~25 MB instead.
+    from its own ``getrusage`` and from the parent's ``wait4`` alike, however little it uses
+    itself. A process forked from the small supervisor starts from the supervisor's few MB
+    instead.
   - watches the runner: end-of-file on stdin means the runner died, whatever killed it (SIGKILL
     included). The supervisor then kills the solver and everything left in the run's process
     group (and empties and removes the BenchExec cgroups it ran in), removes the run's files, and
@@ -29,8 +29,8 @@ Memory limit: ``RLIMIT_DATA``, not ``RLIMIT_AS``. Since Linux 4.7 ``RLIMIT_DATA`
 private writable mapping (brk heap and anonymous ``mmap``), which is what solvers allocate, while
 ``RLIMIT_AS`` also charges address space that is only reserved (glibc's 64 MB per-thread malloc
 arenas, thread stacks), so it fails multithreaded solvers (CP-SAT, z3) long before they use the
-memory (measured: CP-SAT with 8 workers aborts under ``RLIMIT_AS`` = 512 MB, "cannot allocate
-memory for thread-local data", at a real peak of 135 MB; under ``RLIMIT_DATA`` = 512 MB it solves).
+memory (CP-SAT with several workers aborts under an ``RLIMIT_AS`` a few times its real peak,
+"cannot allocate memory for thread-local data", and solves under the same ``RLIMIT_DATA``).
 An allocation over the limit surfaces as ``MemoryError`` (Python), ``std::bad_alloc``
 (C++ backends) or an abort; all become ``memout`` here or in the parent.
 """

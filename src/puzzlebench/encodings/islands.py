@@ -96,10 +96,10 @@ class IslandPlan:
         ``deduce`` True adds the cells failed-literal probing settles
         (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, within ``DEDUCE_BUDGET``, every
         pass run to the budget: ``stop="budget"``). The encodings' default ``plan=probe`` asks
-        for it: with the compiled probe, on every 10th janko puzzle, it takes SAT 0.64x, ASP
-        0.68x, SMT 0.45x and CP-SAT 0.32x the time of their former defaults (with the readable
-        probe it cost SAT 7.9x the CPU); ``deduce`` is off here for the callers that want the
-        searched plan alone. ``depth`` 2 probes at depth 2 too, within the same budget, until
+        for it: the compiled probe settles cells that every paradigm would otherwise learn by
+        search or lazy rounds, for less than they cost (docs/decisions); ``deduce`` is off here
+        for the callers that want the searched plan alone. ``depth`` 2 probes at depth 2 too,
+        within the same budget, until
         ``DEEP_STALL`` CPU seconds pass without a cell settled (``plan=deep``)."""
         plan = cls.searched(p, enclosure)
         if deduce:
@@ -486,15 +486,14 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 
 
 #: IslandPlan.of: the most CPU seconds the probe may spend (past it, what it settled so far is
-#: kept); the compiled probe ends within it on every janko board (690_50x50, the slowest to end
-#: at depth 1, takes about 0.7 s; 756_15x15 at depth 2 about 3 s)
+#: kept); the compiled probe ends within it on every janko board, at depth 1 and at depth 2
 DEDUCE_BUDGET = 5.0
 
 #: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops,
-#: unless its pass is estimated short (``nurikabe_deduce.DEEP_PASS``). On the 220 janko boards
-#: where depth 2 goes on to settle what depth 1 leaves open, it settles a cell at most 0.87 s after
-#: the last, past 0.5 s only on 667_14x24 and 800_14x24, whose passes are estimated within
-#: DEEP_PASS (``benchmarks/nurikabe_deep.py``, ``results/nurikabe-deep``)
+#: unless its pass is estimated short (``nurikabe_deduce.DEEP_PASS``). On the janko boards where
+#: depth 2 goes on to settle what depth 1 leaves open, the gaps between settled cells stay under
+#: this but for boards whose passes are estimated within DEEP_PASS (``benchmarks/nurikabe_deep.py``,
+#: ``results/nurikabe-deep``)
 DEEP_STALL = 0.5
 
 
@@ -505,12 +504,10 @@ PLAN_DEEP = (
 
 
 def plan_option(default: str) -> Option:
-    """The ``plan`` option of CP-SAT's and SMT's encodings. The probe against the searched plan
-    (one interleaved run, count=2, 20 s cap, every 10th janko puzzle): CP-SAT 9.7 s against
-    30.4 s, SMT 3.5 s against 7.7 s, 111/111 each. Deep against probe
-    (``benchmarks/nurikabe_plans.py --every 10``, count=2, 10 s cap): CP-SAT 1.69 s against
-    3.35 s, SMT 2.42 s against 2.57 s, 111/111 each; on the whole corpus SMT 87.6 s against
-    57.3 s, 1,110 each."""
+    """The ``plan`` option of CP-SAT's and SMT's encodings. The probe settles cells the searched
+    plan leaves open, and costs both paradigms less than the search it saves; depth 2 pays in
+    CP-SAT, whose lazy rounds are dearest, and not in SMT (``benchmarks/nurikabe_plans.py``,
+    docs/decisions)."""
     return Option(
         "plan",
         default,
@@ -541,10 +538,10 @@ def wall_count_pays(p: Nurikabe, plan: IslandPlan) -> bool:
     :func:`wall_size`): when the wall is small, at most ``WALL_COUNT_SHARE`` of the cells that may
     be unshaded, and its counter within ``WALL_COUNT_BUDGET``. On such boards (a few big islands)
     the count settles what the lazy cuts take hundreds of rounds to learn; on the others it slows
-    the search (on every 10th janko puzzle, stated whenever its counter fits the budget: 2.2x the
-    time, 8x the conflicts). The cells counted are those still undecided: the open cells less
-    those the probe settled unshaded (counted as open, a probed plan stated the count on boards
-    where it slows SMT 20-50x: 668_14x24, 789_17x17, 950_13x13, 1109_20x15)."""
+    the search (a loose counter adds variables and conflicts without settling anything;
+    docs/decisions). The cells counted are those still undecided: the open cells less those the
+    probe settled unshaded (counted as open, a probed plan would state the count on boards where
+    the wall is not small, where it slows SMT badly)."""
     free = len(plan.open) - len(plan.white)
     need = wall_size(p, plan)[1] - len(plan.wall)
     return 0 <= need <= WALL_COUNT_SHARE * free and free * need <= WALL_COUNT_BUDGET
@@ -1259,8 +1256,7 @@ def wall_runs_pay(p: Nurikabe, plan: IslandPlan) -> bool:
     :func:`wall_runs`): when the lines the wall must meet leave it at most ``WALL_RUNS_SLACK``
     runs to spare, and its counter, the possible run starts (two per open cell) times the most
     runs, is within ``WALL_RUNS_BUDGET``. A tight count makes the wall a few straight lines,
-    which settles such boards at once; a loose one only slows the search (on every 10th janko
-    puzzle, stated whenever its counter fits the budget: 2.8x the CPU time)."""
+    which settles such boards at once; a loose one only slows the search (docs/decisions)."""
     most = wall_size(p, plan)[1] + 1
     return most - len(met_lines(p, plan)) <= WALL_RUNS_SLACK and 2 * len(plan.open) * most <= WALL_RUNS_BUDGET
 

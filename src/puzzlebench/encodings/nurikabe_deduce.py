@@ -236,9 +236,8 @@ def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: 
 
 
 #: probe(stop="pass"): the CPU seconds of a pass after which its pace is judged, and how many
-#: times the time left its rest may take (beyond, it would reach too few cells to pay: a 20x36
-#: board's pass takes 2-4 s against the 2 s budget and its part pays in CP-SAT on 94_20x36; a
-#: 40x57 or 50x50 board's takes 40-60 s and its part pays nowhere)
+#: times the time left its rest may take (beyond, it would reach too few cells to pay: a pass a
+#: few times the budget still settles cells worth their time, one tens of times it does not)
 PASS_SAMPLE = 0.1
 PASS_SLACK = 4.0
 #: refine's and probe's ``stop`` by default (see :func:`probe`)
@@ -257,15 +256,13 @@ COMPILED_SLICE = 16
 STALL_PASS_SHARE = 0.25
 #: probe(depth=2, stall=...): a pass at depth 2 estimated within this many CPU seconds (each open
 #: cell's two sides closed at depth 1, about a depth-1 pass each) may go that long without a cell
-#: settled. On 756_15x15 (182 open cells, a depth-1 pass 3.3 ms: 1.2 s estimated, 1.3 s taken)
-#: depth 2 settles its first cell after 0.67 s and 94 more within 3 s, where the stall alone
-#: stopped it before the first; the boards estimated at 1.5-2 s (667_14x24, 687_17x17, 800_14x24)
-#: pay a second or less for theirs, and past them a pass takes from 4.7 s (688_20x20) to 68 s
-#: (1055_40x57)
+#: settled: on a mid-sized board depth 2 may settle its first cell only after longer than the
+#: stall, and then many more; past this bound a pass grows with the board's open cells squared,
+#: and the largest boards' passes are far beyond any budget
 DEEP_PASS = 2.0
 #: probe(depth=2, stall=...): depth 2 does not start when its pass is estimated beyond this many
-#: times the stall, which would then see a few of its cells (1055_40x57: 68 s estimated, 2 cells
-#: settled in the 0.8 s it took, 45 columns fewer in MIP's model; 1030_32x32: 64 s, none)
+#: times the stall, which would then see only a few of its cells (on the largest boards it
+#: settles next to nothing before the stall ends it)
 DEEP_SAMPLE = 20
 
 
@@ -440,7 +437,7 @@ def _probe2_compiled(
         if stall is not None:
             # one depth-1 pass over the open cells (the state is closed at depth 1): too slow a
             # pass, no deeper probe (nor a pass at all once the deadline has passed: it cannot be
-            # stopped, and took 3 s on 1055_40x57)
+            # stopped, and on the largest boards it takes seconds)
             start = time.process_time()
             if start > deadline:
                 return True
@@ -499,8 +496,8 @@ def _compiled(engine: str) -> Any:
 
 
 def load_engine() -> None:
-    """The encodings' ``load``: the compiled engine read from numba's cache (about half a second
-    in a fresh process), kept off the solve's clock."""
+    """The encodings' ``load``: the compiled engine read from numba's cache (noticeable in a fresh
+    process), kept off the solve's clock."""
     load(lambda: _compiled(PROBE_ENGINE))
 
 

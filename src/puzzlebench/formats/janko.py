@@ -234,7 +234,7 @@ def iter_janko(
     Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``. A record
     whose problem cannot be read raises a :class:`ParseError` naming its id; given a ``malformed``
     list, such a record is appended to it as ``(id, reason)`` instead and the rest are still read.
-    A record whose problem reads and whose solution does not (janko Hitori 85_17x17 holds a move
+    A record whose problem reads and whose solution does not (one janko Hitori record holds a move
     record there) is a puzzle all the same: it comes without a solution, the reason in
     :attr:`JankoEntry.solution_error`.
     """

@@ -20,10 +20,9 @@ from .cnf import Undecided
 T = TypeVar("T")
 A = TypeVar("A")
 
-# Proof paradigms per family, fastest first, are each family's ``FamilySpec.proof_paradigms``, as
-# measured on the generated suites (count=2 proofs of Light Up and Kuromasu: Kuromasu 70x70 sat
-# 3.2 s, asp 8.0 s; enumeration of LightBulbs answers: 12x12 asp 1.3 s, cp 1.3 s, sat 2.7 s; see
-# puzzles/README.md).
+# Proof paradigms per family, fastest first on the generated suites (uniqueness proofs of Light Up
+# and Kuromasu, enumeration of LightBulbs answers), are each family's ``FamilySpec.proof_paradigms``
+# (see puzzles/README.md).
 
 
 class GenerationError(PuzzleError):

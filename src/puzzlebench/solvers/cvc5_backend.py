@@ -12,7 +12,7 @@ atoms, which every encoding writes by default (``card=pb``: ``PbEq``/``AtMost``/
 as the z3-only ``((_ pbeq k c1 .. cn) ..)``, ``((_ at-most k) ..)`` and ``((_ at-least k) ..)``,
 which cvc5's parser rejects, and a one-term sum as ``(+ t)``, which cvc5 rejects too (its ``+``
 takes two or more); rewriting these takes an AST walk anyway, and printing plus parsing is no
-faster than translating (0.40 s against 0.35 s for a 30x30 Kuromasu). The tests check the
+faster than translating. The tests check the
 translator against cvc5's own SMT-LIB2 parser on z3's printout of the ``card=sum`` encodings
 (pure SMT-LIB): both give the same answers.
 
@@ -32,7 +32,7 @@ Deadlines: cvc5's API has no asynchronous interrupt, and ``checkSat()`` keeps Py
 the harness's watchdog cannot even run during a check. Each check therefore gets the time left
 as cvc5's per-check limit ``tlimit-per`` (milliseconds); an ``unknown`` answer means stopped
 (None). The limit is polled by the search, not by preprocessing: the first check of a large
-board may overrun it by its preprocessing time (about 1 s on a 30x30 Kuromasu).
+board may overrun it by its preprocessing time.
 :meth:`Cvc5Backend.interrupt` is best effort: it makes every later check answer None at once.
 """
 

@@ -162,8 +162,8 @@ class Z3Backend(Backend):
     def _uncompacted_model(self) -> Any:
         """The solver's model without z3's compaction (``model.compact``, read from the global
         parameters only), restored right after. Compaction rewrites the whole model, every
-        auxiliary Boolean included: 12 ms a round on 1108_20x15 once its levels are added (13,000
-        Booleans), 1.8 ms without; the harness reads the decision cells only."""
+        auxiliary Boolean included (once a board's levels are added, most of each round's model
+        time); the harness reads the decision cells only."""
         import z3
 
         previous = z3.get_param("model.compact")
@@ -187,8 +187,8 @@ class Z3Backend(Backend):
         import z3
 
         # One raw C call per cell: the value the model gives the cell's declaration, compared with
-        # the term "true" (Model.eval wraps and re-checks each value, 50 us a cell on a 100x100
-        # board, and Z3_model_eval sets up an evaluation per call); a decision Boolean the model
+        # the term "true" (Model.eval wraps and re-checks each value, dear on a 100x100 board, and
+        # Z3_model_eval sets up an evaluation per call); a decision Boolean the model
         # leaves open reads as unmarked, as with model completion.
         ref, handle = self._artifact.ctx.ref(), self._model.model
         interp, true, false = _raw("Z3_model_get_const_interp"), self._true, self._false

@@ -9,8 +9,8 @@ run long (plan=auto), it runs failed-literal probing once and adds the settled c
 clauses inside the same solve call, so the cuts and clasp's learnt clauses stay.
 
 On the large "art" boards (long thin islands of 20-50 cells, too many for the level budget)
-grounded recursion for the unlevelled islands left clingo without a first answer in 20 s, with
-or without the wall's connectivity rule; with those islands and the wall left to the SAT
+grounded recursion for the unlevelled islands leaves clingo without a first answer, with or
+without the wall's connectivity rule; with those islands and the wall left to the SAT
 encoding's cuts, as SAT's default does, it proves them (islands=auto, connectivity=auto).
 """
 
@@ -58,23 +58,16 @@ CONNECTIVITY = Option(
     "auto: lazy when the islands are (islands=lazy), else reach",
     relaxing=("none",),
 )
-# Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
-# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
-# whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
-# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
-# without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
-# for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
-# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven.
-# With the cuts checked on total assignments only (LazyCuts), lazy also on every board of
-# LAZY_CELLS or more: of the 41 slowest janko boards (20 s cap, interleaved), the 31 of 330 cells
-# or more took 58.2 -> 39.1 CPU s (669_14x24 6.4 -> 0.15, 459_20x36 6.1 -> 0.6, 667_14x24 6.7 ->
-# 2.8, 1046_23x33 4.4 -> 1.2), the 10 smaller ones 14.4 -> 14.9 (1109_20x15 0.19 -> 0.69).
-# 690_50x50 (count=2, 80 s cap, load 6-9): auto (lazy) found no answer in 25.5 CPU s (37k
-# conflicts); islands=distance proved it in 23.4 CPU s (254k conflicts, 0.5 s of them the proof).
+# Defaults: reach for connectivity and hybrid for the islands, the fastest pair on the smaller boards; hybrid
+# is distance whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
+# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number without
+# levels (the large "art" boards among them, where recursion for those islands leaves clingo without a first
+# answer), else hybrid and reach. With the cuts checked on total assignments only (LazyCuts), lazy also on
+# every board of LAZY_CELLS or more, where grounding the levels costs more than the rounds of cuts; the
+# largest boards may still be found faster by islands=distance (docs/decisions).
 
-#: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts
-#: (14x24 and larger: 106 janko boards; the 31 slowest of them for hybrid and reach take 0.67x the
-#: CPU time lazily)
+#: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts (14x24 and
+#: larger: the boards where grounding the levels costs more than the cuts; docs/decisions)
 LAZY_CELLS = 330
 ISLANDS = Option(
     "islands",
@@ -106,15 +99,14 @@ PREFER = Option(
     "island's reach can hold: every island that may hold the cell is at least half its bound away)",
 )
 
-#: plan=auto: the candidates the lazy cuts check before the probe (1055_40x57, 6 CPU s without the
-#: probe, checks 488: escalating after 300 cost it 2.4 s, the probe's 2 s settling 97 cells it
-#: does not need; 683_14x24 checks about 400 a CPU second and is proven soon after the probe)
+#: plan=auto: the candidates the lazy cuts check before the probe (a board proven within that many checks does
+#: not pay for a probe whose settled cells it does not need; docs/decisions)
 ESCALATE = 600
-#: ... and the CPU seconds of search those checks must also have taken (689_20x20 checks 529
-#: candidates in 0.8 s and needs no probe)
+#: ... and the CPU seconds of search those checks must also have taken (a board that checks its candidates
+#: quickly needs no probe)
 ESCALATE_CPU = 1.0
-#: probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko puzzle
-#: 3.34 s against 4.94 s, 111/111 both; 690_50x50 4.75 s against 15.7 s
+#: probe by default: the compiled probe is cheap enough to run up front, and settles cells the search would
+#: otherwise learn by many rounds of cuts (docs/decisions)
 PLAN = Option(
     "plan",
     "probe",
@@ -148,9 +140,9 @@ _ISLAND_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
-#: LazyCuts: the cuts added before the following ones are locked against clasp's deletion of learnt
-#: clauses (on 1055_40x57, 120k cuts: 711 rounds unlocked, 473 locked; locking every cut moved the
-#: search on boards of a few thousand cuts, both ways: 94_20x36 2.3 -> 4.1 CPU s)
+#: LazyCuts: the cuts added before the following ones are locked against clasp's deletion of learnt clauses (a
+#: deleted cut lets its fault come back, which costs rounds on the boards with the most cuts; locking every
+#: cut moves the search on boards of a few thousand cuts, either way)
 LOCK_AFTER = 10000
 
 
@@ -420,8 +412,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         predicate="wall",
         propagator=propagator,
         args=args,
-        # clasp's "trendy" preset: on the 41 slowest janko boards 0.72x the CPU time of clingo's
-        # default (faster on 23, slower on 7; 1091_15x15 6.0 -> 2.5 s), every 20th puzzle 1.2 vs 1.3 s
+        # clasp's "trendy" preset: less CPU than clingo's default on the slowest boards, and alike
+        # on the rest (docs/decisions)
         configuration="trendy",
         notes={"islands": islands, "connectivity": connectivity},
     )
@@ -431,8 +423,7 @@ def _wall_runs_facts(p: Nurikabe, plan: IslandPlan, which: str) -> list[str]:
     """The facts of ``nurikabe_wall_runs.lp`` the ``wall_runs`` option asks for: the met lines
     (met, card), and the lines' stretches with the runs' bounds (card; auto: card where the met
     lines make it tight, else none)."""
-    if which == "auto":  # the met lines alone cost grounding: every 20th janko puzzle, one
-        # interleaved run, 1.60 s CPU with them, 1.38 s without (56/56 proven both)
+    if which == "auto":  # the met lines alone cost more grounding than they prune (docs/decisions)
         which = "card" if wall_runs_pay(p, plan) else "none"
     if which == "none":
         return []

@@ -24,10 +24,10 @@ Rules and the blocks that enforce them:
   white" (``regions.connectivity_cuts``) is added before searching again; ``none`` drops the
   rule (a relaxation: it may accept split answers, never loses a true one);
 * CP-SAT's search (``linearization``, ``inprocessing``): no LP relaxation and no clause
-  inprocessing by default. With CP-SAT's LP the 100x100 boards made about 50 conflicts a CPU
-  second (the LP and its cuts took the time) and none was solved in 60 s. ``cp_presolve=off``
-  skips CP-SAT's presolve and symmetry detection: on the clausal statement of those boards they
-  took about 95% of each search.
+  inprocessing by default. With CP-SAT's LP the search on the 100x100 boards crawls (the LP and
+  its cuts take the time) and none is solved. ``cp_presolve=off`` skips CP-SAT's presolve and
+  symmetry detection: on the clausal statement of those boards they take nearly all of each
+  search.
 
 ``auto`` (the default of ``visibility``, ``cut`` and ``cp_presolve``) picks ``shared``, ``plus``
 and ``off`` from ``AUTO_CELLS`` cells on, else ``distance``, ``cell`` and CP-SAT's presolve.
@@ -67,7 +67,7 @@ DEFAULT_CONNECTIVITY = "lazy"
 DEFAULT_VISIBILITY = "auto"
 #: ``auto`` picks ``visibility=shared``, ``cut=plus`` and ``cp_presolve=off`` from this many cells
 #: on (the generated 50x50 to 100x100 boards), else ``distance``, ``cell`` and CP-SAT's presolve
-#: (the janko corpus, at most 1,395 cells, keeps the model it was measured with).
+#: (the janko boards, all smaller, keep the model that suits them).
 AUTO_CELLS = 2000
 PRESOLVE: tuple[str, ...] = ("auto", "on", "off")
 
@@ -248,12 +248,12 @@ ENCODINGS: list[EncodingSpec] = [
                 "and symmetry_level 0; the search still probes at its start), auto: off with the clausal "
                 "visibility values (adder, shared), else on",
             ),
-            # on the 100x100 gen-kuromasu boards CP-SAT's LP (level 1) made about 50 conflicts a
-            # CPU second and no answer in 60 s; level 0 makes thousands and proves s1 in about 22 CPU
-            # s; the janko sample (every 10th) takes 0.5 s either way. connectivity=flow needs the
-            # LP: seed 000's 11x11 took 59 s at level 0 and 1.0 s at level 1 (rank: 1.0 s and 0.04 s)
+            # the clausal statement needs no LP: on the 100x100 boards CP-SAT's LP (level 1) slows
+            # the search to a crawl, and the janko boards take as long either way; connectivity=rank
+            # or flow state arithmetic that the LP relaxation propagates, and crawl without it
+            # (docs/decisions)
             linearization_option("auto", "auto: 1 with connectivity=rank|flow, else 0"),
-            # first search on the three 100x100 boards: 0.72-0.87 deterministic s without, 0.96-1.47 with
+            # no inprocessing: the first search on the 100x100 boards is cheaper without it
             inprocessing_option(False),
         ),
     ),

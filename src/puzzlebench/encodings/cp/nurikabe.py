@@ -439,11 +439,8 @@ ENCODINGS: list[EncodingSpec] = [
         options=(
             plan_option("deep"),
             wall_option("rank", "flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
-            # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
-            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s; on every 20th (56; 20 s cap, one
-            # interleaved run) lazy 27.1 s, hybrid 35.1 s; on the 48 misses of a whole-corpus run
-            # (10 s cap, load ~7) lazy 0 proven, 374 s, hybrid 17, 242 s
+            # lazy by default: a round of cuts is cheap and most boards need few, so lazy islands prove more
+            # boards in less time than owners, distance or hybrid (docs/decisions)
             Option(
                 "islands",
                 "lazy",
@@ -452,48 +449,27 @@ ENCODINGS: list[EncodingSpec] = [
                 "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
                 "sizes for all, depths for the big numbers within a budget) or lazy (cuts)",
             ),
-            # one interleaved run each (count=2, 10 s cap, load 7-9 on 2 cores): on every 20th janko
-            # puzzle (56) never 53 proven, 16.7 CPU s in all; after 60 searches 54, 14.2 s; after
-            # 100, 54, 13.9 s; on the 48 misses of a whole-corpus run after 60 searches 18 proven,
-            # 82 s; after 120, 19, 88 s (never: 0 of 48 in that run); whole corpus after 100 (load
-            # ~9): 1,062 proven as before, 21 misses gained, the escalated boards proven both times
-            # 0.71x the CPU; its cost is a tail where hybrid searches long (20 s cap, interleaved:
-            # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3). With the
-            # switched model of every island's levels and acyclic contacts (whole corpus, count=2, 20 s
-            # cap, one interleaved run): after 100, 88.7 s in all; after 20, 74.3 s, 1,110 proven both
-            # (1055_40x57 11.5 / 9.0 s, 1030_32x32 5.5 / 3.0 s); on the 57 boards where the two differ
-            # or that take over 0.3 s, after 20 / 10 / 5: 56.4 / 55.0 / 54.6 s (1055_40x57 9.0 / 9.4 / 9.3)
+            # the switch comes early: a board that needs many lazy rounds gains the larger model's
+            # propagation, one that needs few never reaches it, and the tail of boards whose lazy rounds stall
+            # is cut short (docs/decisions)
             Option(
                 "escalate",
                 20,
                 description="islands=lazy: after this many searches, switch to the "
                 "escalate_to variant of the islands, keeping the cuts found so far (0: never)",
             ),
-            # one interleaved run each (count=2, 15 s cap, load 8-11 on 2 cores), against escalate_to=
-            # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
-            # (less SAT's four hardest) 1 proven, 105.0 CPU s in all; levels without presolve after
-            # 100, 7, 94.3 s; the same after max(100, 0.75 per cell), 6, 99.5 s; on every 20th janko
-            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s. Whole corpus after max(100, 0.75
-            # per cell): 1,063 proven (1,062 before), but 970_14x24, 1050_15x25 and 1070_15x20 took
-            # 4.8 / 4.4 / 11.0 CPU s (30 s cap, load 3) against 1.4 / 1.2 / 1.2 after 100: per cell
-            # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
+            # levels (without presolve, see escalate_presolve): the SAT encoding's owners, levels and sizes
+            # prove more of the hardest boards than hybrid; a per-cell floor on the switch (escalate_per_cell)
+            # stays off, since it delays the switch on mid-sized boards that need it (docs/decisions)
             Option(
                 "escalate_to",
                 "levels",
                 ("hybrid", "distance", "owners", "levels"),
                 "the islands variant islands=lazy escalates to (see escalate)",
             ),
-            # one interleaved run (count=2, 20 s cap, load 2.7-4.9 on 2 cores), search / probe: on the 15
-            # CP misses of the last idle whole-corpus run 5 / 8 proven (683_14x24, 950_13x13, 1091_15x15,
-            # 1108_20x15 gained in 1.7-5.5 CPU s; 688_20x20 lost, 10.0 against a timeout at 12.5), 129.9 /
-            # 99.4 CPU s in all (0.77x); on every 20th janko puzzle (56) 56 / 56 proven, 12.4 / 13.8 CPU s
-            # (1.11x), all of it on the 5 boards that switch (261_20x36 3.6 / 5.1, its probe 2.0 s):
-            # boards that never switch never probe; whole corpus (10 s cap, load 1-5) 1,103 proven against
-            # 1,095 of the last idle run, none lost, 473.6 against 464.5 CPU s (166 boards switch, 103 s
-            # of probing among them)
-            # auto against probe (count=2, 20 s cap, one interleaved run) on the 57 boards where CP's switch
-            # after 20 or 100 searches differ or that take over 0.3 s: 56.2 / 58.3 s in all, 57 proven both
-            # (1055_40x57 8.97 / 9.69 s: the probe at the switch found nothing the deep plan had not)
+            # probing at the switch settles cells the searched plan leaves open, which proves more of the
+            # hardest boards; boards that never switch never probe, and auto does not probe again where the
+            # deep plan has probed up front (docs/decisions)
             Option(
                 "escalate_plan",
                 "auto",
@@ -502,15 +478,8 @@ ENCODINGS: list[EncodingSpec] = [
                 "searches, or also those failed-literal probing settles (probe: run once, at the switch; "
                 "auto: probe where the plan option probed nothing up front, plan=search)",
             ),
-            # one interleaved run each (count=2, 30 s cap, load 6-7 on 2 cores; default 2 s / 0.5 s / 1 s,
-            # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
-            # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
-            # 668, 683, 689, 999, 1091, 1108, 94_20x36) 8 / 7 / 8 proven, 25.0 / 35.0 / 22.7 CPU s (0.5 s
-            # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9); whole corpus with 1 s and
-            # escalate_time=3 (10 s cap, load 7-10): every answer the published one, the unproven re-run
-            # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
-            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before); every 20th
-            # janko puzzle (56, interleaved, load 2.3) 56 / 56 proven, 12.9 / 11.8 CPU s (261_20x36 5.0 / 4.1)
+            # the probed plan's reach leaves fewer owners and levels than unit facts on the searched plan; a
+            # short probe budget suffices, as the probe settles most of its cells early (docs/decisions)
             Option(
                 "escalate_reach",
                 "probed",
@@ -525,8 +494,8 @@ ENCODINGS: list[EncodingSpec] = [
                 description="islands=lazy with escalate_plan=probe: "
                 "the probe's CPU seconds at the switch (at most the time left)",
             ),
-            # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
-            # escalate_time=3 (interleaved, as above); the boards that switch by number before 3 s are unchanged
+            # a time bound next to the count: a large board whose lazy rounds are each slow switches before it
+            # reaches the count; the boards that switch by count sooner are unchanged (docs/decisions)
             Option(
                 "escalate_time",
                 ESCALATE_TIME,
@@ -539,21 +508,16 @@ ENCODINGS: list[EncodingSpec] = [
                 description="islands=lazy with escalate: switch no earlier than "
                 "after this many searches per cell of the board",
             ),
-            # on 459_20x36 neither rank nor flow ended the first search after the switch within
-            # about 4 CPU s (25 s cap, load 6)
+            # the wall's connectivity stays as it was: rank or flow stated at the switch slow the first search
+            # after it on the largest boards (docs/decisions)
             Option(
                 "escalate_connectivity",
                 "same",
                 ("same", "rank", "flow"),
                 "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)",
             ),
-            # one search of 660_14x24's switched model: 0.38-0.41 CPU s as before, 0.18-0.19 with
-            # its 7,591 root fixings in the model and no probing (0.23 s, once, to find them); one
-            # interleaved run each (count=2, load 6-9 on 2 cores) off / noprobe: on the 13 misses of
-            # the last whole-corpus run (40 s cap) 0 / 1 proven (660_14x24 in 10.95 CPU s), 167.8 /
-            # 160.6 CPU s; on every 20th janko puzzle (56, 20 s cap) 54 / 54 proven, 12.6 / 12.3 s;
-            # whole corpus with noprobe (10 s cap, load 9 to 5): 1,091 proven, every answer the
-            # published one, the switched boards proven by both runs 0.85x the last run's CPU
+            # root fixings in the switched model make each later search cheaper, and finding them once costs
+            # less than CP-SAT's probing before every search (docs/decisions)
             Option(
                 "escalate_fixings",
                 "noprobe",
@@ -561,13 +525,9 @@ ENCODINGS: list[EncodingSpec] = [
                 "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
                 "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)",
             ),
-            # one interleaved run each (count=2, load 5-7 on 2 cores; CPU s, CP-SAT deterministic time
-            # after the switch): on the 14 misses of the last idle whole-corpus run (20 s cap) linearization
-            # 1 with inprocessing 0 proven, 105.4 CPU s; 0 without inprocessing 3 (660_14x24, 668_14x24,
-            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 1.3x (950_13x13) to 13x (999_16x21) the searches
-            # per deterministic time unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7
-            # / 12.1 CPU s (the five boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization
-            # 0 with inprocessing kept 15.1 s: dropping the inprocessing is most of the gain
+            # after the switch, no SAT inprocessing and linearization 0: the searches are many and short, and
+            # the work CP-SAT spends on each in inprocessing (most of the cost) and in the LP relaxation is
+            # not repaid (docs/decisions)
             Option(
                 "escalate_inprocessing",
                 False,
@@ -591,9 +551,9 @@ ENCODINGS: list[EncodingSpec] = [
                 ("same", "cell", "region", "mixed", "auto", "separator"),
                 "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)",
             ),
-            # 688_20x20 (count=2, idle): 12.06 s with none, 5.03 s with forest (24 searches after the switch
-            # instead of 28, each cheaper); whole corpus (10 s cap) 1,108 proven against 1,107, 96.4 s
-            # against 110.8 s in all (against the run before)
+            # a cycle of corner contacts among islands (and the board's edge) would cut the wall in two, so
+            # stating that they form a forest (acyclic: no cycle at all) prunes the searches after the switch
+            # (docs/decisions)
             Option(
                 "escalate_contacts",
                 "acyclic",
@@ -608,14 +568,12 @@ ENCODINGS: list[EncodingSpec] = [
                 description="islands=lazy with escalate: CP-SAT's presolve and "
                 "symmetry detection for the searches after the switch",
             ),
-            # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # cuts=region 51 s in all, cell 69 s; separator gave 660_14x24 17,686 cuts in its first
-            # 100 searches and 4x their CP-SAT time
+            # region cuts: fewer rounds than one-cell cuts; the separator's cuts grow too many per search on
+            # the larger boards (docs/decisions)
             cuts_option("region", mixed=True),
             wall_rules_option("none"),
-            # the 24 boards that switch (count=2, 20 s cap, one interleaved run, load 1-2 on 2 cores):
-            # none 22 proven, 73.6 s in all; auto 23 (1030_32x32, a wall of 10 cells, 6.1 s), 58.8 s
-            # (300_7x7 1.55 -> 0.30 s); the others alike, the count not stated on them
+            # wall_count below: auto rather than none, the wall's size being a redundant statement that proves
+            # more of the boards that switch (docs/decisions)
             Option(
                 "levels",
                 LEVELS,
@@ -633,8 +591,7 @@ ENCODINGS: list[EncodingSpec] = [
                 "auto",
                 "islands=levels (and escalate_to=levels), as the SAT encoding's counter clauses: ",
             ),
-            # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
-            # in all alike
+            # linearization 1, CP-SAT's default: level 0 gains nothing on these boards (docs/decisions)
             linearization_option(1),
         ),
     ),

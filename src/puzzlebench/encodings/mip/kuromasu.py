@@ -12,11 +12,11 @@ Rules and the rows that enforce them:
   while every cell so far is a clue s_k is the expression 1 - b_k itself. The three rows pin
   s_k to 0 or 1 whenever the b are integral, yet the s_k are declared binary: HiGHS then
   probes and branches on "the first k cells are white", which settles far more than a cell
-  does (kuromasu-015x015-s1's uniqueness proof: 10 s with continuous s_k, 0.35 s binary);
+  does (a uniqueness proof with continuous s_k takes many times as long);
   ``visibility=shared`` names the same prefixes over runs of unnumbered cells instead (see
   :class:`_Stretches`): about 5 % fewer columns, and a number's "a black cell somewhere in
-  here" reaches every number looking through it (generated 15x15 boards: 0.95x the CPU time of
-  ``rays``; the janko corpus: 1.05x, so ``rays`` stays the default);
+  here" reaches every number looking through it (as fast as ``rays`` on the generated boards,
+  a little slower on the janko boards, so ``rays`` stays the default);
 * the same rule as a whole view (``views`` option): a number's view is its four ray lengths
   (up, down, left, right), adding up to n - 1. ``sum`` states only the row above, whose LP
   relaxation mixes fractional lengths freely, so the LP cuts off almost nothing; ``hull`` adds
@@ -25,24 +25,22 @@ Rules and the rows that enforce them:
   ray's "exactly k cells" (s_k - s_{k+1}) equal to the views showing k there. Both tie the
   view to the prefixes s_k, so the cells follow. The views are those left by :class:`_Views`
   (every length checked against the board and the other rays). ``tuples`` is the default
-  (generated 15x15 boards: 1.2 s of CPU for answer and proof against 9.1 s with ``sum``; 20x20:
-  13.5 s against none proven);
+  (its LP is the tightest: with ``sum`` the larger generated boards go unproven);
 * cells settled before solving (``deduce`` option): ``views`` runs the propagation of
   :mod:`.kuromasu_probe` and fixes the cells it settles by rows, rays stopping after their
   longest view; ``probe`` adds failed-literal probing on cells and ray lengths,
-  which settles some generated boards up to 30x30 completely (generated 20x20 with ``tuples``:
-  5.4 s of CPU against 13.5 s with ``views``; the janko corpus, every 5th: 1.2 s against 2.3 s).
-  Probes are re-run only when what they read changes (generated 30x30: 0.5-1.7 s of CPU; 50x50
-  about 4 s, leaving 500-1,600 of about 2,180 cells open; 100x100 about 30 s, half open);
+  which settles some generated boards up to 30x30 completely (and costs less than the search it
+  spares, on generated and janko boards alike). Probes are re-run only when what they read
+  changes (on the 50x50 boards they leave a quarter to most of the cells open, on the 100x100
+  boards about half);
   ``probe_views`` (the default) also probes each number's views one by one while it has at most
   ``WHOLE_VIEWS`` of them: a ray keeps only the lengths of the views that survive, and a cell every
   surviving view settles alike is settled. It settles every generated 30x30 and 50x50 board (but
-  one cell) before HiGHS starts (50x50: 2.6-5.4 s of CPU for answer and proof, none proven
-  within 60 s wall before but s3). The deductions run compiled (``deduce_engine``,
-  :mod:`.kuromasu_probe_compiled`): with ``WHOLE_VIEWS`` = 200, and the views a probe ruled out kept
-  out of every later revision, they settle every cell of 100x100 s2 and all but 3 of s1 and 2 of s3
-  (4.5-7.6 s of CPU; without that rule 978 and 2,835 were left open, and HiGHS's presolve took
-  2.6 s and 20 s per run to settle them by probing);
+  one cell) before HiGHS starts, where without it most of the 50x50 boards go unproven. The
+  deductions run compiled (``deduce_engine``, :mod:`.kuromasu_probe_compiled`): with
+  ``WHOLE_VIEWS`` = 200, and the views a probe ruled out kept out of every later revision, they
+  settle the bundled 100x100 boards but for a few cells (without that rule thousands were left
+  open, for HiGHS's presolve to settle by probing in every run);
 * all white cells form one region (``connectivity`` option):
   ``lazy`` — up front only the one-cell cuts (no white cell is walled in alone:
   b_c + sum of its neighbours' (1 - b) >= 1); a candidate whose white cells are split is
@@ -75,10 +73,9 @@ VIEWS: tuple[str, ...] = ("sum", "hull", "tuples")
 DEFAULT_VIEWS = "tuples"
 DEDUCE: tuple[str, ...] = ("off", "views", "probe", "probe_views")
 DEFAULT_DEDUCE = "probe_views"
-#: deduce=probe_views probes a number's views one by one while it has at most this many (gen 50x50 s1:
-#: 20 leaves 1,276 cells open, 50 and 100 settle the board in 8.0 and 9.7 s of CPU with the readable
-#: engine; compiled, 200 settles gen 70x70 s3 and 100x100 s2, which 50 leaves 918 and 2,574 cells
-#: open, at 1.1-2.7x the CPU time of 50)
+#: deduce=probe_views probes a number's views one by one while it has at most this many (a small
+#: bound leaves much of a 50x50 board open; with the compiled engine 200 settles larger boards
+#: that 50 leaves open, for a little more CPU time; docs/decisions)
 WHOLE_VIEWS = 200
 DEDUCE_ENGINES = ENGINES
 DEFAULT_CONNECTIVITY = "lazy"

@@ -3,9 +3,8 @@ and the same bookkeeping of which branch to run again, over flat arrays.
 
 :class:`~.kuromasu_probe.Views` states the rules, the probes and the re-run bookkeeping in
 readable Python (the reference, used where numba is missing or a number is above 61, whose
-lengths would not fit a 64-bit mask); this module runs them about 13x faster on the bundled
-100x100 boards (108 s of CPU for the three with the reference, 8 s here, at 50 views per number;
-``benchmarks/kuromasu_probe.py``). Both reach the same fixpoint, and
+lengths would not fit a 64-bit mask); this module runs them an order of magnitude faster on the
+bundled 100x100 boards (``benchmarks/kuromasu_probe.py``). Both reach the same fixpoint, and
 run the same branches (the tests compare them on bundled, thinned and random boards). The pieces,
 and the reference method each follows:
 
@@ -928,7 +927,7 @@ def probe_slice(g, s, pb, budget):
 
 def warm_up() -> None:
     """Compile every entry point, or load it from numba's cache beside this file (the first
-    compile takes about 40 s; ``make setup`` runs this module for it)."""
+    compile takes long; ``make setup`` runs this module for it)."""
     from ...model import Kuromasu
     from . import kuromasu_probe
 

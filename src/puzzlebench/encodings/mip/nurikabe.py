@@ -24,8 +24,8 @@ Rules and the rows that enforce them:
   ``none`` (a relaxation);
 * the lazy cuts (``cuts``): ``separator`` (with ``owners`` and ``hybrid``) cuts an island cut off
   from its number with rows over the owner columns of every number that may reach it, and a
-  cut-off wall part with the fence cells a wall path must cross (on every 20th janko puzzle half
-  the CPU of ``cell``'s clauses; ``wall_cut=part`` states a cut-off wall part as one row instead of
+  cut-off wall part with the fence cells a wall path must cross (stronger rows than ``cell``'s
+  clauses, so fewer rounds; ``wall_cut=part`` states a cut-off wall part as one row instead of
   a clause per cell); ``cell`` and ``region`` are the clauses of
   :func:`~puzzlebench.encodings.islands.lazy_rules`;
 * the islands' corner contacts form a forest (``contacts=forest``, with ``owners`` or ``hybrid``
@@ -41,17 +41,17 @@ Rules and the rows that enforce them:
 
 The search for an answer is steered (``guide=levels``): each level column costs its level, so
 that HiGHS's LPs lean toward compact islands and its root heuristics find an answer where the zero
-objective left them a choice among countless vertices (756_15x15: at the root in about 3 s, where
-the zero objective took 8 s and 120 nodes). The objective only steers: each run stops at its first
-feasible point (``MipModel.guide``), and the proof's runs go without it.
+objective left them a choice among countless vertices (on the larger boards an answer at the root,
+where the zero objective needs branch-and-bound; docs/decisions). The objective only steers: each
+run stops at its first feasible point (``MipModel.guide``), and the proof's runs go without it.
 
 The island plan (``plan`` option): ``probe`` builds on the plan with the cells failed-literal
 probing settles (``nurikabe_deduce.refine``, within ``DEDUCE_BUDGET``): on most janko boards that
 settles the board or most of it, so the model is smaller and HiGHS needs few lazy rounds; ``deep``
 (default) probes at depth 2 too, within the same budget, until ``DEEP_STALL`` CPU seconds settle
-no cell (``benchmarks/nurikabe_plans.py --every 10``, count=2, 10 s cap: 1.73 s against 8.35 s,
-111/111 both; on the whole corpus 940_15x15, 967_10x10 and 973_10x10 proven within 10 s, which
-probe missed). ``search`` leaves the probe out; ``auto`` builds on the searched plan and, once
+no cell (depth 2 settles cells depth 1 leaves open: fewer lazy rounds, and boards proven that
+``probe`` misses; ``benchmarks/nurikabe_plans.py``, docs/decisions). ``search`` leaves the probe
+out; ``auto`` builds on the searched plan and, once
 ``escalate`` runs have taken ``escalate_cpu`` CPU seconds, probes once and fixes what it settles
 (wall binaries, and owner columns the probed islands cannot hold) by column bounds for the later
 runs (``MipModel.escalation``): HiGHS has no incremental MIP, each lazy round is a new run anyway.
@@ -62,8 +62,8 @@ that presolve, so the model asks the backend for HiGHS's lean presolve rules (ba
 uniqueness proof is lazy rounds too: the model asks for presolve there (``proof_presolve=auto``),
 and, without '?', every answer has as many wall cells, so the backend blocks the answer by "one of
 its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone (``block=auto``).
-The proof's last run ends infeasible under presolve within a fraction of a second, where a run
-without presolve took 12 s of branch-and-bound (800_14x24): the model asks for that verdict to be
+The proof's last run ends infeasible under presolve at once, where a run without presolve may
+need a long branch-and-bound on the larger boards: the model asks for that verdict to be
 confirmed by a second presolved run with another seed (``confirm=auto``; a weaker guarantee than a
 run without presolve, which the record states as ``extra.infeasible_reseeded``).
 """
@@ -115,8 +115,8 @@ ESCALATE_CPU = 1.0
 #: islands=hybrid: the levels (bound x cells within reach, summed over the levelled clues) stated
 LEVELS = 100000
 #: ... for the islands that may hold at most this many times their number's cells (a loosely held
-#: island's levels are mostly slack: 1030_32x32's 20 may hold 303 cells, and with its 6,060 levels
-#: HiGHS's root LP did not end in 30 s)
+#: ... for the islands that may hold at most this many times their number's cells (a loosely held
+#: island's levels are mostly slack, and on the largest boards they swell the root LP beyond use)
 LEVELS_SPREAD = 10.0
 
 
@@ -379,8 +379,7 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
     and a line it must meet holds a wall cell (islands.wall_runs, islands.met_lines), as the
     ``wall_runs`` option asks (``auto``: both where the met lines make the count tight, else
     neither)."""
-    if which == "auto":  # the met lines' rows alone cost HiGHS (every 20th janko puzzle, one
-        # interleaved run: 45.4 s CPU with them, 34.9 s without, one puzzle lost)
+    if which == "auto":  # the met lines' rows alone cost HiGHS more than they prune (docs/decisions)
         which = "card" if wall_runs_pay(puzzle, plan) else "none"
     if which == "none":
         return
@@ -389,7 +388,7 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
     if which != "card":
         return
     # A run starts at a wall cell whose predecessor in its stretch is not wall: start >= w - w_prev
-    # (a binary: on 753_10x10 HiGHS proved it in 5.0 s CPU, 7.5 s with continuous starts).
+    # (a binary: continuous starts leave HiGHS a weaker relaxation to branch on).
     groups, most, per_line = wall_runs(puzzle, plan)
     starts = []
     for k, stretches in enumerate(groups):
@@ -531,13 +530,9 @@ ENCODINGS: list[EncodingSpec] = [
         "lazy cuts; wall connectivity by lazy cuts or flow",
         options=(
             wall_option("flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
-            # the cap), flow 158 s (12 over)
-            # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, load ~6 on 2
-            # cores): owners 94 solved, 118 s CPU in all; lazy 85, 137 s
-            # with contacts=forest, whole corpus (count=2, 10 s cap, the two interleaved per puzzle, one
-            # run, load ~1): owners 1,101 proven, 163.5 s in all; hybrid 1,103 (667_14x24 7.9 s and
-            # 1063_10x10 gained), 157.3 s
+            # hybrid by default: owners within reach leave far fewer lazy rounds than lazy islands, a flow per
+            # island makes every model large, and levels for the islands within a budget spare those islands
+            # their cuts (docs/decisions)
             Option(
                 "islands",
                 "hybrid",
@@ -547,22 +542,17 @@ ENCODINGS: list[EncodingSpec] = [
                 "hybrid (owners, and levels of steps from the number for the islands within a budget) "
                 "or lazy (cuts)",
             ),
-            # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, islands=owners):
-            # cell 100 solved, 290.9 s in all (59.8 s CPU on the 94 both solve), region 94, 363.1 s
-            # (73.0 s)
-            # with contacts=acyclic, whole corpus (count=2, 20 s cap, one interleaved run): a budget of 3,000
-            # 1,106 proven, 166.0 s in all; 100,000 1,109, 132.3 s (687_17x17 1.6 s, 688_20x20 4.6 s,
-            # 756_15x15 19.2 s, 1055_40x57 11.7 s, misses at 3,000), 1030_32x32 lost (11.3 s at 3,000:
-            # hence levels_spread); with levels_spread=10, 1030_32x32 12.2 s, 753_10x10 1.45 s (0.49 at 3,000)
+            # a generous budget: levels make an island exact without cuts, and levels_spread keeps them off
+            # the loosely held islands whose levels are mostly slack (docs/decisions)
             Option(
                 "levels",
                 LEVELS,
                 description="islands=hybrid: the budget of levels (an island's bound x the "
                 "cells it may hold, summed over the islands given levels, smallest first)",
             ),
-            # whole corpus (count=2, 20 s cap, one interleaved run): none 1,110 proven, 90.1 s in all; levels
-            # 1,110, 84.9 s (756_15x15 15.2 -> 9.7 s: its answer found at the root in 2.5 s instead of 8 s
-            # after 120 nodes); levels in the proof's runs too 91.1 s (756_15x15 11.6 s)
+            # levels: compact islands first lets HiGHS's root heuristics find an answer where the zero
+            # objective leaves a choice among countless vertices; the proof's runs go without it, as there it
+            # only costs (docs/decisions)
             Option(
                 "guide",
                 "levels",
@@ -571,8 +561,8 @@ ENCODINGS: list[EncodingSpec] = [
                 "the search for an answer (each run still stops at its first feasible point; the proof's runs "
                 "have none): none, or levels (each level column costs its level: compact islands first)",
             ),
-            # one run each (count=2): 1055_40x57's level columns 31,870 -> 22,536 with core, its answer's run
-            # 2.0 -> 1.4 s; 756_15x15 (seeds 0-2) 9.5 / 8.6 / 10.8 s with clue, about 11-13 s with core
+            # core counts fewer level columns where the plan settled much of the board; elsewhere the clue's
+            # steps are as good (docs/decisions)
             Option(
                 "levels_root",
                 "auto",
@@ -588,8 +578,8 @@ ENCODINGS: list[EncodingSpec] = [
                 description="islands=hybrid: levels only for the islands "
                 "that may hold at most this many times their number's cells (0: any)",
             ),
-            # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
-            # on 2 cores): cell 46 proven, separator 51; CPU on the 46 both prove 20.1 s -> 10.6 s
+            # separator: its rows over the owner columns are stronger than the one-cell clauses, so fewer
+            # rounds and more boards proven (docs/decisions)
             Option(
                 "cuts",
                 "separator",
@@ -600,9 +590,8 @@ ENCODINGS: list[EncodingSpec] = [
                 "the fence cells a path must cross, and for an island rows over the owner columns of "
                 "every number that may reach it; otherwise cell)",
             ),
-            # measured on 8 janko puzzles of the miss list (count=2, 40 s cap, one interleaved run, load
-            # ~8), with presolve_rules=lean against all: cell 4 proven, part 7; CPU on the 4 both prove
-            # 14.7 s -> 11.6 s
+            # part: one row per cut-off wall part instead of a clause per cell, far fewer rows for HiGHS to
+            # presolve again every round (docs/decisions)
             Option(
                 "wall_cut",
                 "part",
@@ -612,9 +601,8 @@ ENCODINGS: list[EncodingSpec] = [
                 "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
                 "again every round)",
             ),
-            # whole corpus (count=2, 10 s cap, idle, against none in the run before): 1,101 proven both,
-            # 164.5 s against 180.4 s in all (950_13x13 gained, 800_14x24 lost); on 962_10x10 15 lazy
-            # rounds in 30 s against 67 in 60 s
+            # a cycle of corner contacts among islands (and the board's edge) would cut the wall in two:
+            # stating the contacts a forest, and acyclic by ranks, leaves fewer lazy rounds (docs/decisions)
             Option(
                 "contacts",
                 "acyclic",
@@ -624,21 +612,13 @@ ENCODINGS: list[EncodingSpec] = [
                 "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
                 "and ranks (acyclic: no cycle in the model), or not (none)",
             ),
-            # the six janko boards where the wall is small (wall_count_pays; count=2, 30 s cap, one
-            # interleaved run): none / count / both 13.9 / 23.4 / 7.9 s in all, 1030_32x32 11.6 / 21.8 /
-            # 6.3 s (seeds 1 and 2: none 22.4, 14.4 s; both 6.6, 12.1 s); partners on MIP's 40 slowest
-            # boards 94.1 s against 102.6 s, but 962_10x10 5.2 -> 7.2 s and 500_8x12 0.55 -> 1.48 s. On the
-            # deep plan the wall counts as small on most boards (its undecided cells are few); whole corpus
-            # (count=2, 20 s cap, one interleaved run) auto / none: 1,109 proven both, 129.7 / 131.4 s in
-            # all, 1030_32x32 7.0 / 12.2 s, 940_15x15 4.1 / 4.6 s, 1055_40x57 13.8 / 13.0 s
+            # auto: the wall's size and partners where the wall is small (wall_count_pays), where those rows
+            # are tight; on a large wall they are slack and only add to each round's presolve. On the deep
+            # plan the wall counts as small on most boards, its undecided cells being few (docs/decisions)
             wall_rules_option("auto"),
             WALL_RUNS_OPTION,
-            # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
-            # every 20th puzzle (56) search 53 proven, auto (escalate=3, escalate_cpu=0.5) 54, probe 54;
-            # CPU on the 53 all prove 15.7 s, 13.9 s, 10.2 s (on 47 of the 56 the probed plan settles the
-            # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
-            # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
-            # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
+            # deep: failed-literal probing before the build settles most boards outright (two runs: the
+            # answer and the proof), and depth 2 settles cells depth 1 leaves open (docs/decisions)
             Option(
                 "plan",
                 "deep",

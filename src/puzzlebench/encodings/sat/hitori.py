@@ -29,8 +29,8 @@ from .common import CnfModel, amo_option
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
-#: Default measured on the whole janko corpus (940 puzzles, count=2, deductions on): lazy 2.1 s in
-#: all, propagator 2.7 s; rank times out on some 17x17 boards.
+#: lazy by default: cheaper than the propagator, and rank's levels grow too many on the largest
+#: boards (docs/decisions).
 
 
 def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> CnfModel:

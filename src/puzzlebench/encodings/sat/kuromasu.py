@@ -14,11 +14,11 @@ Rules and the blocks that enforce them:
   numbers, pairwise like a totalizer; ``native`` states the sum as two native "at most k"
   constraints, over the literals and over their negations, for Minicard (Liffiton and Maglalang,
   SAT 2012), which propagates them as completely as the adder's clauses, but learns with no
-  partial sums (on the janko corpus ~60x the adder's conflicts, still milliseconds a board,
-  while building and loading take a third); ``lines`` merges each number's vertical rays and
+  partial sums (on the janko boards far more conflicts than the adder's, still milliseconds a
+  board, while building and loading cost much less); ``lines`` merges each number's vertical rays and
   its horizontal rays into two unary counts, and ties two numbers of one line that see each
   other: they see the same cells along it, so their counts across it differ by the difference
-  of the numbers (on the 100x100 boards about 0.55x the adder's conflicts); ``sized``, the
+  of the numbers (on the 100x100 boards fewer conflicts than the adder's); ``sized``, the
   default, is ``native`` on boards below ``AUTO_CELLS`` cells (the adder's clauses instead for
   a solver or backend without native constraints) and ``lines`` from there on, where search
   dominates; the others are the generic encodings over all literals, e.g. ``seqcounter``,
@@ -27,7 +27,7 @@ Rules and the blocks that enforce them:
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
   CaDiCaL 1.9.5), or ``none`` (the rule dropped: a relaxation); with any of the first three,
   ``cut=cell`` also states the rule's smallest cuts up front: no white cell is walled in by
-  black neighbours (on the 100x100 boards this alone cuts CDCL's conflicts by about 2.6x);
+  black neighbours (on the 100x100 boards this alone cuts CDCL's conflicts several times over);
   ``auto`` (the default of both options) picks ``shared`` and ``cell`` on boards of
   ``AUTO_CELLS`` cells or more.
 """
@@ -52,28 +52,28 @@ CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("auto", "shared", "rays", "pairs")
 CUT: tuple[str, ...] = ("auto", "cell", "none")
 #: ``auto`` picks ``visibility=shared`` and ``cut=cell`` from this many cells on, else ``rays``
-#: and ``none``: on the janko corpus (at most 1,395 cells, solved by propagation) their extra
-#: build time cost 5% in total; on the generated 50x50 and larger boards the search they save
-#: dominates (100x100: 2.2x less time, 3.4x fewer conflicts).
+#: and ``none``: the janko boards (all smaller, solved by propagation) would pay their extra
+#: build time for nothing; on the generated 50x50 and larger boards the search they save
+#: dominates (docs/decisions).
 AUTO_CELLS = 2000
 #: The solver this encoding asks for below ``AUTO_CELLS`` cells when no propagator is attached
 #: and no native constraint is stated: MiniSat 2.2, as for every small board
-#: (:func:`.common.small_board_solver`); on the large generated boards it took about half of
-#: CaDiCaL 1.9.5's CPU time to the uniqueness proof with the adder (50x50 to 100x100, count=2:
-#: more conflicts, each far cheaper), and ``BIG_SOLVER`` does better still with ``lines``.
+#: (:func:`.common.small_board_solver`); on the large generated boards it also beats CaDiCaL 1.9.5
+#: to the uniqueness proof with the adder (more conflicts, each far cheaper), and ``BIG_SOLVER``
+#: does better still with ``lines``.
 SOLVER = SMALL_BOARD_SOLVER
 #: The solver asked for on boards of ``AUTO_CELLS`` cells or more (no propagator attached):
-#: Glucose 4.2.1, which with ``card=lines`` (the ``sized`` default there) reached the uniqueness
-#: proof of the 50x50 to 100x100 boards in 0.90-0.94x MiniSat's CPU time, with fewer conflicts.
+#: Glucose 4.2.1, which with ``card=lines`` (the ``sized`` default there) reaches the uniqueness
+#: proof of the 50x50 to 100x100 boards a little sooner than MiniSat, with fewer conflicts.
 BIG_SOLVER = "glucose42"
 #: With native constraints (``card=native``, or ``sized`` below ``AUTO_CELLS`` cells): Minicard 1.2,
-#: MiniSat 2.2 with native "at most k" constraints (on the janko corpus as fast as Gluecard 3 and
-#: 4.1, and build+load+count=2 take 0.69x the adder's CPU time on MiniSat).
+#: MiniSat 2.2 with native "at most k" constraints (on the janko boards as fast as Gluecard 3 and
+#: 4.1, and cheaper to build, load and prove than the adder on MiniSat).
 NATIVE_SOLVER = "minicard"
 #: From this many cells on, the build runs with Python's cyclic garbage collector paused: it
-#: makes some 350,000 clause tuples on a 100x100 board and no reference cycle, and the
-#: collector's repeated passes over the growing heap took a third of the build's CPU time there
-#: (the one collection after the build still looks at each tuple once: about 15 ms saved net).
+#: makes hundreds of thousands of clause tuples on a 100x100 board and no reference cycle, and
+#: the collector's repeated passes over the growing heap take much of the build's CPU time there
+#: (the one collection after the build still looks at each tuple once, for a net saving).
 PAUSE_GC_CELLS = AUTO_CELLS
 
 
@@ -355,8 +355,8 @@ class _Lines:
             # A sees B and count(1) >= f1 + j + 1 (literal x1[j])  ->  count(2) >= that - d, which is
             # literal x2[j + off - 1] (none needed while j + off <= 0); past x2's end count(2)
             # cannot reach it, so count(1) stays below (stated for every such j, not only the
-            # first: the direct clauses cut the unary chain short, and in one interleaved run
-            # over six 100x100 boards and three clause orders they took 0.95x the conflicts)
+            # first: the direct clauses cut the unary chain short, for fewer conflicts on the
+            # 100x100 boards)
             off = 1 + f1 - d - f2
             low, high = max(0, 1 - off), min(len(x1), len(x2) - off + 1)
             if low < high:

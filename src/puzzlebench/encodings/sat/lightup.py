@@ -6,9 +6,9 @@ row segment and column segment, so "no bulb lights another" is at-most-one per s
 
 By default (``amo=native``, ``card=native``) the segments' at-most-one and the numbers' counts
 are native cardinality constraints (python-sat's CNF+ "at most k"), run on Minicard 1.2 (MiniSat
-2.2 with native cardinality constraints): on the janko corpus 168 clauses and 160 native
-constraints per puzzle to build and load instead of 1,043 clauses, and on every board size tried,
-up to the 100x100 generated boards, faster than the clauses on MiniSat or CaDiCaL. A solver that takes
+2.2 with native cardinality constraints): far fewer clauses to build and load than the clausal
+statement, and on every board size tried, up to the 100x100 generated boards, faster than the
+clauses on MiniSat or CaDiCaL. A solver that takes
 no native constraint gets the ``auto`` clauses for them instead (``CnfModel.native_fallback``).
 """
 

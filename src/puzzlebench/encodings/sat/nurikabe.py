@@ -430,18 +430,12 @@ SPECS: list[EncodingSpec] = [
                 "reachability levels, or none",
                 relaxing=("none",),
             ),
-            # defaults measured on the first 100 janko puzzles (count=2, 20 s cap): islands=lazy
-            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s.
-            # On 26 janko puzzles (the 22 where lazy islands took over 2 s or timed out, and four
-            # where levels cost most; 10 s cap, one interleaved run): islands=lazy with
-            # cuts=region 179 s in all, 15 over the cap; hybrid (cuts=cell) 112 s, 8 over it.
-            # 690_50x50 (its 70, 63, 57 and 47 beyond the level budget): hybrid finds no answer in
-            # 20 CPU s (2,116 lazy rounds, 189k cuts: every candidate leaves those four islands too
-            # small, pieces of them clueless, and about seven wall parts cut off); distance proves it
-            # in 17.0-21.8 CPU s (54-79k conflicts, 41-45 wall rounds, three CaDiCaL seeds). Levels
-            # for the large numbers alone (a budget of 150,000) prove it in 16.7-20.6 CPU s, but on
-            # the seven other boards the budget leaves large numbers unlevelled they took 12.7 ->
-            # 114 CPU s (interleaved, 40 s cap), 1050_15x25 and 1055_40x57 lost.
+            # hybrid by default: levels make the islands within the budget exact without cuts, and lazy cuts
+            # for the rest cost less than levels for every number (distance) on most boards. On the largest
+            # boards, whose big islands lie beyond the budget, every candidate leaves those islands too small
+            # and some of their pieces clueless, so the lazy rounds pile up where distance proves the board; a
+            # budget large enough to level them slows the other boards with large unlevelled numbers more than
+            # it gains (docs/decisions).
             Option(
                 "islands",
                 "hybrid",
@@ -463,9 +457,9 @@ SPECS: list[EncodingSpec] = [
                 "a tenth of the cells on a board of fewer than 160)",
             ),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
-            # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) on
-            # the 13 hardest janko puzzles (count=2, one interleaved run): 105.9 CPU s to 64.4 s, 6 to 9
-            # proven; on every 10th puzzle 0.80x the time of cuts=cell, wall_count=none.
+            # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) prove more
+            # of the hardest boards than cuts=cell and wall_count=none, and cost less on the rest
+            # (docs/decisions)
             CUTS,
             wall_count_option("card", "auto"),
             Option(
@@ -486,16 +480,10 @@ SPECS: list[EncodingSpec] = [
                 "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
                 "each number n's island, over its ownership; with islands=lazy as card), or none",
             ),
-            # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
-            # 7.9x the CPU of search, every puzzle proven either way. plan=auto against search (one
-            # interleaved run, count=2, 20 s cap, load 4-6): on the 45 misses of the paradigms'
-            # last whole-corpus runs 47.5 CPU s against 55.5, 683_14x24 proven (3.0 s; search
-            # 9.9 s, unproven), 1108_20x15 2.4 s against 5.5, 1055_40x57 5.8 against 3.9 (the
-            # probe's 2 s settle nothing it needs), 690_50x50 unproven either way; every 20th
-            # puzzle 1.07 s either way (none escalates). Escalating after 100 checks instead,
-            # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
-            # probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko
-            # puzzle 1.80 s against 2.82 s, 111/111 both; 690_50x50 3.0 s against 10.4 s
+            # probe by default: the compiled probe is cheap enough to run up front, and settles cells that
+            # would otherwise take many lazy rounds. plan=auto probes only once the checks run long (escalate
+            # and escalate_cpu both: escalating on the count alone probes many boards that are proven at once
+            # anyway) (docs/decisions)
             Option(
                 "plan",
                 "probe",
@@ -518,11 +506,9 @@ SPECS: list[EncodingSpec] = [
                 description="plan=auto: the CPU seconds the checks must also "
                 "have taken before the probe (boards of many quick rounds never pay for it)",
             ),
-            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 8-10): SAT
-            # 1055_40x57 5.62 -> 3.86 CPU s (the probe 2.03 -> 0.22 s), SMT 9.61 -> 7.43;
-            # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
-            # within the budget), and so does CP-SAT on 94_20x36 (a 3.9 s pass, within the
-            # slack); every 10th puzzle 1.80 s either way (none escalates).
+            # probe_stop=pass cuts a probe whose passes would reach few of its cells within the budget (on the
+            # largest boards most of its time buys nothing); boards whose passes end within the budget probe
+            # the same cells either way (docs/decisions)
             Option(
                 "probe_stop",
                 PROBE_STOP,

@@ -10,10 +10,10 @@ with cardinality reasoning; ``sum`` writes the textbook linear form ``Sum(If(b, 
 which goes through the arithmetic solver (or is bit-blasted, depending on the logic).
 
 Building terms: z3's Python operators (``Or``, ``Implies``, ``x > 3``) type-check and coerce
-every argument, some tens of microseconds per node, which dominated the build time of a
-17x17 board. The helpers :meth:`SmtModel.neg`, :meth:`~SmtModel.any`, :meth:`~SmtModel.all`,
+every argument, which dominates the build time of all but the smallest boards. The helpers
+:meth:`SmtModel.neg`, :meth:`~SmtModel.any`, :meth:`~SmtModel.all`,
 :meth:`~SmtModel.implies`, :meth:`~SmtModel.iff` and :meth:`~SmtModel.rel` make the same terms
-through z3's C API directly (arguments must already be terms of the model's context), about ten
+through z3's C API directly (arguments must already be terms of the model's context), many
 times faster; encodings use them on their hot paths and the plain operators elsewhere.
 
 An encoding may name the z3 logic that suits it (``logic``): the backend's ``logic=auto`` then

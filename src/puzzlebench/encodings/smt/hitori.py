@@ -27,8 +27,7 @@ from .common import SmtModel
 from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
-#: Measured on the whole janko corpus (940 puzzles, count=2, deductions on): lazy 40.4 s in all,
-#: worst 1.4 s (78_17x17); rank 52.1 s, worst 1.7 s (669_17x17).
+#: lazy by default: cheaper than rank on the janko boards (docs/decisions).
 DEFAULT_CONNECTIVITY = "lazy"
 
 

@@ -45,8 +45,8 @@ from .connectivity import connect_by_rank, no_walled_in_cell
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("distance", "rays", "shared")
 #: ``visibility=auto`` picks ``shared`` from this many cells on, else ``rays`` (as the SAT
-#: encoding's ``auto``): on the 100x100 boards shared took 0.90x the CPU of rays (with
-#: ``card=adder``; 0.88x with PbEq), on janko's boards (at most 1,395 cells) 1.00x.
+#: encoding's ``auto``): on the 100x100 boards shared is cheaper than rays (with ``card=adder``
+#: and with PbEq), on janko's boards (all smaller) alike (docs/decisions).
 AUTO_CELLS = 2000
 
 Black = dict[Cell, z3.BoolRef]

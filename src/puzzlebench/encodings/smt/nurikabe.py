@@ -68,26 +68,21 @@ from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
-#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy
-#: escalates to: levels below, see auto_islands). Over every 20th janko
-#: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
-#: (build and search grow with levels for every number on big boards)
+#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy escalates
+#: to: levels below, see auto_islands). Levels for every number are cheap on small boards; on big boards their
+#: build and search grow past what the lazy rounds cost (docs/decisions)
 AUTO_LEVELS_CELLS = 150
-#: ... and on larger boards whose levels for every clue (bound x cells, summed) are at most this many,
-#: of which the hybrid's budget holds at least AUTO_LEVELS_SHARE. On the 44 janko puzzles of 150
-#: cells or more with at most 25,000 such levels and a share of 0.4 or more (one interleaved run,
-#: 20 s cap): levels took 0.95x hybrid's CPU; with a share of 0.45 and 20,000 levels (39 puzzles)
-#: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
+#: ... and on larger boards whose levels for every clue (bound x cells, summed) are at most this many, of
+#: which the hybrid's budget holds at least AUTO_LEVELS_SHARE: there levelling the rest costs little and
+#: spares the hybrid's lazy island cuts (docs/decisions)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
-#: ... but the stronger statement (auto_islands) from the start on a board whose largest number is
-#: at least this share of its cells (of the janko puzzles only 1030_32x32: 994 of 1,024 cells, the
-#: wall 10 cells; hybrid from the start 7.0 s CPU and 75 checks, escalating after 1 check 10.3 s,
-#: after 30 or 300 unproved in 30 s, load 6)
+#: ... but the stronger statement (auto_islands) from the start on a board whose largest number is at least
+#: this share of its cells (a small wall: the lazy checks find little to cut, and escalating late only delays
+#: the model that proves it)
 AUTO_START_SHARE = 0.5
-#: islands=lazy: checks before the escalation to levels or hybrid. On 12 janko puzzles where the lazy
-#: rounds or the levels alone are slow (one interleaved run, count=2, 20 s cap, load 8): 300 took
-#: 24.8 s CPU in all, 600 27.2 s, 1000 30.8 s (11 proved each; 1108_20x15 by none)
+#: islands=lazy: checks before the escalation to levels or hybrid (later escalations only add lazy rounds on
+#: the boards that need the larger model; docs/decisions)
 ESCALATE = 300
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
@@ -209,8 +204,8 @@ def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
 
     A clue's levels are its bound times the cells its island may hold (``IslandPlan.levelled``'s
     measure). When the hybrid's budget already takes most of them, levelling the few small islands
-    left costs little, and it spares the lazy island cuts that the hybrid needs for them (50-120
-    rounds on ``667_14x24``, ``670_20x36``, ``688_20x20``, each taking z3 as long as a search)."""
+    left costs little, and it spares the lazy island cuts that the hybrid needs for them (tens of
+    rounds on the larger boards, each taking z3 as long as a search)."""
     if puzzle.grid.size < AUTO_LEVELS_CELLS:
         return "levels"
     cost = {clue: plan.bound[clue] * len(dist) for clue, dist in plan.reach.items()}
@@ -225,13 +220,12 @@ def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") ->
     """``connectivity=auto``: ranks with ``islands=distance`` on a board without '?' clues, else
     lazy cuts.
 
-    A '?' island's only bound is the cells the numbers leave over (99 and 145 cells on janko's
-    ``827_13x20``), so its owners and depths reach most of the board; the ranks of the wall on top
-    of them left z3 without the uniqueness proof after 30 s, where the lazy cuts take 20 rounds
-    and 0.6 s CPU. With the depths' integers on boards without '?' ranks won (0.53x the CPU of lazy
-    cuts over every 10th janko puzzle). The Boolean islands (``levels``, ``hybrid``, ``lazy``) keep z3 in its
-    SAT core (QF_FD) with the lazy cuts; integer ranks would move every clause to the arithmetic
-    core."""
+    A '?' island's only bound is the cells the numbers leave over, so its owners and depths reach
+    most of the board; the ranks of the wall on top of them leave z3 without the uniqueness proof,
+    where a few lazy rounds settle it. With the depths' integers on boards without '?' ranks are
+    cheaper than lazy cuts (docs/decisions). The Boolean islands (``levels``, ``hybrid``,
+    ``lazy``) keep z3 in its SAT core (QF_FD) with the lazy cuts; integer ranks would move every
+    clause to the arithmetic core."""
     if connectivity != "auto":
         return connectivity
     return "rank" if islands == "distance" and not puzzle.unknown else "lazy"
@@ -296,9 +290,8 @@ SPECS: list[EncodingSpec] = [
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
             plan_option("probe"),
-            # measured on 111 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
-            # rank 9.5 s, lazy 18.3 s)
+            # auto: rank where the islands have integer depths and no '?' (cheaper than lazy cuts there), else
+            # lazy (see wall_rule; docs/decisions)
             Option(
                 "connectivity",
                 "auto",
@@ -307,14 +300,9 @@ SPECS: list[EncodingSpec] = [
                 + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
             ),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s.
-            # On every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, cuts=auto,
-            # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
-            # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
-            # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
-            # auto lazy-then-escalating from 150 cells against the levels/hybrid choice (interleaved,
-            # 15 s cap, load 9): every 20th puzzle 4.50 s CPU against 4.35 s, 56/56 both; 48 former
-            # misses and moved boards 47.4 s against 82.6 s, 45 proved against 36
+            # auto: levels on small boards, where they are cheapest; lazy escalating on larger ones, which
+            # proves most of the boards that distance or the levels/hybrid choice left unproved
+            # (docs/decisions)
             Option(
                 "islands",
                 "auto",
@@ -332,10 +320,9 @@ SPECS: list[EncodingSpec] = [
                 "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
                 "solver, keeping the cuts and what it learnt (0: never)",
             ),
-            # on the 17 janko puzzles that reach the escalation (one interleaved run, count=2, 20 s cap,
-            # load 2-4): on 45.7 s CPU, 16 proved; off 67.0 s, 15 (683_14x24 1.7 s against a timeout,
-            # 1108_20x15 1.5 s against 15.4 s); the 13 both prove in under 2 s pay the probe, 1.9x;
-            # boards that never escalate pay nothing (every 20th puzzle: 2.98 s against 2.93)
+            # on: the probe at the escalation settles cells that prove more of the hard boards; boards proven
+            # quickly after the escalation pay for it, and boards that never escalate pay nothing
+            # (docs/decisions)
             Option(
                 "escalate_probe",
                 "on",
