@@ -98,7 +98,9 @@ def kuromasu_view(puzzle, black: frozenset, clue: tuple[int, int]) -> tuple[int,
     return tuple(out)
 
 
-def planted_nurikabe(seed: int, count: int, shapes, wall_p: float, most_cells: int, keep=lambda p: True) -> list:
+def planted_nurikabe(
+    seed: int, count: int, shapes, wall_p: float, most_cells: int, keep=lambda p: True
+) -> list:
     """``count`` small Nurikabe boards with an answer planted: a random connected wall (each cell
     wall with probability ``wall_p``) without a 2x2 block, one clue per island at a random cell
     (its size), at most ``most_cells`` cells left to brute-force, kept when ``keep(board)``."""
@@ -134,14 +136,21 @@ def escalation_boards(seed: int, counts: tuple[int, int] = (30, 20), marked: int
     only those with an answer are kept."""
     from puzzlebench.model import Nurikabe
 
-    planted = planted_nurikabe(seed, counts[0], ESCALATION_SHAPES, 0.45, 12) \
-        + planted_nurikabe(seed + 1, counts[1], ESCALATION_SHAPES, 0.55, 11)
+    planted = planted_nurikabe(seed, counts[0], ESCALATION_SHAPES, 0.45, 12) + planted_nurikabe(
+        seed + 1, counts[1], ESCALATION_SHAPES, 0.55, 11
+    )
     rng = random.Random(seed + 2)
     unknown = []
     for p in planted[:marked]:
         cell = rng.choice(sorted(p.numbers))
-        unknown.append(Nurikabe(p.rows, p.cols, numbers={c: n for c, n in p.numbers.items() if c != cell},
-                                unknown=frozenset({cell})))
+        unknown.append(
+            Nurikabe(
+                p.rows,
+                p.cols,
+                numbers={c: n for c, n in p.numbers.items() if c != cell},
+                unknown=frozenset({cell}),
+            )
+        )
     return [p for p in planted + unknown if all_solutions(p)]
 
 

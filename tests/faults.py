@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import ctypes
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from bruteforce import all_solutions
-
 from puzzlebench.model import LightUp, Puzzle
 from puzzlebench.result import Result, Status, Timings
 
@@ -71,11 +71,18 @@ def brute(puzzle: Puzzle, desc: Mapping[str, Any]) -> Result:
     elapsed = time.perf_counter() - t0
     time.sleep(float(desc["options"].get("delay", 0)))
     return Result(
-        family=puzzle.family, paradigm=desc["paradigm"], encoding=desc["encoding"],
-        status=Status.SAT if answers else Status.UNSAT, solutions=answers,
-        exhausted=len(found) <= limit, complete=True, options=dict(desc["options"]),
+        family=puzzle.family,
+        paradigm=desc["paradigm"],
+        encoding=desc["encoding"],
+        status=Status.SAT if answers else Status.UNSAT,
+        solutions=answers,
+        exhausted=len(found) <= limit,
+        complete=True,
+        options=dict(desc["options"]),
         timings=Timings(build=0.0, solve=elapsed, first=elapsed, total=elapsed, cpu=elapsed),
-        backend="bruteforce", backend_version="1", violations=tuple(tuple(puzzle.verify(a)) for a in answers),
+        backend="bruteforce",
+        backend_version="1",
+        violations=tuple(tuple(puzzle.verify(a)) for a in answers),
     )
 
 

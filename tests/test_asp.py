@@ -13,37 +13,135 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup  # noqa: E402
-
-from puzzlebench import registry, solve  # noqa: E402
-from puzzlebench.encodings.asp import AspProgram, load  # noqa: E402
-from puzzlebench.errors import EncodingError  # noqa: E402
-from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, family_spec  # noqa: E402
-from puzzlebench.result import Status  # noqa: E402
+from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
+from puzzlebench import registry, solve
+from puzzlebench.encodings.asp import AspProgram, load
+from puzzlebench.errors import EncodingError
+from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, family_spec
+from puzzlebench.result import Status
 
 # -- seed 000's sample puzzles, typed in from the seed's text ((X, Y) = (row, column), 1-based)
-SEED_KUROMASU = Kuromasu(11, 11, numbers={(x - 1, y - 1): n for x, y, n in [
-    (1, 3, 2), (6, 9, 3), (1, 9, 5), (7, 2, 10), (2, 3, 7), (8, 1, 9), (3, 1, 7), (9, 5, 12), (3, 7, 2),
-    (9, 11, 16), (4, 11, 3), (10, 9, 7), (5, 10, 3), (11, 3, 9), (6, 3, 12), (11, 9, 8), (6, 5, 8), (6, 7, 11),
-]}, name="seed000-kuromasu")
-SEED_KUROMASU_ANSWER = frozenset((x - 1, y - 1) for x, y in [
-    (7, 1), (11, 1), (1, 2), (10, 2), (3, 3), (5, 3), (1, 4), (4, 5), (7, 5), (10, 5), (1, 6), (3, 6), (11, 6),
-    (2, 7), (4, 7), (10, 7), (6, 8), (8, 8), (3, 9), (5, 9), (7, 9), (4, 10), (8, 10), (1, 11), (5, 11),
-])
+SEED_KUROMASU = Kuromasu(
+    11,
+    11,
+    numbers={
+        (x - 1, y - 1): n
+        for x, y, n in [
+            (1, 3, 2),
+            (6, 9, 3),
+            (1, 9, 5),
+            (7, 2, 10),
+            (2, 3, 7),
+            (8, 1, 9),
+            (3, 1, 7),
+            (9, 5, 12),
+            (3, 7, 2),
+            (9, 11, 16),
+            (4, 11, 3),
+            (10, 9, 7),
+            (5, 10, 3),
+            (11, 3, 9),
+            (6, 3, 12),
+            (11, 9, 8),
+            (6, 5, 8),
+            (6, 7, 11),
+        ]
+    },
+    name="seed000-kuromasu",
+)
+SEED_KUROMASU_ANSWER = frozenset(
+    (x - 1, y - 1)
+    for x, y in [
+        (7, 1),
+        (11, 1),
+        (1, 2),
+        (10, 2),
+        (3, 3),
+        (5, 3),
+        (1, 4),
+        (4, 5),
+        (7, 5),
+        (10, 5),
+        (1, 6),
+        (3, 6),
+        (11, 6),
+        (2, 7),
+        (4, 7),
+        (10, 7),
+        (6, 8),
+        (8, 8),
+        (3, 9),
+        (5, 9),
+        (7, 9),
+        (4, 10),
+        (8, 10),
+        (1, 11),
+        (5, 11),
+    ]
+)
 SEED_LIGHTUP = LightUp(
-    10, 10,
-    walls=frozenset((x - 1, y - 1) for x, y in [
-        (3, 4), (3, 9), (4, 1), (5, 6), (5, 7), (6, 6), (7, 6), (9, 8), (10, 1), (10, 4), (10, 10)]),
-    numbers={(x - 1, y - 1): n for x, y, n in [
-        (1, 1, 0), (1, 7, 1), (1, 10, 0), (2, 3, 1), (4, 5, 2), (4, 8, 2), (5, 5, 1), (6, 4, 1), (6, 5, 0),
-        (7, 3, 2), (7, 10, 1), (8, 2, 3), (8, 7, 0)]},
+    10,
+    10,
+    walls=frozenset(
+        (x - 1, y - 1)
+        for x, y in [
+            (3, 4),
+            (3, 9),
+            (4, 1),
+            (5, 6),
+            (5, 7),
+            (6, 6),
+            (7, 6),
+            (9, 8),
+            (10, 1),
+            (10, 4),
+            (10, 10),
+        ]
+    ),
+    numbers={
+        (x - 1, y - 1): n
+        for x, y, n in [
+            (1, 1, 0),
+            (1, 7, 1),
+            (1, 10, 0),
+            (2, 3, 1),
+            (4, 5, 2),
+            (4, 8, 2),
+            (5, 5, 1),
+            (6, 4, 1),
+            (6, 5, 0),
+            (7, 3, 2),
+            (7, 10, 1),
+            (8, 2, 3),
+            (8, 7, 0),
+        ]
+    },
     name="seed000-lightup",
 )
 #: the seed's printed Light Up output, which misses the bulb at (8,3) (1-based)
-SEED_LIGHTUP_PRINTED = frozenset((x - 1, y - 1) for x, y in [
-    (3, 1), (8, 1), (7, 2), (10, 2), (1, 3), (4, 3), (5, 4), (9, 4), (3, 5), (10, 5), (4, 6), (6, 7), (1, 8),
-    (5, 8), (2, 9), (4, 9), (3, 10), (8, 10),
-])
+SEED_LIGHTUP_PRINTED = frozenset(
+    (x - 1, y - 1)
+    for x, y in [
+        (3, 1),
+        (8, 1),
+        (7, 2),
+        (10, 2),
+        (1, 3),
+        (4, 3),
+        (5, 4),
+        (9, 4),
+        (3, 5),
+        (10, 5),
+        (4, 6),
+        (6, 7),
+        (1, 8),
+        (5, 8),
+        (2, 9),
+        (4, 9),
+        (3, 10),
+        (8, 10),
+    ]
+)
 
 
 def complete_variants(family: Family) -> list[tuple[str, dict]]:
@@ -52,7 +150,11 @@ def complete_variants(family: Family) -> list[tuple[str, dict]]:
     for spec in registry.encodings(family, "asp"):
         out.append((spec.name, {}))
         for opt in spec.options:
-            out += [(spec.name, {opt.name: v}) for v in opt.choices or () if v != opt.default and v not in opt.relaxing]
+            out += [
+                (spec.name, {opt.name: v})
+                for v in opt.choices or ()
+                if v != opt.default and v not in opt.relaxing
+            ]
     return out
 
 
@@ -77,6 +179,7 @@ def answers(puzzle, encoding: str = "default", count: int = 0, **options) -> set
 
 
 # -- correctness against brute force ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("family", list(Family), ids=str)
 def test_every_complete_variant_enumerates_exactly_the_brute_force_answers(family: Family) -> None:
@@ -118,12 +221,16 @@ def test_count_two_proves_uniqueness_and_finds_second_answers() -> None:
     assert all(not open_grid.verify(s) for s in two.solutions)
 
 
-@pytest.mark.parametrize("puzzle", [
-    LightUp(1, 2, numbers={(0, 0): 2}),
-    Kuromasu(2, 2, numbers={(0, 0): 1}),
-    Kuromasu(1, 3, numbers={(0, 1): 3, (0, 0): 1}),
-    LightBulbs.from_rows([[9, 9], [9, 9]]),
-], ids=["lightup", "kuromasu-split", "kuromasu-count", "lightbulbs"])
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        LightUp(1, 2, numbers={(0, 0): 2}),
+        Kuromasu(2, 2, numbers={(0, 0): 1}),
+        Kuromasu(1, 3, numbers={(0, 1): 3, (0, 0): 1}),
+        LightBulbs.from_rows([[9, 9], [9, 9]]),
+    ],
+    ids=["lightup", "kuromasu-split", "kuromasu-count", "lightbulbs"],
+)
 def test_unsatisfiable_puzzles_are_unsat(puzzle) -> None:
     result = solve(puzzle, "asp", count=2)
     assert result.status is Status.UNSAT and result.exhausted and not result.solutions
@@ -137,6 +244,7 @@ def test_lightbulbs_heuristics_do_not_change_the_answers() -> None:
 
 
 # -- seed 000 ---------------------------------------------------------------------------------
+
 
 def test_seed000_kuromasu_reproduces_the_seed_answer_with_and_without_connectivity() -> None:
     full = solve(SEED_KUROMASU, "asp", "seed000", count=2, timeout=120)
@@ -158,9 +266,14 @@ def test_seed000_lightup_finds_the_unique_answer_the_printed_output_misses_a_bul
 
 def test_seed000_programs_keep_the_seeds_rule_comments() -> None:
     text = load("seed000_kuromasu.lp") + load("seed000_kuromasu_connected.lp")
-    for comment in ("%generate white cells", "%numbered cells must be white", "%define adjacency",
-                    "%define connectedness for white cells", "%make sure every white cell is reachable",
-                    "%every numbered cell should be seen by N white cells"):
+    for comment in (
+        "%generate white cells",
+        "%numbered cells must be white",
+        "%define adjacency",
+        "%define connectedness for white cells",
+        "%make sure every white cell is reachable",
+        "%every numbered cell should be seen by N white cells",
+    ):
         assert comment in text
     assert "%make sure 2 lightbulbs are not connected" in load("seed000_lightup.lp")
 
@@ -171,6 +284,7 @@ def test_seed000_kuromasu_refuses_unknown_clues() -> None:
 
 
 # -- backend behaviour ------------------------------------------------------------------------
+
 
 def test_a_search_past_its_deadline_times_out() -> None:
     hard = LightBulbs.from_rows([[1, 2, 3, 4, 5, 4, 3, 2] * 2] * 16)
@@ -222,14 +336,21 @@ def test_programs_show_only_their_decision_predicate() -> None:
 
 
 def _sample(family: Family):
-    known = {Family.LIGHTUP: (SEED_LIGHTUP,), Family.KUROMASU: (SEED_KUROMASU,),
-             Family.LIGHTBULBS: (LightBulbs.from_rows([[1, 2], [2, 1]]),),
-             Family.HITORI: (Hitori.from_rows([[1, 1, 2], [2, 3, 1], [3, 1, 1]]),)}
+    known = {
+        Family.LIGHTUP: (SEED_LIGHTUP,),
+        Family.KUROMASU: (SEED_KUROMASU,),
+        Family.LIGHTBULBS: (LightBulbs.from_rows([[1, 2], [2, 1]]),),
+        Family.HITORI: (Hitori.from_rows([[1, 1, 2], [2, 3, 1], [3, 1, 1]]),),
+    }
     return known.get(family) or (family_spec(family).random_board(random.Random(0), 3, 3),)
 
 
 def test_relaxing_options_mark_results_incomplete() -> None:
     spec = registry.get(Family.KUROMASU, "asp")
     assert not spec.is_complete(spec.resolve({"connectivity": "none"}))
-    assert all(spec.is_complete(spec.resolve({"connectivity": c, "visibility": v}))
-               for c, v in product(("reach", "acyclic", "propagator", "closure"), ("rays", "connect_cell", "counting")))
+    assert all(
+        spec.is_complete(spec.resolve({"connectivity": c, "visibility": v}))
+        for c, v in product(
+            ("reach", "acyclic", "propagator", "closure"), ("rays", "connect_cell", "counting")
+        )
+    )

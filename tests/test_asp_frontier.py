@@ -15,13 +15,12 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from bruteforce import all_solutions, random_kuromasu  # noqa: E402
-
-from puzzlebench import registry, solve  # noqa: E402
-from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS  # noqa: E402
-from puzzlebench.model import Family, Kuromasu  # noqa: E402
-from puzzlebench.result import Status  # noqa: E402
-from puzzlebench.suites import load_suite  # noqa: E402
+from bruteforce import all_solutions, random_kuromasu
+from puzzlebench import registry, solve
+from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS
+from puzzlebench.model import Family, Kuromasu
+from puzzlebench.result import Status
+from puzzlebench.suites import load_suite
 
 VISIBILITIES = ("rays", "connect_cell", "counting")
 SUMS = ("adder", "count")
@@ -72,7 +71,7 @@ def test_the_default_proves_the_planted_answer_of_a_board_past_the_auto_threshol
 
 def test_auto_sum_is_the_adder_on_large_boards_only() -> None:
     spec = registry.get(Family.KUROMASU, "asp")
-    side = int(ADDER_CELLS ** 0.5) + 1
+    side = int(ADDER_CELLS**0.5) + 1
     large = spec.build(Kuromasu(side, side, numbers={(0, 0): 2}), spec.resolve({}))
     small = spec.build(Kuromasu(side - 2, side - 2, numbers={(0, 0): 2}), spec.resolve({}))
     assert "kuromasu_sum_adder.lp" in large.files and "kuromasu_sum_count.lp" not in large.files

@@ -16,13 +16,12 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from bruteforce import all_solutions, random_kuromasu  # noqa: E402
-
-from puzzlebench import registry, solve  # noqa: E402
-from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS  # noqa: E402
-from puzzlebench.model import Family, Kuromasu  # noqa: E402
-from puzzlebench.result import Status  # noqa: E402
-from puzzlebench.suites import load_suite  # noqa: E402
+from bruteforce import all_solutions, random_kuromasu
+from puzzlebench import registry, solve
+from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS
+from puzzlebench.model import Family, Kuromasu
+from puzzlebench.result import Status
+from puzzlebench.suites import load_suite
 
 
 def _solve(puzzle, **options):
@@ -35,8 +34,11 @@ def _tiny_boards(n: int, seed: int) -> list[Kuromasu]:
     rng = random.Random(seed)
     boards = [random_kuromasu(rng, rng.randint(1, 4), rng.randint(2, 4), clue_p=0.35) for _ in range(n)]
     # two numbers facing each other, one behind the other, and a lone clue seeing a whole row
-    return boards + [Kuromasu(3, 4, numbers={(1, 0): 4, (1, 3): 4}), Kuromasu(2, 4, numbers={(0, 0): 3, (0, 2): 4}),
-                     Kuromasu(1, 4, numbers={(0, 1): 4})]
+    return boards + [
+        Kuromasu(3, 4, numbers={(1, 0): 4, (1, 3): 4}),
+        Kuromasu(2, 4, numbers={(0, 0): 3, (0, 2): 4}),
+        Kuromasu(1, 4, numbers={(0, 1): 4}),
+    ]
 
 
 BOARDS = _tiny_boards(24, seed=61)
@@ -49,7 +51,9 @@ def test_the_tiny_boards_mix_counts_and_need_connectivity() -> None:
     assert any(_solve(p, connectivity="none").count > len(t) for p, t in zip(BOARDS, TRUTHS))
 
 
-@pytest.mark.parametrize("total,cut,links", list(product(("adder", "paired", "count"), ("auto", "none", "cell"), ("none", "rays"))))
+@pytest.mark.parametrize(
+    "total,cut,links", list(product(("adder", "paired", "count"), ("auto", "none", "cell"), ("none", "rays")))
+)
 def test_lazy_connectivity_enumerates_the_brute_force_answers(total, cut, links) -> None:
     rounds = 0
     for puzzle, truth in zip(BOARDS, TRUTHS):
@@ -66,7 +70,9 @@ def test_links_keep_the_brute_force_answers(connectivity, total) -> None:
         got = {s.cells for s in _solve(puzzle, connectivity=connectivity, sum=total, links="rays").solutions}
         if connectivity == "none":
             plain = {s.cells for s in _solve(puzzle, connectivity="none", sum=total).solutions}
-            assert got == plain, puzzle.key()  # the links are implied by the number rule: no answer lost or won
+            assert got == plain, (
+                puzzle.key()
+            )  # the links are implied by the number rule: no answer lost or won
         else:
             assert got == truth, puzzle.key()
 
@@ -78,12 +84,25 @@ def test_auto_picks_lazy_and_cell_cuts_on_large_boards_only() -> None:
     side = int(ADDER_CELLS**0.5) + 1
     big = spec.build(Kuromasu(side, side, numbers={(0, 0): 3}), defaults)
     small = spec.build(Kuromasu(side - 2, side - 2, numbers={(0, 0): 3}), defaults)
-    assert big.propagator is not None and "kuromasu_cut_cell.lp" in big.files and "connect_reach.lp" not in big.files
+    assert (
+        big.propagator is not None
+        and "kuromasu_cut_cell.lp" in big.files
+        and "connect_reach.lp" not in big.files
+    )
     assert big.notes == {"connectivity": "lazy", "sum": "adder", "cut": "cell"}
-    assert small.propagator is None and "connect_reach.lp" in small.files and "kuromasu_cut_cell.lp" not in small.files
+    assert (
+        small.propagator is None
+        and "connect_reach.lp" in small.files
+        and "kuromasu_cut_cell.lp" not in small.files
+    )
     assert small.notes == {"connectivity": "reach", "sum": "count", "cut": "none"}
     # an explicit value wins over auto
-    assert spec.build(Kuromasu(side, side, numbers={(0, 0): 3}), {**defaults, "connectivity": "reach"}).propagator is None
+    assert (
+        spec.build(
+            Kuromasu(side, side, numbers={(0, 0): 3}), {**defaults, "connectivity": "reach"}
+        ).propagator
+        is None
+    )
 
 
 def test_the_default_proves_the_planted_answer_of_a_50x50_board() -> None:

@@ -15,23 +15,24 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from bruteforce import all_solutions, random_kuromasu  # noqa: E402
-from test_asp_kuromasu_big import _solve  # noqa: E402
-
-from puzzlebench import registry, solve  # noqa: E402
-from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS, LINK_CELLS  # noqa: E402
-from puzzlebench.model import Family, Kuromasu  # noqa: E402
-from puzzlebench.result import Status  # noqa: E402
-from puzzlebench.suites import load_suite  # noqa: E402
+from bruteforce import all_solutions, random_kuromasu
+from puzzlebench import registry, solve
+from puzzlebench.encodings.asp.kuromasu import ADDER_CELLS, LINK_CELLS
+from puzzlebench.model import Family, Kuromasu
+from puzzlebench.result import Status
+from puzzlebench.suites import load_suite
+from test_asp_kuromasu_big import _solve
 
 
 def _tiny_boards(n: int, seed: int) -> list[Kuromasu]:
     rng = random.Random(seed)
     boards = [random_kuromasu(rng, rng.randint(2, 4), rng.randint(2, 4), clue_p=0.45) for _ in range(n)]
     # numbers facing each other along a row and a column, with different numbers, and a '?'
-    return boards + [Kuromasu(3, 4, numbers={(1, 0): 4, (1, 3): 3}),
-                     Kuromasu(4, 3, numbers={(0, 1): 5, (3, 1): 3, (1, 0): 2}),
-                     Kuromasu(2, 4, numbers={(0, 0): 3, (0, 3): 4}, unknown=frozenset({(0, 1)}))]
+    return boards + [
+        Kuromasu(3, 4, numbers={(1, 0): 4, (1, 3): 3}),
+        Kuromasu(4, 3, numbers={(0, 1): 5, (3, 1): 3, (1, 0): 2}),
+        Kuromasu(2, 4, numbers={(0, 0): 3, (0, 3): 4}, unknown=frozenset({(0, 1)})),
+    ]
 
 
 BOARDS = _tiny_boards(30, seed=77)
@@ -41,7 +42,9 @@ TRUTHS = [all_solutions(p) for p in BOARDS]
 def test_the_tiny_boards_have_numbers_in_line_and_mixed_counts() -> None:
     spec = registry.get(Family.KUROMASU, "asp")
     defaults = {o.name: o.default for o in spec.options}
-    tied = [p for p in BOARDS if "link(" in spec.build(p, {**defaults, "sum": "adder", "links": "counts"}).facts]
+    tied = [
+        p for p in BOARDS if "link(" in spec.build(p, {**defaults, "sum": "adder", "links": "counts"}).facts
+    ]
     assert len(tied) >= 10  # the ties have numbers to work on
     assert any(len(t) > 1 for t in TRUTHS) and any(not t for t in TRUTHS) and any(len(t) == 1 for t in TRUTHS)
 

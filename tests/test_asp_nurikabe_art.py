@@ -8,13 +8,12 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.asp.nurikabe import ENCODINGS, LazyCuts, build_default
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -27,9 +26,12 @@ def _boards() -> list[Nurikabe]:
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 3), (4, 5)] * 3]
     # a 1 ringed by its wall, two islands with a narrow wall between them, a '?' island, and a
     # board whose wall must bend around a long island
-    return boards + [Nurikabe(3, 3, numbers={(1, 1): 1}), Nurikabe(3, 5, numbers={(0, 2): 2, (2, 2): 1}),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 2})]
+    return boards + [
+        Nurikabe(3, 3, numbers={(1, 1): 1}),
+        Nurikabe(3, 5, numbers={(0, 2): 2, (2, 2): 1}),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0)})),
+        Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 2}),
+    ]
 
 
 def _options(**given) -> dict:
@@ -38,8 +40,9 @@ def _options(**given) -> dict:
     return options
 
 
-@pytest.mark.parametrize("islands,connectivity", [("lazy", "lazy"), ("lazy", "reach"), ("hybrid", "lazy"),
-                                                  ("distance", "lazy")])
+@pytest.mark.parametrize(
+    "islands,connectivity", [("lazy", "lazy"), ("lazy", "reach"), ("hybrid", "lazy"), ("distance", "lazy")]
+)
 def test_lazy_rules_enumerate_exactly_the_brute_forced_answers(islands, connectivity):
     # every answer is found and no candidate that breaks a rule left to the cuts gets through
     for p in _boards():
@@ -49,7 +52,9 @@ def test_lazy_rules_enumerate_exactly_the_brute_forced_answers(islands, connecti
 @pytest.mark.parametrize("cuts", ["cell", "region", "mixed"])
 def test_each_cut_choice_enumerates_exactly_the_brute_forced_answers(cuts):
     for p in _boards()[::2]:
-        assert_enumerates_brute_force(p, "asp", islands="lazy", connectivity="lazy", cuts=cuts, wall_count="count")
+        assert_enumerates_brute_force(
+            p, "asp", islands="lazy", connectivity="lazy", cuts=cuts, wall_count="count"
+        )
 
 
 def test_lazy_rules_add_cuts_only_when_a_candidate_breaks_them():
@@ -91,7 +96,9 @@ def test_art_boards_solve_to_the_published_answer_with_the_defaults(janko_dir, p
 
 
 def test_lazy_rules_agree_with_published_answers_on_a_corpus_sample(janko_dir):
-    corpus = [e for e in iter_janko(janko_dir / DATASET, malformed=[]) if e.puzzle.rows * e.puzzle.cols <= 150]
+    corpus = [
+        e for e in iter_janko(janko_dir / DATASET, malformed=[]) if e.puzzle.rows * e.puzzle.cols <= 150
+    ]
     for entry in corpus[::40]:
         result = solve(entry.puzzle, "asp", count=2, timeout=60, islands="lazy", connectivity="lazy")
         assert result.exhausted, entry.id

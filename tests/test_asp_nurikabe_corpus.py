@@ -9,14 +9,13 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.asp.nurikabe import ENCODINGS, LAZY_CELLS, LazyCuts, build_default
 from puzzlebench.encodings.regions import connectivity_cuts, island_cuts, white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 

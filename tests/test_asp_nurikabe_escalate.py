@@ -6,16 +6,14 @@ too, and against the published answer of 683_14x24, never against the solver's o
 
 from __future__ import annotations
 
-
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 pytestmark = pytest.mark.skipif("asp" not in registry.available(), reason="no ASP backend")
 
@@ -38,7 +36,9 @@ def _settled_more(p: Nurikabe) -> int:
 def test_escalating_keeps_every_brute_forced_answer(after):
     fired = 0
     for p in _boards():
-        result = assert_enumerates_brute_force(p, "asp", plan="auto", escalate=after, escalate_cpu=0.0, **LAZY)
+        result = assert_enumerates_brute_force(
+            p, "asp", plan="auto", escalate=after, escalate_cpu=0.0, **LAZY
+        )
         extra = result.extra
         if extra.get("escalated_at") == after and extra.get("escalation_clauses", 0) > 0:
             fired += 1

@@ -29,7 +29,9 @@ TESTS = Path(__file__).resolve().parent
 @pytest.fixture(autouse=True)
 def child_path(monkeypatch):
     """Children import the fault tasks from this folder."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    )
     monkeypatch.setattr(runner, "KILL_GRACE", 0.5)
 
 
@@ -93,8 +95,10 @@ def test_honest_run_reports_answers_sizes_and_metadata():
 
 def test_sweep_continues_past_every_kind_of_failure(tmp_path):
     tasks = ["brute", "sleep_past_timeout", "allocate_past_limit", "segfault", "exit_silently", "brute"]
-    runs = [fault(task, name=f"p{i}", timeout=0.5 if task == "sleep_past_timeout" else 30.0, memory_mb=200)
-            for i, task in enumerate(tasks)]
+    runs = [
+        fault(task, name=f"p{i}", timeout=0.5 if task == "sleep_past_timeout" else 30.0, memory_mb=200)
+        for i, task in enumerate(tasks)
+    ]
     outcome = run_sweep(runs, str(tmp_path / "r.jsonl"), quiet=True)
     records = list(read_records(tmp_path / "r.jsonl"))
     assert [r["status"] for r in records] == ["sat", "timeout", "memout", "crash", "crash", "sat"]
@@ -105,12 +109,18 @@ def test_sweep_continues_past_every_kind_of_failure(tmp_path):
 def test_keys_separate_configurations_and_repetitions():
     base = fault("brute")
     variants = [
-        base, Run(base.item, "sat", repeat=1, task=base.task), Run(base.item, "sat", count=1, task=base.task),
-        Run(base.item, "asp", task=base.task), Run(base.item, "sat", options={"x": 1}, task=base.task),
+        base,
+        Run(base.item, "sat", repeat=1, task=base.task),
+        Run(base.item, "sat", count=1, task=base.task),
+        Run(base.item, "asp", task=base.task),
+        Run(base.item, "sat", options={"x": 1}, task=base.task),
         Run(item("other"), "sat", task=base.task),
     ]
     assert len({r.key for r in variants}) == len(variants)
-    assert Run(base.item, "sat", options={"a": 1, "b": 2}).key == Run(base.item, "sat", options={"b": 2, "a": 1}).key
+    assert (
+        Run(base.item, "sat", options={"a": 1, "b": 2}).key
+        == Run(base.item, "sat", options={"b": 2, "a": 1}).key
+    )
 
 
 def test_store_refuses_to_overwrite_without_resume(tmp_path):
@@ -147,7 +157,9 @@ DRIVER = textwrap.dedent("""
 
 
 def _sigkill_then_resume(tmp_path: Path, command: list[str], out: Path, expected: int) -> None:
-    proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if out.exists() and out.read_bytes().count(b"\n") >= 2:
@@ -194,8 +206,23 @@ def test_cli_sweep_killed_then_resumed_loses_and_duplicates_nothing(tmp_path):
     script = tmp_path / "cli.py"
     script.write_text(CLI_DRIVER)
     out = tmp_path / "cli.jsonl"
-    command = [sys.executable, str(script), "bench", "--suite", "k", "--paradigm", paradigm, "--limit", "4",
-               "--timeout", "20", "--out", str(out), "--resume", "--quiet"]
+    command = [
+        sys.executable,
+        str(script),
+        "bench",
+        "--suite",
+        "k",
+        "--paradigm",
+        paradigm,
+        "--limit",
+        "4",
+        "--timeout",
+        "20",
+        "--out",
+        str(out),
+        "--resume",
+        "--quiet",
+    ]
     _sigkill_then_resume(tmp_path, command, out, expected=4)
 
 
@@ -205,13 +232,17 @@ def test_cli_sweep_file_with_option_product(tmp_path, monkeypatch, capsys):
 
     paradigm = _cli_paradigm()
     monkeypatch.setitem(sys.modules, "puzzlebench.suites", faults)
-    option = next((o for o in registry.get("lightup", paradigm).options if o.choices and len(o.choices) > 1), None)
+    option = next(
+        (o for o in registry.get("lightup", paradigm).options if o.choices and len(o.choices) > 1), None
+    )
     if option is None:
         pytest.skip(f"{paradigm}'s Light Up encoding has no option to sweep")
     values = [option.default, next(c for c in option.choices if c != option.default)]
     sweep = tmp_path / "s.toml"
-    sweep.write_text(f'suites = ["t"]\nparadigms = ["{paradigm}"]\nlimit = 2\ntimeout = 20\nquiet = true\n'
-                     f'out = "{tmp_path / "s.jsonl"}"\n[options]\n{option.name} = {json.dumps([str(v) for v in values])}\n')
+    sweep.write_text(
+        f'suites = ["t"]\nparadigms = ["{paradigm}"]\nlimit = 2\ntimeout = 20\nquiet = true\n'
+        f'out = "{tmp_path / "s.jsonl"}"\n[options]\n{option.name} = {json.dumps([str(v) for v in values])}\n'
+    )
     assert main(["bench", str(sweep)]) == 0
     records = list(read_records(tmp_path / "s.jsonl"))
     assert len(records) == 4  # 2 puzzles x 2 option values
@@ -231,8 +262,9 @@ def test_thread_executor_matches_sequential(tmp_path):
     assert seq.stored == par.stored == 4
     a = {r["key"]: r for r in read_records(tmp_path / "a.jsonl")}
     b = {r["key"]: r for r in read_records(tmp_path / "b.jsonl")}
-    assert {k: (r["status"], r["solution_hash"]) for k, r in a.items()} == \
-        {k: (r["status"], r["solution_hash"]) for k, r in b.items()}
+    assert {k: (r["status"], r["solution_hash"]) for k, r in a.items()} == {
+        k: (r["status"], r["solution_hash"]) for k, r in b.items()
+    }
     assert {r["jobs"] for r in b.values()} == {2}
 
 
@@ -247,15 +279,18 @@ def test_dask_local_cluster_gives_the_same_answers(tmp_path):
         run_sweep(runs, str(tmp_path / "dask.jsonl"), quiet=True, executor=executor)
     finally:
         executor.close()
-    view = lambda p: {r["key"]: (r["status"], r.get("count"), r.get("solution_hash"))  # noqa: E731
-                      for r in read_records(p)}
+    view = lambda p: {
+        r["key"]: (r["status"], r.get("count"), r.get("solution_hash")) for r in read_records(p)
+    }
     assert view(tmp_path / "dask.jsonl") == view(tmp_path / "local.jsonl")
     assert len(view(tmp_path / "dask.jsonl")) == 4
 
 
 def test_sweep_file_keys_and_errors(tmp_path):
     good = tmp_path / "s.toml"
-    good.write_text('suites = "a"\nparadigms = ["sat"]\ntimeout = 3\n[options]\nconnectivity = ["rank", "lazy"]\n')
+    good.write_text(
+        'suites = "a"\nparadigms = ["sat"]\ntimeout = 3\n[options]\nconnectivity = ["rank", "lazy"]\n'
+    )
     conf = read_toml(good)
     assert conf["suites"] == ["a"] and conf["options"] == {"connectivity": ["rank", "lazy"]}
     bad = tmp_path / "b.toml"
@@ -291,8 +326,13 @@ def test_real_solves_agree_with_brute_force(tmp_path):
         pytest.skip("no paradigm with a Light Up encoding is registered yet")
     puzzle = LightUp(3, 3, walls=frozenset({(1, 1)}), numbers={(0, 1): 1}, name="one")
     truth = all_solutions(puzzle)
-    sweep = Sweep(items=[SuiteItem(puzzle, "one", "real", expected_count=len(truth))], paradigms=paradigms,
-                  count=0, timeout=30.0, out=str(tmp_path / "real.jsonl"))
+    sweep = Sweep(
+        items=[SuiteItem(puzzle, "one", "real", expected_count=len(truth))],
+        paradigms=paradigms,
+        count=0,
+        timeout=30.0,
+        out=str(tmp_path / "real.jsonl"),
+    )
     run_sweep(sweep.expand(), sweep.out, quiet=True)
     digests = sorted(puzzle.solution(s).digest() for s in truth)
     for record in read_records(sweep.out):
@@ -332,8 +372,17 @@ def test_main_job_smoke(tmp_path):
     other.mkdir(parents=True)
     (other / "machine.json").write_text('{"machine": {"cpu": "another CPU"}}')
     (base / "machines.json").write_text(json.dumps({other.name: {"machine": {"cpu": "another CPU"}}}))
-    command = [sys.executable, str(script), "main", "--smoke", "--quiet", "--puzzles", str(tmp_path / "puzzles"),
-               "--out", str(base)]
+    command = [
+        sys.executable,
+        str(script),
+        "main",
+        "--smoke",
+        "--quiet",
+        "--puzzles",
+        str(tmp_path / "puzzles"),
+        "--out",
+        str(base),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     from puzzlebench.bench.commands import machine_folder
@@ -372,7 +421,9 @@ def test_resume_reuses_a_record_only_when_it_was_measured_the_same_way(tmp_path)
     longer = run_sweep([Run(item, "sat", timeout=6.0, memory_mb=512)], str(out), resume=True, quiet=True)
     assert longer.stored == 1 and any("differ in timeout (1)" in note for note in longer.notes), longer.notes
     bigger = run_sweep([Run(item, "sat", timeout=6.0, memory_mb=1024)], str(out), resume=True, quiet=True)
-    assert bigger.stored == 1 and any("memory_mb (2), timeout (1)" in note for note in bigger.notes), bigger.notes
+    assert bigger.stored == 1 and any("memory_mb (2), timeout (1)" in note for note in bigger.notes), (
+        bigger.notes
+    )
     records = list(read_records(out))
     assert [(r["timeout"], r["memory_mb"]) for r in records] == [(5.0, 512), (6.0, 512), (6.0, 1024)]
     assert all(isinstance(r["load_avg"], float) for r in records)  # how busy the machine was

@@ -11,19 +11,19 @@ as every other, and as brute force, on small boards (``count=0``).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_lightbulbs
 from puzzlebench import registry
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.errors import EncodingError
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, family_spec
 from puzzlebench.suites import load_suite
-
-from bruteforce import all_solutions, random_lightbulbs
 
 PARADIGMS = registry.available()
 
@@ -120,17 +120,25 @@ def _prove_published_answers(family: Family, cases: list[tuple[str, Any, Any]]) 
                 continue  # seed 000's closures are meant for its own 11x11 sample
             one = spec.paradigm == "puzzlekit"  # finds one answer, cannot prove uniqueness
             try:
-                result = pb.solve(puzzle, spec.paradigm, spec.name, count=1 if one else 2, timeout=60, **options)
+                result = pb.solve(
+                    puzzle, spec.paradigm, spec.name, count=1 if one else 2, timeout=60, **options
+                )
             except EncodingError as exc:
                 if "cannot express" in str(exc):
                     continue  # an at-most-one-only cardinality encoding asked for a larger bound
                 raise
             ran += 1
             got = [s.cells for s in result.solutions]
-            if result.status is not pb.Status.SAT or got[:1] != [published.cells] or (not one and not result.unique):
-                failures.append(f"{_config_id(spec, options)} on {puzzle.name} ({size_class}): "
-                                f"{result.status.value}, {len(got)} answer(s), matches published: "
-                                f"{bool(got) and got[0] == published.cells}")
+            if (
+                result.status is not pb.Status.SAT
+                or got[:1] != [published.cells]
+                or (not one and not result.unique)
+            ):
+                failures.append(
+                    f"{_config_id(spec, options)} on {puzzle.name} ({size_class}): "
+                    f"{result.status.value}, {len(got)} answer(s), matches published: "
+                    f"{bool(got) and got[0] == published.cells}"
+                )
     assert ran > 0
     assert not failures, "\n".join(failures)
 
@@ -173,15 +181,20 @@ def relaxed_configurations() -> Iterator[tuple[EncodingSpec, dict[str, Any]]]:
                         yield spec, {opt.name: value}
 
 
-@pytest.mark.parametrize("spec,options", list(relaxed_configurations()),
-                         ids=lambda x: x.name if isinstance(x, EncodingSpec) else str(x))
+@pytest.mark.parametrize(
+    "spec,options",
+    list(relaxed_configurations()),
+    ids=lambda x: x.name if isinstance(x, EncodingSpec) else str(x),
+)
 def test_relaxed_configuration_never_loses_a_true_answer(spec, options):
-    from bruteforce import all_solutions, random_board, random_kuromasu, random_lightup
+    from bruteforce import all_solutions, random_kuromasu, random_lightup
 
     rng = random.Random(7)
-    make = {Family.KUROMASU: random_kuromasu, Family.LIGHTUP: random_lightup,
-            Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w)}.get(
-        spec.family, family_spec(spec.family).random_board)  # other families: their own boards
+    make = {
+        Family.KUROMASU: random_kuromasu,
+        Family.LIGHTUP: random_lightup,
+        Family.LIGHTBULBS: lambda r, h, w: random_lightbulbs(r, h, w),
+    }.get(spec.family, family_spec(spec.family).random_board)  # other families: their own boards
     for _ in range(12):
         puzzle = make(rng, rng.randint(1, 3), rng.randint(2, 4))
         truth = all_solutions(puzzle)

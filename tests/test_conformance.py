@@ -13,16 +13,18 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_board
 from puzzlebench import registry
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Nurikabe
-
-from bruteforce import all_solutions, random_board
 
 PARADIGMS = registry.available()
 FAMILIES = list(Family)
 #: every registered solver of the compared paradigms and of MiniZinc's (peers with one model aside)
-SOLVERS = [pytest.param(s.paradigm, s.name, id=f"{s.paradigm}-{s.name}")
-           for s in registry.solvers() if not registry.paradigm(s.paradigm).peer or s.paradigm == "minizinc"]
+SOLVERS = [
+    pytest.param(s.paradigm, s.name, id=f"{s.paradigm}-{s.name}")
+    for s in registry.solvers()
+    if not registry.paradigm(s.paradigm).peer or s.paradigm == "minizinc"
+]
 
 
 def _has(family: Family, paradigm: str) -> bool:
@@ -31,7 +33,7 @@ def _has(family: Family, paradigm: str) -> bool:
 
 def _cases(family: Family, seed: int, n: int) -> list:
     rng = random.Random(seed)
-    make = lambda rng, rows, cols: random_board(family, rng, rows, cols)  # noqa: E731  (each family's own)
+    make = lambda rng, rows, cols: random_board(family, rng, rows, cols)  # each family's own
     shapes = [(1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4)]
     return [make(rng, *shapes[i % len(shapes)]) for i in range(n)]
 
@@ -69,7 +71,9 @@ def test_brute_force_oracle_caches_by_content_not_by_object(monkeypatch) -> None
 
     searched = []
     real = bruteforce._search
-    monkeypatch.setattr(bruteforce, "_search", lambda puzzle, most: searched.append(puzzle) or real(puzzle, most))
+    monkeypatch.setattr(
+        bruteforce, "_search", lambda puzzle, most: searched.append(puzzle) or real(puzzle, most)
+    )
     monkeypatch.setattr(bruteforce, "_KNOWN", {})
     first = LightUp(2, 3, numbers={(0, 1): 1}, name="first")
     second = LightUp(2, 3, numbers={(0, 1): 1}, name="second")  # built apart, another name
@@ -89,12 +93,16 @@ def test_enumeration_counts_equal_brute_force(paradigm: str, solver: str, family
         result = pb.solve(puzzle, paradigm, count=0, timeout=60, solver=solver)
         assert result.exhausted, f"{puzzle.name}: enumeration not exhausted ({result.status})"
         got = {s.cells for s in result.solutions}
-        assert got == expected, f"{paradigm} on {puzzle.name}: {len(got)} answers, brute force {len(expected)}"
+        assert got == expected, (
+            f"{paradigm} on {puzzle.name}: {len(got)} answers, brute force {len(expected)}"
+        )
 
 
 @pytest.mark.parametrize("paradigm, solver", SOLVERS)
 @pytest.mark.parametrize("family", FAMILIES, ids=str)
-def test_count_two_proves_uniqueness_or_finds_a_second_answer(paradigm: str, solver: str, family: Family) -> None:
+def test_count_two_proves_uniqueness_or_finds_a_second_answer(
+    paradigm: str, solver: str, family: Family
+) -> None:
     _skip_unless(family, paradigm, solver)
     for puzzle in SMALL[family]:
         truth = len(all_solutions(puzzle))
@@ -118,7 +126,11 @@ def test_unsatisfiable_puzzles_are_unsat(paradigm: str, solver: str, puzzle) -> 
 def test_grids_without_clues(paradigm: str, solver: str) -> None:
     # An empty Light Up row needs exactly one bulb; a clueless Kuromasu grid is solved by all-white
     # among others; these check the encodings do not assume a clue exists.
-    cases = [LightUp(1, 5, name="empty-row"), Kuromasu(2, 3, name="clueless"), LightUp(3, 3, name="empty-3x3")]
+    cases = [
+        LightUp(1, 5, name="empty-row"),
+        Kuromasu(2, 3, name="clueless"),
+        LightUp(3, 3, name="empty-3x3"),
+    ]
     for puzzle in cases:
         if not _has(puzzle.family, paradigm):
             continue
@@ -138,18 +150,25 @@ def test_results_carry_comparable_statistics(paradigm: str, solver: str) -> None
     assert t.first is not None and t.first <= t.solve
     # Sizes are counts, and every encoding decides each of the board's 8 open cells, so its largest
     # figure (variables, atoms, assertions, ...) is at least 8: an empty or unread model fails here.
-    assert result.size and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                               for v in result.size.values()), result.size
+    assert result.size and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in result.size.values()
+    ), result.size
     open_cells = puzzle.rows * puzzle.cols - len(puzzle.walls)
     assert max(result.size.values()) >= open_cells, result.size
     # Search figures are present and are finite non-negative numbers (choices, conflicts, nodes, ...).
     assert result.search, f"{solver} reported no search figures"
-    assert all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")
-               for v in result.search.values()), result.search
+    assert all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")
+        for v in result.search.values()
+    ), result.search
     assert result.backend and result.backend_version
     assert result.solver == solver and result.solver_version and result.encoding_hash
     record = result.to_record()
-    assert (record["solver"], record["paradigm"], record["encoding_hash"]) == (solver, paradigm, result.encoding_hash)
+    assert (record["solver"], record["paradigm"], record["encoding_hash"]) == (
+        solver,
+        paradigm,
+        result.encoding_hash,
+    )
 
 
 @pytest.mark.skipif(len(PARADIGMS) < 2, reason="cross-check needs two paradigms")

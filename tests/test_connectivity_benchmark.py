@@ -9,13 +9,12 @@ import sys
 import pandas as pd
 import pytest
 
+from conftest import REPO
 from puzzlebench import registry
 from puzzlebench.model import Family
 
-from conftest import REPO
-
 sys.path.insert(0, str(REPO / "benchmarks"))
-import connectivity  # noqa: E402  (benchmarks/connectivity.py: the project's own; a broken import fails)
+import connectivity  # benchmarks/connectivity.py: the project's own; a broken import fails
 
 
 def test_variants_follow_the_registry():
@@ -33,11 +32,24 @@ def test_variants_follow_the_registry():
 
 def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
     out = tmp_path / "conn"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "connectivity.py"), "--corpus", str(janko_dir),
-           "--paradigm", "sat", "--paradigm", "cp", "--limit", "3", "--out", str(out),
-           # CP's flow variant takes about 5 s on one of these puzzles when the machine is idle:
-           # a limit that two parallel test workers cannot push it over
-           "--timeout", "40"]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "connectivity.py"),
+        "--corpus",
+        str(janko_dir),
+        "--paradigm",
+        "sat",
+        "--paradigm",
+        "cp",
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+        # CP's flow variant takes about 5 s on one of these puzzles when the machine is idle:
+        # a limit that two parallel test workers cannot push it over
+        "--timeout",
+        "40",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
@@ -46,7 +58,9 @@ def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
     assert {"sat/default/lazy", "sat/default/propagator", "sat/default/rank", "cp/default/flow"} <= variants
     assert len(rows) == 3 * len(variants)
     for row in summary:
-        ran = [r for r in rows if r["variant"] == f"{row['paradigm']}/{row['encoding']}/{row['connectivity']}"]
+        ran = [
+            r for r in rows if r["variant"] == f"{row['paradigm']}/{row['encoding']}/{row['connectivity']}"
+        ]
         if row["relaxed"]:
             assert row["solved"] is None and 0 <= row["unique_without_rule"] <= 3
             continue
@@ -68,8 +82,22 @@ def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
 
 def test_benchmark_asks_the_same_question_of_hitori(janko_dir, tmp_path):
     out = tmp_path / "conn-hitori"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "connectivity.py"), "--corpus", str(janko_dir),
-           "--family", "hitori", "--paradigm", "sat", "--paradigm", "asp", "--limit", "2", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "connectivity.py"),
+        "--corpus",
+        str(janko_dir),
+        "--family",
+        "hitori",
+        "--paradigm",
+        "sat",
+        "--paradigm",
+        "asp",
+        "--limit",
+        "2",
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     document = json.loads((out / "summary.json").read_text())
@@ -87,13 +115,32 @@ def test_families_side_by_side_read_every_summary(tmp_path):
     from puzzlebench import analysis
 
     assert analysis.connectivity_families(tmp_path) is None
-    for folder, family, rows in (("connectivity", "kuromasu", [("sat", "lazy", True, 0.8), ("sat", "rank", False, 60.0)]),
-                                 ("connectivity-hitori", "hitori", [("sat", "lazy", True, 1.3)])):
+    for folder, family, rows in (
+        ("connectivity", "kuromasu", [("sat", "lazy", True, 0.8), ("sat", "rank", False, 60.0)]),
+        ("connectivity-hitori", "hitori", [("sat", "lazy", True, 1.3)]),
+    ):
         (tmp_path / folder).mkdir()
-        summary = [{"paradigm": p, "encoding": "default", "connectivity": c, "default": d, "relaxed": False,
-                    "vs_none": v} for p, c, d, v in rows]
-        summary.append({"paradigm": "sat", "encoding": "default", "connectivity": "none", "default": False,
-                        "relaxed": True, "vs_none": 1.0})
+        summary = [
+            {
+                "paradigm": p,
+                "encoding": "default",
+                "connectivity": c,
+                "default": d,
+                "relaxed": False,
+                "vs_none": v,
+            }
+            for p, c, d, v in rows
+        ]
+        summary.append(
+            {
+                "paradigm": "sat",
+                "encoding": "default",
+                "connectivity": "none",
+                "default": False,
+                "relaxed": True,
+                "vs_none": 1.0,
+            }
+        )
         doc = {"family": family, "puzzles": 9, "timestamp": "2030-01-02T00:00:00", "summary": summary}
         (tmp_path / folder / "summary.json").write_text(json.dumps(doc))
     table = analysis.connectivity_families(tmp_path)
@@ -107,14 +154,29 @@ def test_growth_is_fitted_per_variant_and_read_across_families(tmp_path):
     from puzzlebench import analysis
 
     # time ~ cells^2 and size ~ cells^1 on five board sizes: the fits must find both exponents
-    chosen = [connectivity.Variant("sat", "default", "lazy", default=True),
-              connectivity.Variant("sat", "default", "none")]
+    chosen = [
+        connectivity.Variant("sat", "default", "lazy", default=True),
+        connectivity.Variant("sat", "default", "none"),
+    ]
     records = []
     for i, cells in enumerate((25, 50, 100, 200, 400)):
         for v in chosen:
-            records.append({"variant": v.name, "puzzle_id": f"p{i}", "cells": cells, "status": "sat",
-                            "verdict": "valid", "count": 1, "correct": True, "time_total": 1e-5 * cells ** 2,
-                            "size_clauses": 7 * cells, "search_choices": 3, "time_build": 0.1, "time_solve": 0.2})
+            records.append(
+                {
+                    "variant": v.name,
+                    "puzzle_id": f"p{i}",
+                    "cells": cells,
+                    "status": "sat",
+                    "verdict": "valid",
+                    "count": 1,
+                    "correct": True,
+                    "time_total": 1e-5 * cells**2,
+                    "size_clauses": 7 * cells,
+                    "search_choices": 3,
+                    "time_build": 0.1,
+                    "time_solve": 0.2,
+                }
+            )
     summary = connectivity.summarise(records, chosen)
     lazy = next(r for r in summary if r["connectivity"] == "lazy")
     assert lazy["time_k"] == pytest.approx(2.0, abs=1e-3) and lazy["time_k_low"] <= 2.0 <= lazy["time_k_high"]

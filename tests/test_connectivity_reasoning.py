@@ -14,7 +14,6 @@ import random
 import pytest
 
 from bruteforce import all_solutions, random_kuromasu
-
 from puzzlebench import solve
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
 from puzzlebench.formats import iter_janko
@@ -24,7 +23,11 @@ from puzzlebench.result import Status
 
 def grid_adj(rows: int, cols: int) -> list[list[int]]:
     return [
-        [rr * cols + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < rows and 0 <= cc < cols]
+        [
+            rr * cols + cc
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < rows and 0 <= cc < cols
+        ]
         for r in range(rows)
         for c in range(cols)
     ]
@@ -40,6 +43,7 @@ def board(text: str) -> tuple[list[list[int]], list[int], int]:
 
 
 # -- hand-made boards ---------------------------------------------------------------------------
+
 
 def test_a_gap_in_a_black_wall_is_forced_white_with_the_wall_as_reason() -> None:
     adj, state, root = board("""
@@ -95,6 +99,7 @@ def test_cells_on_both_sides_of_the_root_are_forced_white_with_empty_fences() ->
 
 # -- random partial assignments against a plain flood fill --------------------------------------
 
+
 def reach(adj: list[list[int]], state: list[int], root: int, removed: int = -1) -> set[int]:
     seen, stack = {root}, [root]
     while stack:
@@ -114,8 +119,10 @@ def test_inferences_are_exactly_what_a_flood_fill_finds_on_random_boards() -> No
         n = rows * cols
         adj = grid_adj(rows, cols)
         p_black, p_white = rng.uniform(0, 0.4), rng.uniform(0, 0.3)
-        state = [BLACK if x < p_black else WHITE if x < p_black + p_white else UNKNOWN
-                 for x in (rng.random() for _ in range(n))]
+        state = [
+            BLACK if x < p_black else WHITE if x < p_black + p_white else UNKNOWN
+            for x in (rng.random() for _ in range(n))
+        ]
         root = rng.randrange(n)
         state[root] = WHITE
         found = connectivity_reasoning(adj, state, root)
@@ -131,8 +138,11 @@ def test_inferences_are_exactly_what_a_flood_fill_finds_on_random_boards() -> No
 
         # forced white: exactly the undecided non-root cells whose removal cuts a white cell off
         whites = {i for i in reached if state[i] == WHITE}
-        expected = {p for p in reached if p != root and state[p] == UNKNOWN
-                    and not whites - {p} <= reach(adj, state, root, removed=p)}
+        expected = {
+            p
+            for p in reached
+            if p != root and state[p] == UNKNOWN and not whites - {p} <= reach(adj, state, root, removed=p)
+        }
         assert {a.cell for a in found.articulations} == expected
         assert len(found.articulations) == len(expected)
         for a in found.articulations:
@@ -153,6 +163,7 @@ def test_a_root_that_is_not_white_is_an_error() -> None:
 
 # -- the clingo propagator ----------------------------------------------------------------------
 
+
 def answers(puzzle: Kuromasu, paradigm: str, **options) -> set[frozenset]:
     result = solve(puzzle, paradigm, count=0, timeout=60, **options)
     assert result.status in (Status.SAT, Status.UNSAT) and result.exhausted, result.error
@@ -163,8 +174,10 @@ def answers(puzzle: Kuromasu, paradigm: str, **options) -> set[frozenset]:
 
 def test_asp_propagator_enumerates_the_brute_force_answers() -> None:
     rng = random.Random(23)
-    cases = [random_kuromasu(rng, rng.randint(1, 4), rng.randint(1, 4), clue_p=rng.choice((0.0, 0.15, 0.3)))
-             for _ in range(40)]
+    cases = [
+        random_kuromasu(rng, rng.randint(1, 4), rng.randint(1, 4), clue_p=rng.choice((0.0, 0.15, 0.3)))
+        for _ in range(40)
+    ]
     cases = [p for p in cases if not p.unknown] + [Kuromasu(4, 4), Kuromasu(3, 5, numbers={(1, 2): 3})]
     counts = []
     for puzzle in cases:
@@ -213,8 +226,10 @@ def test_connectivity_cuts_fence_every_region_of_a_split_candidate():
     everything = {(r, c) for r in range(3) for c in range(3)}
     fence = [((0, 1), False), ((1, 1), False), ((2, 1), False)]
     cuts = connectivity_cuts(3, 3, wall, everything, isolated=False)
-    assert cuts[:2] == [fence + [((0, 0), True), ((1, 0), True), ((2, 0), True), ((0, 2), True)],
-                        fence + [((0, 2), True), ((1, 2), True), ((2, 2), True), ((0, 0), True)]]
+    assert cuts[:2] == [
+        fence + [((0, 0), True), ((1, 0), True), ((2, 0), True), ((0, 2), True)],
+        fence + [((0, 2), True), ((1, 2), True), ((2, 2), True), ((0, 0), True)],
+    ]
     # each cut also names a white witness outside its region: the anchor when it lies outside;
     # cells that can never be marked drop out
     general = connectivity_cuts(3, 3, wall, everything, anchor=(2, 2), isolated=False)

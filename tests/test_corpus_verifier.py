@@ -64,7 +64,9 @@ def test_flipping_one_cell_breaks_a_named_kuromasu_rule(corpus):
         elif cell in puzzle.numbers:
             assert Rule.BLACK_ON_NUMBER in rules
         else:
-            assert rules <= {Rule.ADJACENT_BLACKS, Rule.WHITE_REGION_SPLIT, Rule.VISIBLE_COUNT_WRONG}, entry.id
+            assert rules <= {Rule.ADJACENT_BLACKS, Rule.WHITE_REGION_SPLIT, Rule.VISIBLE_COUNT_WRONG}, (
+                entry.id
+            )
 
 
 def test_flipping_a_black_cell_white_is_caught_by_a_count(corpus):

@@ -17,12 +17,11 @@ import pytest
 pytest.importorskip("ortools", reason="OR-Tools CP-SAT is not installed")
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench import registry
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Kuromasu, LightBulbs, LightUp
 from puzzlebench.result import Status
-
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 
 # Seed 001's lightup1 (lightup1.dzn): -1 white, 5 black unnumbered, 0..4 black numbered.
 LIGHTUP1 = [
@@ -46,7 +45,7 @@ def answers(result) -> set[frozenset]:
     return {s.cells for s in result.solutions}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def truth(puzzle) -> frozenset[frozenset]:
     """Every answer, by brute force over the verifier (cached: several tests share the boards)."""
     return frozenset(all_solutions(puzzle))
@@ -63,6 +62,7 @@ LIGHTBULBS = tiny(random_lightbulbs, 9, 10, shapes=((1, 3), (2, 3), (3, 3), (2, 
 
 
 # -- every family solves, and the verifier accepts ------------------------------------------------
+
 
 @pytest.mark.parametrize("encoding", ["default", "seed001"])
 def test_lightup1_has_one_answer_the_verifier_accepts(encoding: str) -> None:
@@ -91,6 +91,7 @@ def test_kuromasu_and_lightbulbs_answers_pass_the_verifier() -> None:
 
 
 # -- counts against brute force -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("enumeration", ["resolve", "callback"])
 @pytest.mark.parametrize("encoding", ["default", "seed001"])
@@ -136,7 +137,9 @@ def test_lightbulbs_counts_equal_brute_force(encoding: str) -> None:
 
 def test_seed003_counts_equal_default_on_small_boards_for_every_search_strategy() -> None:
     rng = random.Random(11)
-    boards = [LightBulbs.from_rows([[rng.randint(1, 5) for _ in range(5)] for _ in range(5)]) for _ in range(6)]
+    boards = [
+        LightBulbs.from_rows([[rng.randint(1, 5) for _ in range(5)] for _ in range(5)]) for _ in range(6)
+    ]
     for puzzle in boards:
         expected = answers(pb.solve(puzzle, "cp", "default", count=0))
         for search in ("auto", "leftmost", "leftmost-down", "ff", "min", "max"):
@@ -145,6 +148,7 @@ def test_seed003_counts_equal_default_on_small_boards_for_every_search_strategy(
 
 
 # -- uniqueness, unsat, limits --------------------------------------------------------------------
+
 
 def test_count_two_stops_at_two_answers_without_claiming_exhaustion() -> None:
     # An open 2x2 Light Up board has two answers (a bulb pair on either diagonal).
@@ -187,6 +191,7 @@ def test_enumeration_cut_by_the_deadline_is_not_exhausted(connectivity: str) -> 
 
 # -- statistics and options -----------------------------------------------------------------------
 
+
 def test_result_records_sizes_search_figures_and_workers() -> None:
     result = pb.solve(Kuromasu(4, 4, numbers={(0, 0): 4, (3, 3): 4}), "cp", count=2, num_workers=1)
     assert {"variables", "constraints"} <= set(result.size) and result.size["variables"] > 0
@@ -216,8 +221,13 @@ def test_negative_worker_count_is_rejected() -> None:
 
 def test_registry_lists_the_cp_encodings() -> None:
     names = {(s.family.value, s.name): s for s in registry.encodings(paradigm="cp")}
-    assert {("lightup", "default"), ("lightup", "seed001"), ("kuromasu", "default"),
-            ("lightbulbs", "default"), ("lightbulbs", "seed003")} <= set(names)
+    assert {
+        ("lightup", "default"),
+        ("lightup", "seed001"),
+        ("kuromasu", "default"),
+        ("lightbulbs", "default"),
+        ("lightbulbs", "seed003"),
+    } <= set(names)
     assert names[("lightup", "seed001")].origin == "seed001"
     assert names[("lightbulbs", "seed003")].origin == "seed003"
     assert names[("kuromasu", "default")].option("connectivity").relaxing == ("none",)
@@ -225,26 +235,31 @@ def test_registry_lists_the_cp_encodings() -> None:
 
 # -- the janko corpus (a sample; the whole corpus is a benchmark) ---------------------------------
 
+
 def _janko(path, kind: str, limit: int):
     data = json.loads(path.read_text())["data"]
     for pid, rec in itertools.islice(data.items(), limit):
         lines = rec["problem"].split("\n")
         rows, cols = map(int, lines[0].split())
-        grid = [line.split() for line in lines[1:1 + rows]]
-        sol = [line.split() for line in rec["solution"].split("\n")[1:1 + rows]]
+        grid = [line.split() for line in lines[1 : 1 + rows]]
+        sol = [line.split() for line in rec["solution"].split("\n")[1 : 1 + rows]]
         if kind == "akari":
             walls = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "-"}
             numbers = {(r, c): int(grid[r][c]) for r, c in walls if grid[r][c].isdigit()}
             puzzle = LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=pid)
             marked = {(r, c) for r in range(rows) for c in range(cols) if sol[r][c] == "o"}
         else:
-            numbers = {(r, c): int(grid[r][c]) for r in range(rows) for c in range(cols) if grid[r][c].isdigit()}
+            numbers = {
+                (r, c): int(grid[r][c]) for r in range(rows) for c in range(cols) if grid[r][c].isdigit()
+            }
             puzzle = Kuromasu(rows, cols, numbers=numbers, name=pid)
             marked = {(r, c) for r in range(rows) for c in range(cols) if sol[r][c] == "x"}
         yield puzzle, frozenset(marked)
 
 
-@pytest.mark.parametrize("kind,file", [("akari", "Akari_dataset.json"), ("kuromasu", "Kuromasu_dataset.json")])
+@pytest.mark.parametrize(
+    "kind,file", [("akari", "Akari_dataset.json"), ("kuromasu", "Kuromasu_dataset.json")]
+)
 def test_janko_sample_answers_are_the_published_ones_and_unique(janko_dir, kind: str, file: str) -> None:
     for puzzle, published in _janko(janko_dir / file, kind, 15):
         result = pb.solve(puzzle, "cp", count=2, timeout=30)

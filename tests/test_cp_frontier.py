@@ -7,14 +7,13 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions
 from puzzlebench import registry
 from puzzlebench.encodings import islands as islands_module
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.model import Kuromasu, Nurikabe, family_spec
 from puzzlebench.solvers import solve
 from puzzlebench.suites import load_suite
-
-from bruteforce import all_solutions
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -52,8 +51,9 @@ def test_the_next_search_starts_from_the_previous_candidate():
     assert isinstance(artifact, CpModelArtifact)
     for hints, expect in ((True, True), (False, False)):
         artifact = spec.build(p, spec.resolve({}))
-        backend = CpSatBackend({"hints": hints, "num_workers": 1, "seed": 0, "presolve": True,
-                                "enumeration": "resolve"})
+        backend = CpSatBackend(
+            {"hints": hints, "num_workers": 1, "seed": 0, "presolve": True, "enumeration": "resolve"}
+        )
         backend.build(artifact, None)
         assert backend.check(None) is True
         first = backend.marked()
@@ -124,6 +124,8 @@ def test_a_negated_literal_as_decision_is_refused_with_a_clear_error():
     artifact = spec.build(p, spec.resolve({}))
     cell = next(iter(artifact.decision))
     artifact.decision[cell] = ~artifact.decision[cell]
-    backend = CpSatBackend({"hints": True, "num_workers": 1, "seed": 0, "presolve": True, "enumeration": "resolve"})
+    backend = CpSatBackend(
+        {"hints": True, "num_workers": 1, "seed": 0, "presolve": True, "enumeration": "resolve"}
+    )
     with pytest.raises(EncodingError, match="negated literal"):
         backend.build(artifact, None)

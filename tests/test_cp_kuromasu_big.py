@@ -10,10 +10,9 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu
 from puzzlebench.model import Kuromasu, KuromasuSolution
 from puzzlebench.suites import load_suite
-
-from bruteforce import all_solutions, random_kuromasu
 
 pytest.importorskip("ortools")
 
@@ -83,7 +82,9 @@ def test_auto_states_large_boards_by_clauses_and_small_ones_as_before():
     small = Kuromasu(10, 10, numbers={(0, 0): 4, (5, 5): 7})
     large = Kuromasu(50, 50, numbers={(0, 0): 4, (25, 25): 7})
     assert small.rows * small.cols < AUTO_CELLS <= large.rows * large.cols
-    as_before = spec.build(small, spec.resolve({"visibility": "distance", "cut": "cell", "cp_presolve": "on"}))
+    as_before = spec.build(
+        small, spec.resolve({"visibility": "distance", "cut": "cell", "cp_presolve": "on"})
+    )
     for puzzle, clausal in ((small, False), (large, True)):
         artifact = spec.build(puzzle, spec.resolve({}))
         assert artifact.parameters.get("cp_model_presolve", True) is not clausal

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from bruteforce import answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -20,8 +19,10 @@ pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortool
 def _boards() -> list[Nurikabe]:
     # boards with one to fifty answers, and two with '?' clues
     boards = answered_boards("nurikabe", 29, [(3, 3), (3, 4), (4, 4), (3, 5)], count=12)
-    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+    ]
 
 
 @pytest.mark.parametrize("after", [0, 1, 2, 3])

@@ -6,16 +6,14 @@ solver's own say-so."""
 from __future__ import annotations
 
 import pytest
-from ortools.sat.python import cp_model
 
+from bruteforce import answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import answers, solve
 from puzzlebench.solvers.cpsat_backend import CpSatBackend
-
-from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -24,8 +22,10 @@ def _boards() -> list[Nurikabe]:
     # boards with one to fifty answers, so that a switch lands before, between and after answers
     boards = answered_boards("nurikabe", 31, [(3, 3), (3, 4), (4, 4), (3, 5)])
     # '?' clues and a number big enough for levels
-    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2}),
+    ]
 
 
 @pytest.mark.parametrize("fixings", ["noprobe", "probe"])
@@ -34,8 +34,14 @@ def test_switching_with_root_fixings_at_any_search_counts_equal_brute_force(fixi
     fixed = 0
     for p in _boards():
         for after in (1, 2, 3, 5):
-            extra = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_to="levels",
-                                                  escalate_fixings=fixings, escalate_presolve=presolve).extra
+            extra = assert_enumerates_brute_force(
+                p,
+                "cp",
+                escalate=after,
+                escalate_to="levels",
+                escalate_fixings=fixings,
+                escalate_presolve=presolve,
+            ).extra
             fixed += extra.get("root_fixings", 0) > 0
     assert fixed >= len(_boards())  # the fixings were taken, on most boards
 
@@ -91,8 +97,9 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_with_fixings_have_the_published_answer_only(corpus, fixings):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_fixings=fixings,
-                       plan="search")
+        result = solve(
+            entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_fixings=fixings, plan="search"
+        )
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert result.extra["root_fixings"] > 0, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id

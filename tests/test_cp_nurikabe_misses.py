@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from bruteforce import answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import answers, solve
 from puzzlebench.solvers.cpsat_backend import CpSatBackend
-
-from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -24,8 +23,10 @@ def _boards() -> list[Nurikabe]:
     # boards with one to fifty answers, so that a switch lands before, between and after answers
     boards = answered_boards("nurikabe", 37, [(3, 3), (3, 4), (4, 4), (3, 5)])
     # '?' clues and a number big enough for levels
-    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2}),
+    ]
 
 
 @pytest.mark.parametrize("inprocessing", [False, True])
@@ -33,8 +34,13 @@ def _boards() -> list[Nurikabe]:
 def test_the_parameters_after_the_switch_count_equal_brute_force(inprocessing, linearization):
     for p in _boards():
         for after in (1, 3):
-            assert_enumerates_brute_force(p, "cp", escalate=after, escalate_inprocessing=inprocessing,
-                                          escalate_linearization=linearization)
+            assert_enumerates_brute_force(
+                p,
+                "cp",
+                escalate=after,
+                escalate_inprocessing=inprocessing,
+                escalate_linearization=linearization,
+            )
 
 
 @pytest.mark.parametrize("every", [1, 2])
@@ -72,8 +78,10 @@ def test_a_later_root_run_fixes_what_the_added_clauses_imply():
     found = set(answers(backend, art, 0, None, {}))
     assert backend.exhausted
     # every assignment with a or b, and c when b: the brute-force answers
-    want = {frozenset(cell for cell, on in zip(((0, 0), (0, 1), (0, 2)), bits) if on)
-            for bits in ((1, 0, 0), (1, 0, 1), (0, 1, 1), (1, 1, 1))}
+    want = {
+        frozenset(cell for cell, on in zip(((0, 0), (0, 1), (0, 2)), bits) if on)
+        for bits in ((1, 0, 0), (1, 0, 1), (0, 1, 1), (1, 1, 1))
+    }
     assert found == want
     assert backend.extra()["root_runs"] > 1
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bruteforce import all_solutions, answered_boards
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.errors import EncodingError
@@ -13,16 +14,16 @@ from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
 
-from bruteforce import all_solutions, answered_boards
-
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
 
 def _boards() -> list[Nurikabe]:
     # boards with answers (one to fifty), so that an escalation lands after blocking clauses too
     boards = answered_boards("nurikabe", 13, [(3, 3), (3, 4), (4, 4), (3, 5)])
-    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+    ]
 
 
 @pytest.mark.parametrize("target", ["hybrid", "distance", "owners"])
@@ -73,7 +74,9 @@ def test_an_escalation_over_other_cells_is_refused():
     art.escalation = (1, lambda: other)
     from puzzlebench.solvers.cpsat_backend import CpSatBackend
 
-    backend = CpSatBackend({"num_workers": 1, "seed": 0, "presolve": True, "hints": True, "enumeration": "resolve"})
+    backend = CpSatBackend(
+        {"num_workers": 1, "seed": 0, "presolve": True, "hints": True, "enumeration": "resolve"}
+    )
     backend.build(art, None)
     assert backend.check(None) is True
     with pytest.raises(EncodingError):

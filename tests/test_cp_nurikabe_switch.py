@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from bruteforce import answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
 
@@ -21,9 +20,11 @@ def _boards() -> list[Nurikabe]:
     # boards with one to fifty answers, so that a switch lands before, between and after answers
     boards = answered_boards("nurikabe", 29, [(3, 3), (3, 4), (4, 4), (3, 5)])
     # '?' clues (an island of any size up to its bound) and a number big enough for levels
-    return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2})]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 6, (3, 3): 2}),
+    ]
 
 
 @pytest.mark.parametrize("presolve", [True, False])
@@ -44,8 +45,9 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
     switched = 0
     for p in _boards():
         for after in (1, 2, 3, 5, 8):
-            extra = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_per_cell=0, escalate_to="levels",
-                                                  escalate_presolve=presolve).extra
+            extra = assert_enumerates_brute_force(
+                p, "cp", escalate=after, escalate_per_cell=0, escalate_to="levels", escalate_presolve=presolve
+            ).extra
             switched += "escalated_at" in extra
     assert switched >= len(_boards())
 
@@ -54,8 +56,9 @@ def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
 def test_switching_without_presolve_counts_equal_brute_force(target):
     for p in _boards()[::2]:
         for after in (1, 3):
-            assert_enumerates_brute_force(p, "cp", escalate=after, escalate_per_cell=0, escalate_to=target,
-                                          escalate_presolve=False)
+            assert_enumerates_brute_force(
+                p, "cp", escalate=after, escalate_per_cell=0, escalate_to=target, escalate_presolve=False
+            )
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +71,17 @@ def corpus(janko_dir):
 def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
     assert len(corpus) == 3
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, escalate_per_cell=0, plan="search",
-                       escalate_to="levels", escalate_presolve=False)
+        result = solve(
+            entry.puzzle,
+            "cp",
+            count=2,
+            timeout=120,
+            escalate=20,
+            escalate_per_cell=0,
+            plan="search",
+            escalate_to="levels",
+            escalate_presolve=False,
+        )
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)
@@ -79,8 +91,17 @@ def test_a_board_switches_after_its_searches_per_cell(corpus):
     # 141_9x9 (81 cells) needs about 200 lazy searches: at half a search per cell it switches
     # after 41, later than escalate's 10, and still has the published answer only
     entry = next(e for e in corpus if e.id == "141_9x9")
-    result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, escalate_per_cell=0.5, plan="search",
-                   escalate_to="levels", escalate_presolve=False)
+    result = solve(
+        entry.puzzle,
+        "cp",
+        count=2,
+        timeout=120,
+        escalate=10,
+        escalate_per_cell=0.5,
+        plan="search",
+        escalate_to="levels",
+        escalate_presolve=False,
+    )
     assert result.exhausted and result.extra["escalated_at"] == 41
     assert [s.cells for s in result.solutions] == [entry.solution.cells]
 

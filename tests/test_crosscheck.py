@@ -9,13 +9,27 @@ from puzzlebench.result import Result, Status
 PUZZLE = LightUp(1, 3, name="row")  # the only answers: a bulb at (0,0), (0,1) or (0,2)
 
 
-def outcome(paradigm: str, answers: list[list[tuple[int, int]]], exhausted: bool, status: Status = Status.SAT,
-            complete: bool = True) -> Outcome:
+def outcome(
+    paradigm: str,
+    answers: list[list[tuple[int, int]]],
+    exhausted: bool,
+    status: Status = Status.SAT,
+    complete: bool = True,
+) -> Outcome:
     sols = tuple(PUZZLE.solution(a) for a in answers)
-    return Outcome(Config(paradigm), Result(
-        family=PUZZLE.family, paradigm=paradigm, encoding="default", status=status, solutions=sols,
-        exhausted=exhausted, complete=complete, violations=tuple(tuple(PUZZLE.verify(s)) for s in sols),
-    ))
+    return Outcome(
+        Config(paradigm),
+        Result(
+            family=PUZZLE.family,
+            paradigm=paradigm,
+            encoding="default",
+            status=status,
+            solutions=sols,
+            exhausted=exhausted,
+            complete=complete,
+            violations=tuple(tuple(PUZZLE.verify(s)) for s in sols),
+        ),
+    )
 
 
 def test_same_unique_answer_agrees() -> None:

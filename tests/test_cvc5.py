@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,6 @@ cvc5 = pytest.importorskip("cvc5", reason="cvc5 is not installed (pip install cv
 z3 = pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
-from puzzlebench.solvers import answers
 from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.smt import ENCODINGS
@@ -27,6 +27,7 @@ from puzzlebench.errors import EncodingError
 from puzzlebench.formats import load_solution
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, family_spec
 from puzzlebench.result import Status
+from puzzlebench.solvers import answers
 from puzzlebench.solvers.cvc5_backend import Cvc5Backend, Translator
 
 #: Generated Kuromasu boards (5x5 to 50x50) with their published answers.
@@ -63,7 +64,7 @@ def run(
     return set(found), outcome, backend
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def truth(puzzle: Puzzle) -> frozenset[frozenset]:
     return frozenset(all_solutions(puzzle))
 
@@ -74,11 +75,16 @@ def tiny(make, seed: int, n: int, shapes) -> list:
 
 
 BOARDS: dict[Family, list[Puzzle]] = {
-    Family.KUROMASU: tiny(random_kuromasu, 31, 10, ((2, 2), (2, 3), (3, 3), (3, 4))) + [Kuromasu(3, 3), Kuromasu(1, 3)],
+    Family.KUROMASU: tiny(random_kuromasu, 31, 10, ((2, 2), (2, 3), (3, 3), (3, 4)))
+    + [Kuromasu(3, 3), Kuromasu(1, 3)],
     Family.LIGHTUP: tiny(random_lightup, 32, 8, ((2, 3), (3, 3), (3, 4))),
     Family.LIGHTBULBS: tiny(random_lightbulbs, 33, 8, ((1, 3), (2, 3), (3, 3), (2, 4))),
-    Family.HITORI: tiny(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 34, 8,
-                        ((2, 2), (2, 3), (3, 3), (3, 4))),
+    Family.HITORI: tiny(
+        lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols),
+        34,
+        8,
+        ((2, 2), (2, 3), (3, 3), (3, 4)),
+    ),
     Family.NURIKABE: tiny(family_spec(Family.NURIKABE).random_board, 34, 8, ((2, 3), (3, 3), (3, 4))),
 }
 
@@ -90,11 +96,16 @@ def _cases():
         for opt in spec.options:
             for value in opt.choices or ():
                 if value != opt.default and value not in opt.relaxing:
-                    yield pytest.param(spec.family, spec.name, {opt.name: value},
-                                       id=f"{spec.family.value}-{spec.name}-{opt.name}={value}")
+                    yield pytest.param(
+                        spec.family,
+                        spec.name,
+                        {opt.name: value},
+                        id=f"{spec.family.value}-{spec.name}-{opt.name}={value}",
+                    )
 
 
 # -- answers --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("family,encoding,options", list(_cases()))
 def test_every_answer_equals_brute_force(family: Family, encoding: str, options: dict) -> None:
@@ -120,24 +131,43 @@ def test_a_generated_puzzle_has_its_published_answer_and_no_other() -> None:
         assert outcome is False and found == {frozenset(published.cells)}, connectivity
 
 
-@pytest.mark.parametrize("family,puzzle,answer", [
-    # Clues read off the black cells (0,1), (1,3), (2,0), (3,2), (4,4).
-    (Family.KUROMASU, Kuromasu(5, 5, numbers={(0, 0): 2, (1, 1): 6, (2, 3): 6, (3, 4): 5, (4, 0): 5, (1, 4): 4}),
-     {(0, 1), (1, 3), (2, 0), (3, 2), (4, 4)}),
-    (Family.LIGHTUP, LightUp(3, 3, walls=frozenset({(1, 1)}), numbers={(1, 1): 4}), {(0, 1), (1, 0), (1, 2), (2, 1)}),
-    (Family.LIGHTBULBS, LightBulbs.from_rows([[2, 3, 3, 4], [4, 2, 1, 1], [4, 3, 2, 2]]), {(2, 2), (2, 3)}),
-], ids=["kuromasu", "lightup", "lightbulbs"])
+@pytest.mark.parametrize(
+    "family,puzzle,answer",
+    [
+        # Clues read off the black cells (0,1), (1,3), (2,0), (3,2), (4,4).
+        (
+            Family.KUROMASU,
+            Kuromasu(5, 5, numbers={(0, 0): 2, (1, 1): 6, (2, 3): 6, (3, 4): 5, (4, 0): 5, (1, 4): 4}),
+            {(0, 1), (1, 3), (2, 0), (3, 2), (4, 4)},
+        ),
+        (
+            Family.LIGHTUP,
+            LightUp(3, 3, walls=frozenset({(1, 1)}), numbers={(1, 1): 4}),
+            {(0, 1), (1, 0), (1, 2), (2, 1)},
+        ),
+        (
+            Family.LIGHTBULBS,
+            LightBulbs.from_rows([[2, 3, 3, 4], [4, 2, 1, 1], [4, 3, 2, 2]]),
+            {(2, 2), (2, 3)},
+        ),
+    ],
+    ids=["kuromasu", "lightup", "lightbulbs"],
+)
 def test_uniqueness_of_a_known_puzzle(family: Family, puzzle: Puzzle, answer: set) -> None:
     found, outcome, backend = run(puzzle, limit=2)
     assert outcome is False and found == {frozenset(answer)}
     assert backend.extra()["checks"] >= 2
 
 
-@pytest.mark.parametrize("puzzle", [
-    Kuromasu(2, 2, numbers={(0, 0): 1}),  # both neighbours black: (1,1) walled in
-    LightUp(1, 2, walls=frozenset({(0, 0)}), numbers={(0, 0): 2}),  # two bulbs, one neighbour
-    LightBulbs.from_rows([[9, 9], [9, 9]]),  # a 2x2 board never counts 9
-], ids=["kuromasu", "lightup", "lightbulbs"])
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        Kuromasu(2, 2, numbers={(0, 0): 1}),  # both neighbours black: (1,1) walled in
+        LightUp(1, 2, walls=frozenset({(0, 0)}), numbers={(0, 0): 2}),  # two bulbs, one neighbour
+        LightBulbs.from_rows([[9, 9], [9, 9]]),  # a 2x2 board never counts 9
+    ],
+    ids=["kuromasu", "lightup", "lightbulbs"],
+)
 def test_an_unsatisfiable_puzzle_answers_false(puzzle: Puzzle) -> None:
     spec = spec_of(puzzle.family)
     artifact = spec.build(puzzle, spec.resolve({}))
@@ -151,6 +181,7 @@ def test_an_unsatisfiable_puzzle_answers_false(puzzle: Puzzle) -> None:
 
 
 # -- deadlines ------------------------------------------------------------------------------------
+
 
 def test_a_tiny_deadline_stops_a_large_board_quickly() -> None:
     puzzle = pb.load(str(GEN / "kuromasu-030x030-s1.pzl"))
@@ -187,6 +218,7 @@ def test_an_interrupt_makes_later_checks_answer_none() -> None:
 
 
 # -- the translator -------------------------------------------------------------------------------
+
 
 def _smtlib_answers(puzzle: Puzzle, options: Mapping[str, Any]) -> set[frozenset]:
     """Every answer with cvc5 reading z3's SMT-LIB2 printout through its own parser."""
@@ -226,7 +258,9 @@ def _smtlib_answers(puzzle: Puzzle, options: Mapping[str, Any]) -> set[frozenset
         if not cuts:
             found.add(cells)
         for clause in clauses:
-            lits = [decision[c] if positive else tm.mkTerm(cvc5.Kind.NOT, decision[c]) for c, positive in clause]
+            lits = [
+                decision[c] if positive else tm.mkTerm(cvc5.Kind.NOT, decision[c]) for c, positive in clause
+            ]
             solver.assertFormula(lits[0] if len(lits) == 1 else tm.mkTerm(cvc5.Kind.OR, *lits))
 
 
@@ -234,12 +268,16 @@ def _smtlib_answers(puzzle: Puzzle, options: Mapping[str, Any]) -> set[frozenset
     not hasattr(cvc5, "InputParser") or not hasattr(getattr(cvc5, "SymbolManager", None), "getDeclaredTerms"),
     reason="this cvc5's Python API cannot parse SMT-LIB2 and list the declared symbols (cvc5 >= 1.2 can)",
 )
-@pytest.mark.parametrize("family,options", [
-    (Family.KUROMASU, {"card": "sum"}),
-    (Family.KUROMASU, {"visibility": "distance", "connectivity": "rank"}),
-    (Family.LIGHTUP, {"card": "sum"}),
-    (Family.LIGHTBULBS, {"card": "sum"}),
-], ids=["kuromasu-sum", "kuromasu-distance-rank", "lightup-sum", "lightbulbs-sum"])
+@pytest.mark.parametrize(
+    "family,options",
+    [
+        (Family.KUROMASU, {"card": "sum"}),
+        (Family.KUROMASU, {"visibility": "distance", "connectivity": "rank"}),
+        (Family.LIGHTUP, {"card": "sum"}),
+        (Family.LIGHTBULBS, {"card": "sum"}),
+    ],
+    ids=["kuromasu-sum", "kuromasu-distance-rank", "lightup-sum", "lightbulbs-sum"],
+)
 def test_translation_agrees_with_cvc5_reading_z3s_smtlib(family: Family, options: dict) -> None:
     compared = 0
     for puzzle in BOARDS[family]:
@@ -319,6 +357,7 @@ def test_an_operator_outside_the_repertoire_is_refused() -> None:
 
 # -- the backend's face ---------------------------------------------------------------------------
 
+
 def test_availability_version_and_figures() -> None:
     assert Cvc5Backend.supported() and Cvc5Backend.unavailable_reason() is None
     assert Cvc5Backend.version()[0].isdigit()
@@ -346,6 +385,7 @@ def test_logic_option_and_unknown_logic() -> None:
 
 
 # -- through the harness --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("family", list(BOARDS), ids=lambda f: f.value)
 def test_solve_with_cvc5_enumerates_the_brute_force_answers(family: Family) -> None:

@@ -8,11 +8,10 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_board
 from puzzlebench import deduce, registry
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Family
-
-from bruteforce import all_solutions, random_board
 
 FAMILIES = ["lightup", "kuromasu", "lightbulbs", "hitori", "nurikabe"]
 PARADIGMS = ["asp", "smt", "sat", "cp", "mip"]
@@ -126,7 +125,9 @@ def test_a_deduction_is_a_registered_plugin_like_any_other():
     assert calls and r.deduce == "test-nothing" and r.settled == 0 and r.unique
 
 
-@pytest.mark.parametrize("source", ["puzzles/seeds/seed000_kuromasu.lp", "puzzles/seeds/seed001_lightup1.dzn"])
+@pytest.mark.parametrize(
+    "source", ["puzzles/seeds/seed000_kuromasu.lp", "puzzles/seeds/seed001_lightup1.dzn"]
+)
 def test_the_default_solver_runs_whatever_the_encoding_and_board(source):
     p = pb.load(source)
     default = registry.paradigm("sat").default_solver

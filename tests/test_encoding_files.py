@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import random
-import shutil
 
 import pytest
 
 import puzzlebench as pb
 import puzzlebench.formats
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs
 from puzzlebench import registry
 from puzzlebench.cli import main
 from puzzlebench.encodings.files import asp_facts, schema
-from puzzlebench.model import family_spec
 from puzzlebench.errors import EncodingError
-from puzzlebench.model import Family, Kuromasu
-
-from bruteforce import all_solutions, random_kuromasu, random_lightbulbs
+from puzzlebench.model import Family, Kuromasu, family_spec
 
 LIGHTBULBS_MZN = """
 int: h; int: w;
@@ -93,8 +90,10 @@ def test_an_encoding_file_of_the_wrong_paradigm_or_missing_is_a_clear_error(tmp_
     assert main(["solve", str(board), "--paradigm", "asp", "--encoding", str(tmp_path / "absent.lp")]) == 2
 
 
-@pytest.mark.skipif(registry.solver("minizinc").unavailable_reason() is not None,
-                    reason=str(registry.solver("minizinc").unavailable_reason()))
+@pytest.mark.skipif(
+    registry.solver("minizinc").unavailable_reason() is not None,
+    reason=str(registry.solver("minizinc").unavailable_reason()),
+)
 def test_a_minizinc_file_counts_like_brute_force(tmp_path) -> None:
     path = tmp_path / "lightbulbs.mzn"
     path.write_text(LIGHTBULBS_MZN)

@@ -10,8 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.errors import ParseError, PuzzleError
-from puzzlebench.formats import (FORMATS, describe_formats, detect_format, dump, dump_solution, load,
-                                 load_solution, load_with_solution, loads)
+from puzzlebench.formats import (
+    FORMATS,
+    describe_formats,
+    detect_format,
+    dump,
+    dump_solution,
+    load,
+    load_solution,
+    load_with_solution,
+    loads,
+)
 from puzzlebench.model import Kuromasu, LightBulbs, LightUp
 
 
@@ -19,7 +28,13 @@ from puzzlebench.model import Kuromasu, LightBulbs, LightUp
 @st.composite
 def lightups(draw):
     rows, cols = draw(st.integers(1, 9)), draw(st.integers(1, 9))
-    kinds = draw(st.lists(st.sampled_from(["open"] * 4 + ["wall", "0", "1", "2", "3", "4"]), min_size=rows * cols, max_size=rows * cols))
+    kinds = draw(
+        st.lists(
+            st.sampled_from(["open"] * 4 + ["wall", "0", "1", "2", "3", "4"]),
+            min_size=rows * cols,
+            max_size=rows * cols,
+        )
+    )
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     walls = {cell for cell, k in zip(cells, kinds) if k == "wall"}
     numbers = {cell: int(k) for cell, k in zip(cells, kinds) if k.isdigit()}
@@ -88,7 +103,10 @@ def test_auto_detection_reads_every_dump_back(puzzle):
 
 
 def _garbage():
-    alphabet = st.sampled_from(list("0123456789abcxyzBo-.#?*_:/|[]=;,()%\n \t") + ["row(1..", "kind: ", "h = ", "?akari/", "5x5:", "\n3 3\n"])
+    alphabet = st.sampled_from(
+        list("0123456789abcxyzBo-.#?*_:/|[]=;,()%\n \t")
+        + ["row(1..", "kind: ", "h = ", "?akari/", "5x5:", "\n3 3\n"]
+    )
     return st.lists(alphabet, max_size=60).map("".join)
 
 
@@ -102,7 +120,12 @@ def test_readers_raise_only_parse_or_puzzle_errors_on_garbage(text, name):
 
 
 @FAST
-@given(puzzles, st.sampled_from(sorted(FORMATS)), st.integers(0, 10_000), st.sampled_from(list("x9#?_.-B|;()\n ")))
+@given(
+    puzzles,
+    st.sampled_from(sorted(FORMATS)),
+    st.integers(0, 10_000),
+    st.sampled_from(list("x9#?_.-B|;()\n ")),
+)
 def test_mutated_dumps_fail_cleanly_or_read_as_a_puzzle(puzzle, name, where, char):
     fmt = FORMATS[name]
     if not fmt.can_write(puzzle):
@@ -110,7 +133,7 @@ def test_mutated_dumps_fail_cleanly_or_read_as_a_puzzle(puzzle, name, where, cha
     text = dump(puzzle, name)
     i = where % (len(text) + 1)
     try:
-        loads(text[:i] + char + text[i + 1:], name, family=puzzle.family)
+        loads(text[:i] + char + text[i + 1 :], name, family=puzzle.family)
     except PuzzleError:
         pass
 
@@ -134,19 +157,25 @@ def test_tatham_lightup_id_is_columns_by_rows():
     assert puzzle.walls - puzzle.numbers.keys() == {(2, 1)}
 
 
-@pytest.mark.parametrize("url", [  # pzprjs writes Light Up as "akari" (its pzprurl)
-    "https://puzz.link/p?akari/4/4/i01..0..i.c",
-    "https://puzz.link/p?akari/5/5/1..g5.g.hbg071.h.ga",
-    "https://puzz.link/p?akari/10/10/l.hbg..hc.6bg.gbici6bg1b.bg.g.k.k5.i.g2.h.h.bg.hcj",
-])
+@pytest.mark.parametrize(
+    "url",
+    [  # pzprjs writes Light Up as "akari" (its pzprurl)
+        "https://puzz.link/p?akari/4/4/i01..0..i.c",
+        "https://puzz.link/p?akari/5/5/1..g5.g.hbg071.h.ga",
+        "https://puzz.link/p?akari/10/10/l.hbg..hc.6bg.gbici6bg1b.bg.g.k.k5.i.g2.h.h.bg.hcj",
+    ],
+)
 def test_published_puzzlink_akari_urls_round_trip_exactly(url):
     assert dump(load(url), "puzzlink") == url
 
 
 def test_puzzlink_mirrors_and_aliases_read_the_same_board():
     want = load("https://puzz.link/p?lightup/4/4/i01..0..i.c")
-    for url in ("http://pzv.jp/p.html?akari/4/4/i01..0..i.c", "https://pzprxs.vercel.app/p?bijutsukan/4/4/i01..0..i.c",
-                "puzz.link/p?akari/4/4/i01..0..i.c"):
+    for url in (
+        "http://pzv.jp/p.html?akari/4/4/i01..0..i.c",
+        "https://pzprxs.vercel.app/p?bijutsukan/4/4/i01..0..i.c",
+        "puzz.link/p?akari/4/4/i01..0..i.c",
+    ):
         assert load(url) == want
 
 
@@ -165,7 +194,9 @@ def test_puzzlink_kurodoko_numbers_use_number16_and_question_marks():
 
 
 def test_native_carries_name_meta_unknowns_and_multi_digit_numbers():
-    puzzle = Kuromasu(2, 12, numbers={(0, 0): 12, (1, 11): 3}, unknown=frozenset({(1, 0)}), name="demo", meta={"seed": 7})
+    puzzle = Kuromasu(
+        2, 12, numbers={(0, 0): 12, (1, 11): 3}, unknown=frozenset({(1, 0)}), name="demo", meta={"seed": 7}
+    )
     text = dump(puzzle, "native")
     back = load(text)
     assert back == puzzle and back.name == "demo" and dict(back.meta) == {"seed": 7}
@@ -194,21 +225,24 @@ def test_describe_formats_lists_every_format():
 
 
 # -- errors --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, fmt, where, words", [
-    ("kind: lightup\nrows: 2\ncols: 2\n. .\n. x\n", "native", (5, 3), "'x'"),
-    ("kind: lightup\nrows: 2\ncols: 2\n. .\n", "native", (5, 1), "1 row(s), expected 2"),
-    ("3 3\n- - -\n- - -\n", "janko", (4, 1), "expected 3 grid rows"),
-    ("2 2\n- q\n- x\n", "janko", (2, 3), "'q'"),
-    ("2 2\n-   x\n  -  q\n", "janko", (3, 6), "'q'"),
-    ("row(1..3).\ncol(1..3).\nnum(1,x,2).\n", "asp", (3, 1), "num(X,Y,N)"),
-    ("row(1..3).\ncol(1..3).\nblack(4,1).\n", "asp", (3, 1), "outside"),
-    ("h = 2;\nw = 2;\nb = [| -1, 7\n     | -1,-1 |];\n", "mzn", (3, 12), "b[1,2]"),
-    ("aBaX", "puzzleteam", (1, 4), "'X'"),
-    ("3x3:aaK", "tatham", (1, 7), "'K'"),
-    ("https://puzz.link/p?akari/3/3/k!", "puzzlink", (1, 32), "'!'"),
-    ("123\n12\n", "digits", (2, 1), "2 digits"),
-    ("120\n", "digits", (1, 3), "'0'"),
-])
+@pytest.mark.parametrize(
+    "text, fmt, where, words",
+    [
+        ("kind: lightup\nrows: 2\ncols: 2\n. .\n. x\n", "native", (5, 3), "'x'"),
+        ("kind: lightup\nrows: 2\ncols: 2\n. .\n", "native", (5, 1), "1 row(s), expected 2"),
+        ("3 3\n- - -\n- - -\n", "janko", (4, 1), "expected 3 grid rows"),
+        ("2 2\n- q\n- x\n", "janko", (2, 3), "'q'"),
+        ("2 2\n-   x\n  -  q\n", "janko", (3, 6), "'q'"),
+        ("row(1..3).\ncol(1..3).\nnum(1,x,2).\n", "asp", (3, 1), "num(X,Y,N)"),
+        ("row(1..3).\ncol(1..3).\nblack(4,1).\n", "asp", (3, 1), "outside"),
+        ("h = 2;\nw = 2;\nb = [| -1, 7\n     | -1,-1 |];\n", "mzn", (3, 12), "b[1,2]"),
+        ("aBaX", "puzzleteam", (1, 4), "'X'"),
+        ("3x3:aaK", "tatham", (1, 7), "'K'"),
+        ("https://puzz.link/p?akari/3/3/k!", "puzzlink", (1, 32), "'!'"),
+        ("123\n12\n", "digits", (2, 1), "2 digits"),
+        ("120\n", "digits", (1, 3), "'0'"),
+    ],
+)
 def test_parse_errors_name_format_line_column_and_expectation(text, fmt, where, words):
     with pytest.raises(ParseError) as info:
         loads(text, fmt)
@@ -236,7 +270,9 @@ def test_formats_refuse_what_they_cannot_express():
 
 # -- command line --------------------------------------------------------------------------------
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "puzzlebench", *args], capture_output=True, text=True, input=stdin, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebench", *args], capture_output=True, text=True, input=stdin, timeout=60
+    )
 
 
 def test_cli_convert_writes_the_target_format(tmp_path):
@@ -253,4 +289,6 @@ def test_cli_malformed_file_exits_2_with_one_line(tmp_path):
     bad.write_text("kind: lightup\nrows: 1\ncols: 2\n. %\n")
     done = _cli("convert", str(bad), "--to", "janko")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "line 4, column 3" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.stderr.count("\n") == 1 and "line 4, column 3" in done.stderr and "Traceback" not in done.stderr
+    )

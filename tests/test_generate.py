@@ -22,7 +22,7 @@ from puzzlebench.model import Family, Kuromasu, LightUp
 from puzzlebench.solvers import solve
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bruteforce import all_solutions  # noqa: E402
+from bruteforce import all_solutions
 
 FAMILIES = ("lightup", "kuromasu", "lightbulbs")
 #: Options that make each family's generator plant a unique answer.
@@ -34,7 +34,9 @@ HITORI_SIZES = {5, 7, 10, 15, 20, 25, 30}
 
 def _paradigms(family: str) -> list[str]:
     """Available paradigms with a default encoding of the family (smt may lack one)."""
-    have = [p for p in registry.available() if any(s.name == "default" for s in registry.encodings(family, p))]
+    have = [
+        p for p in registry.available() if any(s.name == "default" for s in registry.encodings(family, p))
+    ]
     if not have:
         pytest.skip(f"no paradigm with a {family} encoding is available")
     return have
@@ -48,6 +50,7 @@ def _unique_in(puzzle, planted, paradigm: str, timeout: float = 120) -> None:
 
 
 # -- reproducibility -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_same_seed_gives_same_puzzle_and_other_seeds_differ(family):
@@ -73,13 +76,21 @@ def test_content_hashes_agree_across_processes_and_hash_seeds():
     runs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", _HASHES], env=env, capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", _HASHES], env=env, capture_output=True, text=True, timeout=120
+        )
         assert out.returncode == 0, out.stderr
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     assert runs[0] == runs[1]
-    here = {f: generate(f, 9, 8, seed=11, paradigm="none", **o).puzzle.content_hash()
-            for f, o in (("lightup", {"symmetric": True}), ("kuromasu", {}), ("lightbulbs", {"unique": True}),
-                         ("nurikabe", {}))}
+    here = {
+        f: generate(f, 9, 8, seed=11, paradigm="none", **o).puzzle.content_hash()
+        for f, o in (
+            ("lightup", {"symmetric": True}),
+            ("kuromasu", {}),
+            ("lightbulbs", {"unique": True}),
+            ("nurikabe", {}),
+        )
+    }
     assert here == runs[0]
 
 
@@ -90,10 +101,14 @@ def test_metadata_records_parameters_seed_and_difficulty(family):
     assert meta["seed"] == 3 and meta["options"]["density"] == 0.3
     assert meta["generator"].endswith(family)
     difficulty = meta["difficulty"]
-    assert difficulty["paradigm"] in registry.PARADIGMS and meta["proof"]["paradigm"] == difficulty["paradigm"]
+    assert (
+        difficulty["paradigm"] in registry.PARADIGMS and meta["proof"]["paradigm"] == difficulty["paradigm"]
+    )
     assert isinstance(difficulty["unit_propagation"], bool)
     # "propagation solves it" means the proof paradigm found the answer without choice or conflict.
-    assert difficulty["propagation_solves"] == (difficulty.get("choices", 0) == 0 and difficulty.get("conflicts", 0) == 0)
+    assert difficulty["propagation_solves"] == (
+        difficulty.get("choices", 0) == 0 and difficulty.get("conflicts", 0) == 0
+    )
 
 
 def test_paradigm_none_skips_the_proof():
@@ -104,9 +119,18 @@ def test_paradigm_none_skips_the_proof():
 
 # -- planted answers and uniqueness ------------------------------------------------------------
 
-@pytest.mark.parametrize("family,opts", [("lightup", {}), ("lightup", {"symmetric": True, "numbered": 0.5}),
-                                         ("kuromasu", {}), ("kuromasu", {"clues": 0.5, "density": 0.1}),
-                                         ("lightbulbs", {}), ("lightbulbs", {"unique": True, "density": 0.3})])
+
+@pytest.mark.parametrize(
+    "family,opts",
+    [
+        ("lightup", {}),
+        ("lightup", {"symmetric": True, "numbered": 0.5}),
+        ("kuromasu", {}),
+        ("kuromasu", {"clues": 0.5, "density": 0.1}),
+        ("lightbulbs", {}),
+        ("lightbulbs", {"unique": True, "density": 0.3}),
+    ],
+)
 def test_planted_answer_passes_the_verifier(family, opts):
     for seed in range(8):
         g = generate(family, 9, 8, seed=seed, paradigm="none", **opts)
@@ -120,8 +144,9 @@ def test_symmetric_walls_are_rotation_symmetric():
         assert walls == {(8 - r, 9 - c) for r, c in walls}  # repair walls come in rotated pairs too
 
 
-@pytest.mark.parametrize("family,rows,cols", [("lightup", 4, 4), ("kuromasu", 4, 4), ("kuromasu", 3, 5),
-                                              ("lightbulbs", 3, 4)])
+@pytest.mark.parametrize(
+    "family,rows,cols", [("lightup", 4, 4), ("kuromasu", 4, 4), ("kuromasu", 3, 5), ("lightbulbs", 3, 4)]
+)
 def test_oracle_uniqueness_matches_brute_force(family, rows, cols):
     for seed in range(10):
         g = generate(family, rows, cols, seed=seed, paradigm="none", **UNIQUE[family])
@@ -146,8 +171,11 @@ def test_minimized_clue_sets_have_no_removable_clue():
         assert len(p.numbers) >= 1
         for cell in p.numbers:
             rest = {c: n for c, n in p.numbers.items() if c != cell}
-            fewer = LightUp(p.rows, p.cols, walls=p.walls, numbers=rest) if family == "lightup" \
+            fewer = (
+                LightUp(p.rows, p.cols, walls=p.walls, numbers=rest)
+                if family == "lightup"
                 else Kuromasu(p.rows, p.cols, numbers=rest)
+            )
             assert solve(fewer, checker, count=2, timeout=60).count == 2, (family, cell)
 
 
@@ -204,8 +232,12 @@ def test_cut_cells_are_the_cells_that_split_the_white_cells():
         rows, cols = rng.randint(1, 7), rng.randint(1, 7)
         black = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.35}
         parts = len(white_components(rows, cols, black))
-        splitting = {(r, c) for r in range(rows) for c in range(cols)
-                     if (r, c) not in black and len(white_components(rows, cols, black | {(r, c)})) > parts}
+        splitting = {
+            (r, c)
+            for r in range(rows)
+            for c in range(cols)
+            if (r, c) not in black and len(white_components(rows, cols, black | {(r, c)})) > parts
+        }
         assert cut_cells(rows, cols, black) == splitting
 
 
@@ -241,16 +273,20 @@ def test_totalizer_counts_exactly():
 
 # -- bad input ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("family,bad,message", [
-    ("lightup", dict(density=1.5), "density"),
-    ("lightup", dict(batch=-1), "batch"),
-    ("lightup", dict(nonsense=1), "nonsense"),
-    ("kuromasu", dict(density=0.9), "density"),
-    ("kuromasu", dict(budget=-5), "budget"),
-    ("lightbulbs", dict(density=0.0), "density"),
-    ("lightbulbs", dict(count_limit=0), "count_limit"),
-    ("sudoku", {}, "unknown family"),
-])
+
+@pytest.mark.parametrize(
+    "family,bad,message",
+    [
+        ("lightup", dict(density=1.5), "density"),
+        ("lightup", dict(batch=-1), "batch"),
+        ("lightup", dict(nonsense=1), "nonsense"),
+        ("kuromasu", dict(density=0.9), "density"),
+        ("kuromasu", dict(budget=-5), "budget"),
+        ("lightbulbs", dict(density=0.0), "density"),
+        ("lightbulbs", dict(count_limit=0), "count_limit"),
+        ("sudoku", {}, "unknown family"),
+    ],
+)
 def test_bad_options_are_clear_errors(family, bad, message):
     with pytest.raises(GenerationError, match=message):
         generate(family, 5, 5, **bad)
@@ -273,12 +309,31 @@ def test_size_parsing():
 
 # -- command line -------------------------------------------------------------------------------
 
+
 def test_cli_generate_writes_parseable_files(tmp_path):
     from puzzlebench.cli import main
     from puzzlebench.formats import load, load_solution
 
-    assert main(["generate", "kuromasu", "--size", "6x5", "--seed", "2", "--count", "2", "--density", "0.2",
-                 "--out", str(tmp_path), "--solution"]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "kuromasu",
+                "--size",
+                "6x5",
+                "--seed",
+                "2",
+                "--count",
+                "2",
+                "--density",
+                "0.2",
+                "--out",
+                str(tmp_path),
+                "--solution",
+            ]
+        )
+        == 0
+    )
     puzzles = sorted(f for f in tmp_path.glob("*.pzl") if not f.name.endswith(".solution.pzl"))
     assert [f.name for f in puzzles] == ["kuromasu-6x5-s2.pzl", "kuromasu-6x5-s3.pzl"]
     for f in puzzles:
@@ -293,19 +348,37 @@ def test_cli_generate_prints_other_formats(capsys):
     from puzzlebench.cli import main
     from puzzlebench.formats import loads
 
-    assert main(["generate", "lightup", "--size", "6", "--seed", "4", "--format", "puzzlink",
-                 "--option", "symmetric=true"]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "lightup",
+                "--size",
+                "6",
+                "--seed",
+                "4",
+                "--format",
+                "puzzlink",
+                "--option",
+                "symmetric=true",
+            ]
+        )
+        == 0
+    )
     printed = loads(capsys.readouterr().out.strip(), "puzzlink")
     expected = generate("lightup", 6, 6, seed=4, paradigm="none", symmetric=True).puzzle
     assert (printed.walls, printed.numbers) == (expected.walls, expected.numbers)
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["generate", "lightup", "--size", "5y5"], "ROWSxCOLS"),
-    (["generate", "lightup", "--size", "5x5", "--count", "0"], "--count"),
-    (["generate", "lightbulbs", "--size", "5x5", "--format", "puzzlink"], "cannot hold lightbulbs"),
-    (["generate", "kuromasu", "--size", "5x5", "--option", "walls=3"], "no option 'walls'"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["generate", "lightup", "--size", "5y5"], "ROWSxCOLS"),
+        (["generate", "lightup", "--size", "5x5", "--count", "0"], "--count"),
+        (["generate", "lightbulbs", "--size", "5x5", "--format", "puzzlink"], "cannot hold lightbulbs"),
+        (["generate", "kuromasu", "--size", "5x5", "--option", "walls=3"], "no option 'walls'"),
+    ],
+)
 def test_cli_generate_rejects_bad_input(capsys, argv, message):
     from puzzlebench.cli import main
 
@@ -317,8 +390,11 @@ def test_suite_writer_is_reproducible_and_loadable(tmp_path):
     from puzzlebench.generate.suites import Job, write_suites
     from puzzlebench.suites import load_suite
 
-    jobs = [Job("gen-lightup", Family.LIGHTUP, 5, 1), Job("gen-lightup", Family.LIGHTUP, 7, 2),
-            Job("gen-lightbulbs", Family.LIGHTBULBS, 4, 1, {"unique": True})]
+    jobs = [
+        Job("gen-lightup", Family.LIGHTUP, 5, 1),
+        Job("gen-lightup", Family.LIGHTUP, 7, 2),
+        Job("gen-lightbulbs", Family.LIGHTBULBS, 4, 1, {"unique": True}),
+    ]
     snapshots = []
     for out in (tmp_path / "a", tmp_path / "b"):
         write_suites(out, jobs, progress=False)
@@ -330,6 +406,7 @@ def test_suite_writer_is_reproducible_and_loadable(tmp_path):
 
 
 # -- the committed suites -----------------------------------------------------------------------
+
 
 def _suite(name: str):
     from puzzlebench.suites import list_suites, load_suite
@@ -363,8 +440,12 @@ def test_committed_suites_load_and_their_answers_verify(name):
 
 
 def _entries(max_size: int, min_size: int = 0):
-    out = [(name, e) for name in SUITES for e in _suite(name)
-           if e.solutions == 1 and min_size <= e.puzzle.rows <= max_size]
+    out = [
+        (name, e)
+        for name in SUITES
+        for e in _suite(name)
+        if e.solutions == 1 and min_size <= e.puzzle.rows <= max_size
+    ]
     assert out
     return out
 

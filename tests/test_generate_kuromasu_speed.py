@@ -24,7 +24,7 @@ from puzzlebench.model.grid import Grid, bit_region
 from puzzlebench.solvers import solve
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bruteforce import all_solutions  # noqa: E402
+from bruteforce import all_solutions
 
 
 def _count(rows: int, cols: int, black, cell) -> int:
@@ -60,7 +60,11 @@ def test_sum_equals_holds_exactly_for_the_sums_equal_to_the_total(guarded, direc
             cnf.sum_equals("sum", guard, numbers, total, direct)
             for values in itertools.product(*(range(size + 1) for size in sizes)):
                 fixed = [x if i < v else -x for lits, v in zip(numbers, values) for i, x in enumerate(lits)]
-                assert (cnf.solve([guard, *fixed]) is not None) == (sum(values) == total), (sizes, values, total)
+                assert (cnf.solve([guard, *fixed]) is not None) == (sum(values) == total), (
+                    sizes,
+                    values,
+                    total,
+                )
                 assert cnf.solve([-guard, *fixed]) is not None  # off: no constraint at all
 
 
@@ -78,8 +82,9 @@ def test_sum_equals_propagation_bounds_every_number_by_the_others(direct):
             numbers = [_unary(cnf, f"x{j}", size) for j, size in enumerate(sizes)]
             guard = cnf.var(("guard",))
             cnf.sum_equals("sum", guard, numbers, total, direct)
-            bounds = [x[low - 1] for x, low in zip(numbers, lo) if low] + \
-                     [-x[high] for x, high in zip(numbers, hi) if high < len(x)]
+            bounds = [x[low - 1] for x, low in zip(numbers, lo) if low] + [
+                -x[high] for x, high in zip(numbers, hi) if high < len(x)
+            ]
             implied = cnf.propagated([guard, *bounds])
         if sum(lo) > total or sum(hi) < total:
             assert implied is None, (sizes, lo, hi, total)
@@ -113,7 +118,9 @@ def test_an_answer_that_keeps_the_cells_a_count_depends_on_keeps_the_count():
                 other = {c for c in Grid(rows, cols).cells() if rng.random() < 0.3}
                 same = {c for c in watched if (c in other) == (c in planted)} == watched
                 if same:
-                    assert cell not in other and _count(rows, cols, other, cell) == _count(rows, cols, planted, cell)
+                    assert cell not in other and _count(rows, cols, other, cell) == _count(
+                        rows, cols, planted, cell
+                    )
             # A literal is "this cell is not as planted".
             for lit in oracle.differs[cell]:
                 assert (lit > 0) == (var_cell[abs(lit)] not in planted)
@@ -130,7 +137,9 @@ def test_oracle_questions_agree_with_brute_force(rows, cols):
     bare = all_solutions(Kuromasu(rows, cols, numbers={}), max_cells=rows * cols)
 
     def answers(numbers: dict) -> set:
-        return {a for a in bare if all(c not in a and _count(rows, cols, a, c) == n for c, n in numbers.items())}
+        return {
+            a for a in bare if all(c not in a and _count(rows, cols, a, c) == n for c, n in numbers.items())
+        }
 
     checked = 0
     for _ in range(25):
@@ -174,8 +183,9 @@ def test_one_flips_are_exactly_the_one_cell_answers_no_clue_rules_out():
         expected = set()
         for cell in grid.cells():
             other = planted ^ {cell}
-            if bare.verify(KuromasuSolution(other)) == [] and \
-                    all(c not in other and _count(rows, cols, other, c) == count[c] for c in clues):
+            if bare.verify(KuromasuSolution(other)) == [] and all(
+                c not in other and _count(rows, cols, other, c) == count[c] for c in clues
+            ):
                 expected.add(other)
         assert set(one_flips(grid, planted, set(clues))) == expected
 

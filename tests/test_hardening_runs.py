@@ -33,13 +33,17 @@ from puzzlebench.errors import PuzzleError
 
 TESTS = Path(__file__).resolve().parent
 BENCHEXEC = runner.benchexec_status()[0]
-needs_benchexec = pytest.mark.skipif(not BENCHEXEC, reason=f"BenchExec cannot run here: {runner.benchexec_status()[1]}")
+needs_benchexec = pytest.mark.skipif(
+    not BENCHEXEC, reason=f"BenchExec cannot run here: {runner.benchexec_status()[1]}"
+)
 
 
 @pytest.fixture(autouse=True)
 def child_path(monkeypatch):
     """Children import the tasks from this folder."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    )
     monkeypatch.setattr(runner, "KILL_GRACE", 0.5)
 
 
@@ -155,8 +159,22 @@ def _paradigm() -> str:
 def _bench_command(tmp_path: Path, task: str, out: Path, *extra: str) -> list[str]:
     script = tmp_path / "cli.py"
     script.write_text(CLI_DRIVER)
-    return [sys.executable, str(script), f"test_hardening_runs:{task}", "bench", "--suite", "k", "--paradigm",
-            _paradigm(), "--timeout", "60", "--out", str(out), "--quiet", *extra]
+    return [
+        sys.executable,
+        str(script),
+        f"test_hardening_runs:{task}",
+        "bench",
+        "--suite",
+        "k",
+        "--paradigm",
+        _paradigm(),
+        "--timeout",
+        "60",
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
 
 
 # -- 1. a parent that dies takes its runs with it -------------------------------------------------
@@ -164,10 +182,19 @@ def _default_sighup() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("use_runner, sig, jobs", [
-    ("auto", signal.SIGKILL, 1), ("auto", signal.SIGTERM, 1), ("auto", signal.SIGHUP, 1), ("auto", signal.SIGINT, 1),
-    ("auto", signal.SIGTERM, 2), ("subprocess", signal.SIGKILL, 1), ("subprocess", signal.SIGTERM, 1),
-], ids=lambda v: v.name if isinstance(v, signal.Signals) else str(v))
+@pytest.mark.parametrize(
+    "use_runner, sig, jobs",
+    [
+        ("auto", signal.SIGKILL, 1),
+        ("auto", signal.SIGTERM, 1),
+        ("auto", signal.SIGHUP, 1),
+        ("auto", signal.SIGINT, 1),
+        ("auto", signal.SIGTERM, 2),
+        ("subprocess", signal.SIGKILL, 1),
+        ("subprocess", signal.SIGTERM, 1),
+    ],
+    ids=lambda v: v.name if isinstance(v, signal.Signals) else str(v),
+)
 def test_killed_sweep_leaves_no_worker_and_no_folder(tmp_path, use_runner, sig, jobs):
     tmp, pids = tmp_path / "tmp", tmp_path / "pids"
     tmp.mkdir()
@@ -177,8 +204,14 @@ def test_killed_sweep_leaves_no_worker_and_no_folder(tmp_path, use_runner, sig, 
     command = _bench_command(tmp_path, "hang_after_first", out, "--limit", "3", "-j", str(jobs))
     # started as from a terminal: SIGHUP at its default even when the tests run under nohup
     # (a sweep keeps a signal ignored on entry ignored, by design)
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=_default_sighup)
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_default_sighup,
+    )
     try:
         hanging = 2 if jobs == 2 else 1
         deadline = time.monotonic() + 120
@@ -186,10 +219,16 @@ def test_killed_sweep_leaves_no_worker_and_no_folder(tmp_path, use_runner, sig, 
             assert proc.poll() is None, proc.stderr.read().decode()
             assert time.monotonic() < deadline, "the hanging runs never started"
             time.sleep(0.05)
-        workers = {int(pid) for f in pids.iterdir() if not f.name.endswith(".part") for pid in f.read_text().split()}
+        workers = {
+            int(pid) for f in pids.iterdir() if not f.name.endswith(".part") for pid in f.read_text().split()
+        }
         workers |= {p.pid for p in psutil.Process(proc.pid).children(recursive=True)}  # supervisors too
-        cgroups = [cg for f in pids.iterdir() if not f.name.endswith(".part")
-                   for cg in _benchexec_cgroups_of(int(f.name))]
+        cgroups = [
+            cg
+            for f in pids.iterdir()
+            if not f.name.endswith(".part")
+            for cg in _benchexec_cgroups_of(int(f.name))
+        ]
         proc.send_signal(sig)
         proc.wait(timeout=60)
     finally:
@@ -198,7 +237,9 @@ def test_killed_sweep_leaves_no_worker_and_no_folder(tmp_path, use_runner, sig, 
             proc.wait()
     assert _gone_within(workers, 15) == []
     deadline = time.monotonic() + 15
-    while (_leftover_folders(tmp) or [c for c in cgroups if os.path.exists(c)]) and time.monotonic() < deadline:
+    while (
+        _leftover_folders(tmp) or [c for c in cgroups if os.path.exists(c)]
+    ) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _leftover_folders(tmp) == []
     assert [c for c in cgroups if os.path.exists(c)] == []
@@ -226,8 +267,12 @@ def test_sigkill_between_runs_leaves_no_folder(tmp_path, delay):
     script, out, tmp = tmp_path / "driver.py", tmp_path / "r.jsonl", tmp_path / "tmp"
     script.write_text(SWEEP_DRIVER)
     tmp.mkdir()
-    proc = subprocess.Popen([sys.executable, str(script), str(out)], env={**os.environ, "TMPDIR": str(tmp)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(out)],
+        env={**os.environ, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 120
         while not (out.exists() and out.read_bytes().count(b"\n") >= 1):
@@ -249,16 +294,25 @@ def test_leftovers_of_an_unlucky_kill_are_swept_once_stale(tmp_path, monkeypatch
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(runner, "_swept", False)
     old = time.time() - 2 * runner.STALE_AFTER
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    names = ["puzzlebench-run-stale", "BenchExec_run_stale", "puzzlebench-run-fresh", "puzzlebench-run-used",
-             f"puzzlebench-run-{os.getpid()}-mine", f"puzzlebench-run-{int(dead.stdout)}-fresh-of-a-dead-parent",
-             "someone-elses"]
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    names = [
+        "puzzlebench-run-stale",
+        "BenchExec_run_stale",
+        "puzzlebench-run-fresh",
+        "puzzlebench-run-used",
+        f"puzzlebench-run-{os.getpid()}-mine",
+        f"puzzlebench-run-{int(dead.stdout)}-fresh-of-a-dead-parent",
+        "someone-elses",
+    ]
     for name in names:
         (tmp_path / name).mkdir()
         if "fresh" not in name and "mine" not in name:
             os.utime(tmp_path / name, (old, old))
-    user = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
-                             str(tmp_path / "puzzlebench-run-used")])
+    user = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", str(tmp_path / "puzzlebench-run-used")]
+    )
     try:
         # the folder is in use once the child has exec'd (before, its command line is ours)
         deadline = time.monotonic() + 30
@@ -270,7 +324,13 @@ def test_leftovers_of_an_unlucky_kill_are_swept_once_stale(tmp_path, monkeypatch
         user.kill()
         user.wait()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["puzzlebench-run-fresh", "puzzlebench-run-used", f"puzzlebench-run-{os.getpid()}-mine", "someone-elses"])
+        [
+            "puzzlebench-run-fresh",
+            "puzzlebench-run-used",
+            f"puzzlebench-run-{os.getpid()}-mine",
+            "someone-elses",
+        ]
+    )
 
 
 def test_janitor_removes_what_is_registered_when_its_parent_goes(tmp_path):
@@ -285,11 +345,17 @@ def test_janitor_removes_what_is_registered_when_its_parent_goes(tmp_path):
     memory = [c for c in own_cgroups() if "/memory" in c]
     if memory and os.access(memory[0], os.W_OK):
         cgroup = Path(tempfile.mkdtemp(prefix="benchmark_", dir=memory[0]))
-    janitor = subprocess.Popen([sys.executable, "-m", "puzzlebench.bench.worker", "--janitor"], stdin=subprocess.PIPE)
+    janitor = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebench.bench.worker", "--janitor"], stdin=subprocess.PIPE
+    )
     inside = None
     try:
-        lines = [f"+ dir {folders['puzzlebench-run-a']}", f"+ dir {folders['puzzlebench-run-done']}",
-                 f"- dir {folders['puzzlebench-run-done']}", f"+ dir {folders['not-a-run']}"]
+        lines = [
+            f"+ dir {folders['puzzlebench-run-a']}",
+            f"+ dir {folders['puzzlebench-run-done']}",
+            f"- dir {folders['puzzlebench-run-done']}",
+            f"+ dir {folders['not-a-run']}",
+        ]
         if cgroup is not None:
             inside = subprocess.Popen(["sleep", "600"])
             (cgroup / "cgroup.procs").write_text(str(inside.pid))
@@ -335,7 +401,9 @@ def test_two_concurrent_sweeps_on_one_file_store_each_run_once(tmp_path):
     assert len(message) == 1 and "locked" in message[0] and str(out) in message[0]
     keys = [r["key"] for r in read_records(out)]
     assert len(keys) == len(set(keys)) == 3
-    again = subprocess.run(command, capture_output=True, text=True, timeout=120)  # after: resumes, adds nothing
+    again = subprocess.run(
+        command, capture_output=True, text=True, timeout=120
+    )  # after: resumes, adds nothing
     assert again.returncode == 0, again.stderr
     assert len(out.read_text().splitlines()) == 3
 
@@ -372,14 +440,19 @@ def test_duplicate_records_count_once_and_are_reported(tmp_path, monkeypatch, ca
 def test_peak_memory_is_the_runs_own_not_the_parents(tmp_path, monkeypatch, use_runner):
     monkeypatch.setenv("PUZZLEBENCH_RUNNER", use_runner)
     ballast = bytearray(b"\x01") * (500 * 1024 * 1024)  # the parent holds 500 MB (touched) while it forks
-    runs = [task_run("faults:brute", name="small"), task_run("killed_from_outside", name="killed"),
-            task_run("faults:sleep_past_timeout", name="slow", timeout=1.0)]
+    runs = [
+        task_run("faults:brute", name="small"),
+        task_run("killed_from_outside", name="killed"),
+        task_run("faults:sleep_past_timeout", name="slow", timeout=1.0),
+    ]
     run_sweep(runs, str(tmp_path / "r.jsonl"), quiet=True)
     assert len(ballast) == 500 * 1024 * 1024
     records = {r["puzzle_id"]: r for r in read_records(tmp_path / "r.jsonl")}
     assert {r["runner"] for r in records.values()} == {use_runner}
     assert records["small"]["status"] == "sat"
-    assert records["killed"]["status"] == "crash", records["killed"]["error"]  # not memout: far below its limit
+    assert records["killed"]["status"] == "crash", records["killed"][
+        "error"
+    ]  # not memout: far below its limit
     assert records["slow"]["status"] == "timeout"
     for name in ("small", "killed"):
         assert 1 < records[name]["peak_rss_mb"] < 200, (name, records[name]["peak_rss_mb"])
@@ -397,7 +470,9 @@ def test_dask_local_leaves_no_scratch_space(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     executor = DaskExecutor(local=1)
     try:
-        outcome = run_sweep([task_run("faults:brute")], str(tmp_path / "r.jsonl"), quiet=True, executor=executor)
+        outcome = run_sweep(
+            [task_run("faults:brute")], str(tmp_path / "r.jsonl"), quiet=True, executor=executor
+        )
     finally:
         executor.close()
     assert outcome.stored == 1
@@ -418,8 +493,22 @@ def test_unreachable_scheduler_is_a_one_line_error(tmp_path, monkeypatch, capsys
 
     monkeypatch.setitem(sys.modules, "puzzlebench.suites", faults)
     start = time.monotonic()
-    code = main(["bench", "--suite", "k", "--paradigm", _paradigm(), "--limit", "1", "--quiet",
-                 "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "r.jsonl")])
+    code = main(
+        [
+            "bench",
+            "--suite",
+            "k",
+            "--paradigm",
+            _paradigm(),
+            "--limit",
+            "1",
+            "--quiet",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--out",
+            str(tmp_path / "r.jsonl"),
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err[0], err

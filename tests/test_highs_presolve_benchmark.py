@@ -34,8 +34,11 @@ def test_presolve_benchmark_reports_each_rule_and_proves_every_variant(tmp_path)
     # the presolved model is no larger than the model, whatever the rules
     assert all(0 <= r["cols"] <= r["model_cols"] and 0 <= r["rows"] <= r["model_rows"] for r in rules)
     solves = [r for r in rows if r["kind"] == "solve"]
-    assert [r["variant"] for r in solves] == ["default", "presolved proof, confirm=unpresolved",
-                                              "presolved proof, confirm=reseeded"]
+    assert [r["variant"] for r in solves] == [
+        "default",
+        "presolved proof, confirm=unpresolved",
+        "presolved proof, confirm=reseeded",
+    ]
     # every variant proves the bundled answer unique; each confirmation is the one its option names
     assert all(r["unique"] and r["correct"] for r in solves)
     assert solves[1]["infeasible_confirmations"] >= 1 and solves[1]["infeasible_reseeded"] == 0

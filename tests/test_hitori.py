@@ -8,6 +8,7 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_board
 from puzzlebench import registry
 from puzzlebench.encodings.latin import forced_shaded, forced_unshaded
 from puzzlebench.errors import ClueOutOfRange, GridShapeError, ParseError
@@ -15,9 +16,9 @@ from puzzlebench.formats import dump, iter_janko, janko, loads, puzzlink
 from puzzlebench.generate import generate
 from puzzlebench.model import Family, Hitori, Rule
 
-from bruteforce import all_solutions, random_board
-
-PARADIGMS = [p for p in registry.available() if any(s.name == "default" for s in registry.encodings("hitori", p))]
+PARADIGMS = [
+    p for p in registry.available() if any(s.name == "default" for s in registry.encodings("hitori", p))
+]
 
 # pzprjs's own Hitori example (test/script/hitori.js): its URL and the answer it accepts.
 PZPRJS_URL = "https://puzz.link/p?hitori/4/4/1114142333214213"
@@ -31,6 +32,7 @@ def _boards(seed: int, n: int, shapes=((2, 2), (2, 3), (3, 3), (3, 4), (1, 4), (
 
 
 # -- the model and its verifier -----------------------------------------------------------------
+
 
 def test_the_published_pzprjs_answer_is_valid_and_each_rule_break_is_named() -> None:
     p = Hitori.from_rows(PZPRJS_ROWS)
@@ -54,7 +56,9 @@ def test_cut_off_unshaded_cells_are_a_split_region() -> None:
     # Shading (0,1) and (1,0) walls the corner (0,0) in.
     p = Hitori.from_rows([[1, 2, 3], [2, 3, 1], [3, 1, 2]])
     (v,) = p.verify({(0, 1), (1, 0)})
-    assert v.rule is Rule.UNSHADED_SPLIT and v.cells == tuple(sorted(set(p.grid.all_cells) - {(0, 0), (0, 1), (1, 0)}))
+    assert v.rule is Rule.UNSHADED_SPLIT and v.cells == tuple(
+        sorted(set(p.grid.all_cells) - {(0, 0), (0, 1), (1, 0)})
+    )
 
 
 def test_boards_need_a_positive_number_in_every_cell() -> None:
@@ -67,6 +71,7 @@ def test_boards_need_a_positive_number_in_every_cell() -> None:
 
 
 # -- formats ------------------------------------------------------------------------------------
+
 
 def test_the_pzprjs_url_reads_its_board_and_round_trips() -> None:
     p = puzzlink.read(PZPRJS_URL)
@@ -82,9 +87,17 @@ def test_wide_numbers_take_the_dash_form_and_round_trip() -> None:
     assert puzzlink.read(url) == p
 
 
-@pytest.mark.parametrize("body, words", [("1.11", "empty"), ("1%11", "a [?] cell"), ("11-1", "2 base-36"),
-                                         ("111", "3 of the board's 4"), ("10111", "positive"),
-                                         ("1!11", "unexpected")])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("1.11", "empty"),
+        ("1%11", "a [?] cell"),
+        ("11-1", "2 base-36"),
+        ("111", "3 of the board's 4"),
+        ("10111", "positive"),
+        ("1!11", "unexpected"),
+    ],
+)
 def test_bodies_hitori_cannot_hold_are_parse_errors(body: str, words: str) -> None:
     with pytest.raises(ParseError, match=words):
         puzzlink.read(f"https://puzz.link/p?hitori/2/2/{body}")
@@ -113,6 +126,7 @@ def test_the_corpus_loads_every_puzzle_and_names_its_one_unreadable_solution(jan
 
 # -- deductions and encodings against brute force --------------------------------------------
 
+
 def test_deduced_cells_agree_with_every_answer() -> None:
     # Small random boards against brute force, then generated boards (unique by the generator's
     # own oracle, which shares nothing with the deductions) against their planted answer.
@@ -133,8 +147,12 @@ def test_deduced_cells_agree_with_every_answer() -> None:
 def _variants(paradigm: str) -> list[dict]:
     """Each non-default, non-relaxing option value of the paradigm's Hitori encoding."""
     spec = registry.get(Family.HITORI, paradigm)
-    return [{opt.name: v} for opt in spec.options for v in opt.choices or ()
-            if v != opt.default and v not in opt.relaxing]
+    return [
+        {opt.name: v}
+        for opt in spec.options
+        for v in opt.choices or ()
+        if v != opt.default and v not in opt.relaxing
+    ]
 
 
 @pytest.mark.parametrize("paradigm", PARADIGMS)
@@ -164,7 +182,9 @@ def test_the_puzzlekit_peer_answers_without_a_time_limit() -> None:
 @pytest.fixture(scope="module")
 def corpus_sample(janko_dir) -> list:
     """20 corpus puzzles of mixed sizes: every size class, then a spread of the largest."""
-    entries = sorted(iter_janko(janko_dir / "Hitori_dataset.json", malformed=[]), key=lambda e: (e.puzzle.rows, e.id))
+    entries = sorted(
+        iter_janko(janko_dir / "Hitori_dataset.json", malformed=[]), key=lambda e: (e.puzzle.rows, e.id)
+    )
     by_size: dict = {}
     for e in entries:
         by_size.setdefault(e.puzzle.shape, []).append(e)
@@ -194,6 +214,7 @@ def test_a_board_whose_model_highs_presolve_once_failed_on_is_solved(janko_dir) 
 
 
 # -- the generator --------------------------------------------------------------------------
+
 
 def test_same_seed_gives_the_same_puzzle_and_other_seeds_differ() -> None:
     a, b = (generate("hitori", 7, 6, seed=4, paradigm="none") for _ in range(2))

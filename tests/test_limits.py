@@ -17,7 +17,7 @@ from puzzlebench import analysis, registry, results
 from puzzlebench.bench.spec import Sweep, read_toml
 from puzzlebench.bench.store import ResultStore, ResultsWarning
 from puzzlebench.cli import main
-from puzzlebench.errors import GridShapeError, ParseError, PuzzleError
+from puzzlebench.errors import GridShapeError, PuzzleError
 from puzzlebench.formats import dump, load, loads
 from puzzlebench.model import Kuromasu, LightBulbs, LightUp
 from puzzlebench.model import base as model_base
@@ -41,8 +41,11 @@ def test_the_model_bounds_the_number_of_cells(monkeypatch):
     monkeypatch.delenv(model_base.MAX_CELLS_ENV, raising=False)
     assert model_base.MAX_CELLS == 1_000_000
     LightUp(1000, 1000)  # exactly at the bound
-    for make in (lambda: LightUp(1001, 1000), lambda: Kuromasu(100_000, 100_000),
-                 lambda: LightBulbs(2, 600_000, numbers=())):
+    for make in (
+        lambda: LightUp(1001, 1000),
+        lambda: Kuromasu(100_000, 100_000),
+        lambda: LightBulbs(2, 600_000, numbers=()),
+    ):
         with pytest.raises(GridShapeError, match="larger than the limit of 1000000 cells"):
             make()
     monkeypatch.setattr(model_base, "MAX_CELLS", 50)  # the constant is read at each check
@@ -55,15 +58,18 @@ def test_the_model_bounds_the_number_of_cells(monkeypatch):
         LightUp(2, 2)
 
 
-@pytest.mark.parametrize("fmt, text", [
-    ("puzzlink", "https://puzz.link/p?akari/100000/100000/"),
-    ("puzzlink", "https://puzz.link/p?kurodoko/100000/100000/"),
-    ("native", "kind: lightup\nrows: 100000\ncols: 100000\n.\n"),
-    ("janko", "100000 100000\n-\n"),
-    ("asp", "row(1..100000).\ncol(1..100000).\nnum(1,1,2).\n"),
-    ("mzn", "h = 100000;\nw = 100000;\nb = [| -1 |];\n"),
-    ("tatham", "100000x100000:a"),
-])
+@pytest.mark.parametrize(
+    "fmt, text",
+    [
+        ("puzzlink", "https://puzz.link/p?akari/100000/100000/"),
+        ("puzzlink", "https://puzz.link/p?kurodoko/100000/100000/"),
+        ("native", "kind: lightup\nrows: 100000\ncols: 100000\n.\n"),
+        ("janko", "100000 100000\n-\n"),
+        ("asp", "row(1..100000).\ncol(1..100000).\nnum(1,1,2).\n"),
+        ("mzn", "h = 100000;\nw = 100000;\nb = [| -1 |];\n"),
+        ("tatham", "100000x100000:a"),
+    ],
+)
 def test_every_format_refuses_a_declared_size_past_the_bound(fmt, text):
     start = time.perf_counter()
     with pytest.raises(PuzzleError, match="limit of 1000000 cells"):
@@ -87,15 +93,42 @@ def slow_kuromasu(tmp_path_factory) -> str:
     if reason:
         pytest.skip(f"clingo is not available: {reason}")
     out = tmp_path_factory.mktemp("slow")
-    assert main(["generate", "kuromasu", "--size", "30x30", "--seed", "1", "--paradigm", "none", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "kuromasu",
+                "--size",
+                "30x30",
+                "--seed",
+                "1",
+                "--paradigm",
+                "none",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     (path,) = out.glob("*.pzl")
     return str(path)
 
 
 def test_solve_timeout_is_hard(slow_kuromasu, capsys):
     start = time.perf_counter()
-    code = main(["solve", slow_kuromasu, "--paradigm", "asp", "--option", "connectivity=closure",
-                 "--timeout", "1", "--json"])
+    code = main(
+        [
+            "solve",
+            slow_kuromasu,
+            "--paradigm",
+            "asp",
+            "--option",
+            "connectivity=closure",
+            "--timeout",
+            "1",
+            "--json",
+        ]
+    )
     elapsed = time.perf_counter() - start
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["status"] == "timeout" and out["solutions"] == []
@@ -121,8 +154,19 @@ def test_an_in_process_propagator_run_ends_at_its_deadline():
 
 def test_check_timeout_is_hard(slow_kuromasu, capsys):
     start = time.perf_counter()
-    code = main(["check", slow_kuromasu, "--paradigm", "asp", "--option", "connectivity=closure",
-                 "--timeout", "1", "--json"])
+    code = main(
+        [
+            "check",
+            slow_kuromasu,
+            "--paradigm",
+            "asp",
+            "--option",
+            "connectivity=closure",
+            "--timeout",
+            "1",
+            "--json",
+        ]
+    )
     elapsed = time.perf_counter() - start
     (report,) = json.loads(capsys.readouterr().out)
     assert code == 1 and report["verdict"] == "inconclusive"
@@ -136,8 +180,21 @@ def test_an_isolated_solve_prints_what_an_in_process_solve_prints(capsys):
     assert main(["solve", SEED, "--count", "2", "--json", "--timeout", "30"]) == 0
     there = json.loads(capsys.readouterr().out)
     assert list(there) == list(here) and list(there["stats"]) == list(here["stats"])
-    for key in ("kind", "rows", "cols", "paradigm", "encoding", "options", "complete", "status", "count",
-                "exhausted", "solutions", "verified", "error"):
+    for key in (
+        "kind",
+        "rows",
+        "cols",
+        "paradigm",
+        "encoding",
+        "options",
+        "complete",
+        "status",
+        "count",
+        "exhausted",
+        "solutions",
+        "verified",
+        "error",
+    ):
         assert there[key] == here[key], key
     assert main(["solve", SEED, "--timeout", "30"]) == 0
     text = capsys.readouterr().out
@@ -167,9 +224,19 @@ def test_memory_reaches_the_child_and_memouts_come_back(monkeypatch, capsys):
 
 # -- 4. option and sweep-file validation ----------------------------------------------------------
 @pytest.mark.parametrize("command", ["solve", "check"])
-@pytest.mark.parametrize("flag, value", [("--timeout", "0"), ("--timeout", "-1"), ("--timeout", "nan"),
-                                         ("--timeout", "inf"), ("--timeout", "soon"), ("--memory", "0"),
-                                         ("--memory", "0.5"), ("--memory", "-3")])
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("--timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--timeout", "soon"),
+        ("--memory", "0"),
+        ("--memory", "0.5"),
+        ("--memory", "-3"),
+    ],
+)
 def test_bad_limits_on_the_command_line_are_refused(command, flag, value, capsys):
     with pytest.raises(SystemExit) as info:
         main([command, SEED, f"{flag}={value}"])
@@ -183,20 +250,39 @@ def test_memory_without_timeout_is_refused(capsys):
     _one_line_error(capsys, "--memory", "--timeout")
 
 
-@pytest.mark.parametrize("line, key", [
-    ('count = "two"', "count"), ('timeout = "fast"', "timeout"), ('jobs = "many"', "jobs"), ("out = 5", "out"),
-    ("timeout = nan", "timeout"), ("timeout = inf", "timeout"), ("timeout = 0", "timeout"), ("limit = -1", "limit"),
-    ("memory = 0.5", "memory"), ("count = 1e400", "count"), ("repeat = 0", "repeat"), ("suites = 5", "suites"),
-    ("paradigms = [1]", "paradigms"), ("resume = \"yes\"", "resume"), ("dask_local = 0", "dask_local"),
-    ("[options]\nconnectivity = [{a = 1}]", "connectivity"),
-])
+@pytest.mark.parametrize(
+    "line, key",
+    [
+        ('count = "two"', "count"),
+        ('timeout = "fast"', "timeout"),
+        ('jobs = "many"', "jobs"),
+        ("out = 5", "out"),
+        ("timeout = nan", "timeout"),
+        ("timeout = inf", "timeout"),
+        ("timeout = 0", "timeout"),
+        ("limit = -1", "limit"),
+        ("memory = 0.5", "memory"),
+        ("count = 1e400", "count"),
+        ("repeat = 0", "repeat"),
+        ("suites = 5", "suites"),
+        ("paradigms = [1]", "paradigms"),
+        ('resume = "yes"', "resume"),
+        ("dask_local = 0", "dask_local"),
+        ("[options]\nconnectivity = [{a = 1}]", "connectivity"),
+    ],
+)
 def test_malformed_sweep_files_are_one_line_errors_naming_the_key(tmp_path, capsys, line, key):
     path = tmp_path / "sweep.toml"
     body = line if line.startswith("suites") else f'suites = ["seeds"]\n{line}'
     path.write_text(body + "\n")
     with pytest.raises(PuzzleError, match=key) as info:
-        Sweep(**{k if k != "memory" else "memory_mb": v for k, v in read_toml(path).items()
-                 if k not in ("jobs", "scheduler", "dask_local", "resume", "quiet")})
+        Sweep(
+            **{
+                k if k != "memory" else "memory_mb": v
+                for k, v in read_toml(path).items()
+                if k not in ("jobs", "scheduler", "dask_local", "resume", "quiet")
+            }
+        )
     assert "\n" not in str(info.value)
     assert main(["bench", str(path), "--quiet"]) == 2
     _one_line_error(capsys, key)
@@ -212,8 +298,16 @@ def test_a_binary_sweep_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_sweep_values_are_checked_in_the_api_too():
-    for bad in ({"timeout": float("nan")}, {"timeout": float("inf")}, {"memory_mb": 0.5}, {"limit": -1},
-                {"count": "two"}, {"count": True}, {"out": 5}, {"repeat": 1.5}):
+    for bad in (
+        {"timeout": float("nan")},
+        {"timeout": float("inf")},
+        {"memory_mb": 0.5},
+        {"limit": -1},
+        {"count": "two"},
+        {"count": True},
+        {"out": 5},
+        {"repeat": 1.5},
+    ):
         with pytest.raises(PuzzleError):
             Sweep(suites=["seeds"], **bad)
     sweep = Sweep(suites="seeds", timeout=3, memory_mb=None, limit=2)
@@ -233,7 +327,9 @@ def test_results_lines_that_are_not_records_are_skipped_with_a_warning(tmp_path,
         pytest.skip("the committed main.jsonl has fewer than 3 records")
     record = json.loads(good[0])
     bad = [
-        b"42", b"null", b"[1, 2, 3]",
+        b"42",
+        b"null",
+        b"[1, 2, 3]",
         json.dumps({**record, "key": 5}).encode(),
         json.dumps({**record, "key": "x1", "count_limit": "two"}).encode(),
         json.dumps({**record, "key": "x2", "options": "connectivity=rank"}).encode(),
@@ -275,8 +371,23 @@ def test_outputs_under_a_file_are_one_line(tmp_path, capsys):
     _one_line_error(capsys, f"cannot write {blocker}")
     assert main(["generate", "lightup", "--size", "5x5", "--out", str(blocker / "gen")]) == 2
     _one_line_error(capsys, f"cannot write {blocker}")
-    assert main(["bench", "--suite", "seeds", "--paradigm", "sat", "--limit", "1", "--quiet",
-                 "--out", str(blocker / "r.jsonl")]) == 2
+    assert (
+        main(
+            [
+                "bench",
+                "--suite",
+                "seeds",
+                "--paradigm",
+                "sat",
+                "--limit",
+                "1",
+                "--quiet",
+                "--out",
+                str(blocker / "r.jsonl"),
+            ]
+        )
+        == 2
+    )
     _one_line_error(capsys, f"cannot write {blocker}")
 
 
@@ -297,7 +408,9 @@ def test_outputs_in_a_read_only_folder_are_one_line(tmp_path, capsys):
 
 # -- 7. names cannot add lines to a file ----------------------------------------------------------------
 @pytest.mark.parametrize("fmt", ["native", "asp", "mzn"])
-@pytest.mark.parametrize("name", ["x\nrow(99).", "a\r\nh = 7;", "b\u2028kind: lightup", "c\x00\x0b\x1c d\x85"])
+@pytest.mark.parametrize(
+    "name", ["x\nrow(99).", "a\r\nh = 7;", "b\u2028kind: lightup", "c\x00\x0b\x1c d\x85"]
+)
 def test_a_name_with_line_breaks_does_not_inject_lines(fmt, name):
     puzzle = LightUp(2, 3, walls=frozenset({(0, 1)}), numbers={(1, 2): 1}, name=name)
     text = dump(puzzle, fmt)
@@ -314,8 +427,11 @@ def test_the_svg_title_has_no_control_characters():
 
 
 # -- 8. notebook helpers on empty frames ----------------------------------------------------------------
-@pytest.mark.parametrize("df", [pd.DataFrame(), pd.DataFrame(columns=list(results.COLUMNS)), analysis.frame([])],
-                         ids=["bare", "columns", "frame"])
+@pytest.mark.parametrize(
+    "df",
+    [pd.DataFrame(), pd.DataFrame(columns=list(results.COLUMNS)), analysis.frame([])],
+    ids=["bare", "columns", "frame"],
+)
 def test_par2_table_and_time_distribution_on_empty_frames(df):
     import matplotlib
 
@@ -323,7 +439,13 @@ def test_par2_table_and_time_distribution_on_empty_frames(df):
     import matplotlib.pyplot as plt
 
     table = analysis.par2_table(df)
-    assert table.empty and list(table.columns) == ["runs", "solved", "par2_sum_s", "par2_mean_s", "median_solved_s"]
+    assert table.empty and list(table.columns) == [
+        "runs",
+        "solved",
+        "par2_sum_s",
+        "par2_mean_s",
+        "median_solved_s",
+    ]
     assert analysis.par2_table(df, by=["family", "label"]).index.names == ["family", "label"]
     fig = analysis.time_distribution(df)
     assert fig is not None
@@ -331,12 +453,38 @@ def test_par2_table_and_time_distribution_on_empty_frames(df):
 
 
 def test_par2_table_still_ranks_runs():
-    df = analysis.frame([
-        {"label": "a", "family": "lightup", "puzzle_id": "p", "rows": 2, "cols": 2, "status": "sat", "verdict": "valid",
-         "count": 1, "count_limit": 1, "exhausted": False, "timeout": 10.0, "time_total": 1.0},
-        {"label": "b", "family": "lightup", "puzzle_id": "p", "rows": 2, "cols": 2, "status": "timeout",
-         "verdict": "none", "count": 0, "count_limit": 1, "exhausted": False, "timeout": 10.0, "time_total": 10.0},
-    ])
+    df = analysis.frame(
+        [
+            {
+                "label": "a",
+                "family": "lightup",
+                "puzzle_id": "p",
+                "rows": 2,
+                "cols": 2,
+                "status": "sat",
+                "verdict": "valid",
+                "count": 1,
+                "count_limit": 1,
+                "exhausted": False,
+                "timeout": 10.0,
+                "time_total": 1.0,
+            },
+            {
+                "label": "b",
+                "family": "lightup",
+                "puzzle_id": "p",
+                "rows": 2,
+                "cols": 2,
+                "status": "timeout",
+                "verdict": "none",
+                "count": 0,
+                "count_limit": 1,
+                "exhausted": False,
+                "timeout": 10.0,
+                "time_total": 10.0,
+            },
+        ]
+    )
     table = analysis.par2_table(df)
     assert list(table.index) == ["a", "b"] and table.loc["b", "par2_sum_s"] == 20.0
     assert table.loc["a", "median_solved_s"] == 1.0
@@ -353,7 +501,9 @@ def test_dask_local_zero_is_refused_not_run_sequentially(tmp_path, capsys):
     from puzzlebench.cli import main
 
     out = tmp_path / "r.jsonl"
-    assert main(["bench", "--suite", "seeds", "--paradigm", "sat", "--dask-local", "0", "--out", str(out)]) == 2
+    assert (
+        main(["bench", "--suite", "seeds", "--paradigm", "sat", "--dask-local", "0", "--out", str(out)]) == 2
+    )
     assert "--dask-local needs N >= 1" in capsys.readouterr().err and not out.exists()
 
 

@@ -12,15 +12,15 @@ import functools
 import random
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
 pytest.importorskip("highspy", reason="highspy is not installed (pip install highspy)")
 
 import puzzlebench as pb
-from puzzlebench.solvers import answers
 from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench.encodings.base import EncodingSpec
 from puzzlebench.encodings.mip import ENCODINGS, MipModel
@@ -28,6 +28,7 @@ from puzzlebench.encodings.mip.common import Linear, total
 from puzzlebench.formats import load_solution
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Puzzle, family_spec
 from puzzlebench.result import Status
+from puzzlebench.solvers import answers
 from puzzlebench.solvers.highs_backend import HighsBackend
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -41,8 +42,13 @@ def backend_options(**given: Any) -> dict[str, Any]:
     return {opt.name: given.get(opt.name, opt.default) for opt in HighsBackend.OPTIONS}
 
 
-def built(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
-          deadline: float | None = None, **backend_given: Any) -> tuple[MipModel, HighsBackend]:
+def built(
+    puzzle: Puzzle,
+    encoding: str = "default",
+    options: Mapping[str, Any] | None = None,
+    deadline: float | None = None,
+    **backend_given: Any,
+) -> tuple[MipModel, HighsBackend]:
     spec = spec_of(puzzle.family, encoding)
     artifact = spec.build(puzzle, spec.resolve(options or {}))
     backend = HighsBackend(backend_options(**backend_given), {})
@@ -50,8 +56,14 @@ def built(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] 
     return artifact, backend
 
 
-def run(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
-        limit: int = 0, deadline: float | None = None, **backend_given: Any) -> tuple[set[frozenset], bool | None]:
+def run(
+    puzzle: Puzzle,
+    encoding: str = "default",
+    options: Mapping[str, Any] | None = None,
+    limit: int = 0,
+    deadline: float | None = None,
+    **backend_given: Any,
+) -> tuple[set[frozenset], bool | None]:
     """The harness's own loop (``puzzlebench.solvers.answers``) with no-good rows unless another
     ``enumeration`` is given. Returns the answers and the outcome (False: exhausted, None:
     stopped, True: ``limit`` reached)."""
@@ -64,8 +76,13 @@ def run(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | 
     return set(found), outcome
 
 
-def split(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] | None = None,
-          limit: int = 0, **backend_given: Any) -> tuple[list[frozenset], HighsBackend]:
+def split(
+    puzzle: Puzzle,
+    encoding: str = "default",
+    options: Mapping[str, Any] | None = None,
+    limit: int = 0,
+    **backend_given: Any,
+) -> tuple[list[frozenset], HighsBackend]:
     """The backend's own enumeration (``enumeration=auto`` or ``split``): answers in order."""
     _, backend = built(puzzle, encoding, options, **backend_given)
     assert backend.native_enumeration()
@@ -73,7 +90,7 @@ def split(puzzle: Puzzle, encoding: str = "default", options: Mapping[str, Any] 
         return list(backend.enumerate(limit, None)), backend
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def truth(puzzle: Puzzle) -> frozenset[frozenset]:
     return frozenset(all_solutions(puzzle))
 
@@ -86,12 +103,14 @@ def boards(make, seed: int, n: int, shapes) -> list[Puzzle]:
 SHAPES = ((1, 1), (1, 4), (2, 3), (3, 3), (3, 4), (4, 4))
 BOARDS: dict[Family, list[Puzzle]] = {
     Family.LIGHTUP: boards(random_lightup, 41, 18, SHAPES) + [LightUp(1, 5), LightUp(3, 3)],
-    Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES) + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
+    Family.KUROMASU: boards(random_kuromasu, 42, 18, SHAPES)
+    + [Kuromasu(2, 3), Kuromasu(3, 3), Kuromasu(1, 3)],
     # Every LightBulbs cell is a candidate: 4x4 boards cost the oracle 2^16 verifications each.
     Family.LIGHTBULBS: boards(random_lightbulbs, 43, 18, SHAPES[:-1] + ((2, 5),)),
     # Every Hitori cell is a candidate too.
-    Family.HITORI: boards(lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 44, 18,
-                          SHAPES[:-1] + ((2, 5),)),
+    Family.HITORI: boards(
+        lambda rng, rows, cols: random_board(Family.HITORI, rng, rows, cols), 44, 18, SHAPES[:-1] + ((2, 5),)
+    ),
     Family.NURIKABE: boards(family_spec(Family.NURIKABE).random_board, 44, 18, SHAPES),
 }
 #: The no-good loop re-solves once per answer on a growing model: boards with many answers are
@@ -106,11 +125,16 @@ def _cases():
         for opt in spec.options:
             for value in opt.choices or ():
                 if value != opt.default and value not in opt.relaxing:
-                    yield pytest.param(spec.family, spec.name, {opt.name: value},
-                                       id=f"{spec.family.value}-{spec.name}-{opt.name}={value}")
+                    yield pytest.param(
+                        spec.family,
+                        spec.name,
+                        {opt.name: value},
+                        id=f"{spec.family.value}-{spec.name}-{opt.name}={value}",
+                    )
 
 
 # -- answers --------------------------------------------------------------------------------------
+
 
 def test_every_family_has_a_complete_default_and_light_up_has_seed_001() -> None:
     keys = {(s.family, s.name) for s in ENCODINGS}
@@ -120,7 +144,9 @@ def test_every_family_has_a_complete_default_and_light_up_has_seed_001() -> None
 
 
 @pytest.mark.parametrize("family,encoding,options", list(_cases()))
-def test_the_no_good_loop_finds_exactly_the_brute_force_answers(family: Family, encoding: str, options: dict) -> None:
+def test_the_no_good_loop_finds_exactly_the_brute_force_answers(
+    family: Family, encoding: str, options: dict
+) -> None:
     for puzzle in BOARDS[family]:
         if len(truth(puzzle)) > NOGOOD_MAX_ANSWERS:
             continue
@@ -132,7 +158,8 @@ def test_the_no_good_loop_finds_exactly_the_brute_force_answers(family: Family, 
 @pytest.mark.parametrize("mode", ["auto", "split"])
 @pytest.mark.parametrize("family,encoding,options", list(_cases()))
 def test_enumeration_by_splitting_finds_each_brute_force_answer_once(
-        family: Family, encoding: str, options: dict, mode: str) -> None:
+    family: Family, encoding: str, options: dict, mode: str
+) -> None:
     for puzzle in BOARDS[family]:
         found, backend = split(puzzle, encoding, options, enumeration=mode)
         assert backend.exhausted and not backend.timed_out, puzzle.name
@@ -175,12 +202,16 @@ def test_a_board_only_connectivity_forbids_is_infeasible_and_sat_without_it(conn
     assert found == {frozenset({(0, 1), (1, 0)})} and outcome is False
 
 
-@pytest.mark.parametrize("puzzle", [
-    LightUp(2, 2, numbers={(0, 0): 3}, name="corner-3"),
-    LightUp(3, 3, walls=frozenset({(0, 1), (1, 0)}), numbers={(1, 1): 4}, name="walled-4"),
-    Kuromasu(1, 3, numbers={(0, 0): 3, (0, 2): 1}, name="row-3-1"),
-    LightBulbs.from_rows([[2]], name="lone-2"),
-], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        LightUp(2, 2, numbers={(0, 0): 3}, name="corner-3"),
+        LightUp(3, 3, walls=frozenset({(0, 1), (1, 0)}), numbers={(1, 1): 4}, name="walled-4"),
+        Kuromasu(1, 3, numbers={(0, 0): 3, (0, 2): 1}, name="row-3-1"),
+        LightBulbs.from_rows([[2]], name="lone-2"),
+    ],
+    ids=lambda p: p.name,
+)
 def test_unsatisfiable_boards_are_infeasible(puzzle: Puzzle) -> None:
     assert not truth(puzzle)
     for spec in (s for s in ENCODINGS if s.family == puzzle.family):
@@ -201,7 +232,9 @@ def test_a_constant_false_row_is_a_contradiction_decided_without_highs() -> None
     assert artifact.contradiction is None and backend.check(None) is False
 
 
-@pytest.mark.parametrize("name", ["kuromasu-010x010-s1", "lightup-010x010-s1", "lightbulbs-008x008-s1-unique"])
+@pytest.mark.parametrize(
+    "name", ["kuromasu-010x010-s1", "lightup-010x010-s1", "lightbulbs-008x008-s1-unique"]
+)
 def test_a_generated_puzzle_has_its_published_answer_and_no_other(name: str) -> None:
     family = name.split("-")[0]
     path = PUZZLES / f"gen-{family}" / f"{name}.pzl"
@@ -213,6 +246,7 @@ def test_a_generated_puzzle_has_its_published_answer_and_no_other(name: str) -> 
 
 
 # -- the backend's contract -----------------------------------------------------------------------
+
 
 def test_a_clause_is_a_row_over_the_decision_binaries() -> None:
     # An empty 1x3 row: exactly one bulb, anywhere.
@@ -257,7 +291,9 @@ HARD_KUROMASU = {"views": "sum", "deduce": "off"}
 
 
 def test_a_tiny_deadline_stops_a_large_board_quickly() -> None:
-    _, backend = built(pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")), options=HARD_KUROMASU)
+    _, backend = built(
+        pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")), options=HARD_KUROMASU
+    )
     with backend:
         started = time.perf_counter()
         outcome = backend.check(started + 0.2)
@@ -266,7 +302,9 @@ def test_a_tiny_deadline_stops_a_large_board_quickly() -> None:
 
 
 def test_an_interrupt_stops_a_running_search_and_later_ones() -> None:
-    _, backend = built(pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")), options=HARD_KUROMASU)
+    _, backend = built(
+        pb.load(str(PUZZLES / "gen-kuromasu" / "kuromasu-030x030-s1.pzl")), options=HARD_KUROMASU
+    )
     with backend:
         timer = threading.Timer(0.3, backend.interrupt)
         started = time.perf_counter()
@@ -285,12 +323,15 @@ def test_a_deadline_past_during_build_times_out() -> None:
 
 # -- through the harness --------------------------------------------------------------------------
 
+
 def test_solve_proves_a_generated_puzzle_unique() -> None:
     path = PUZZLES / "gen-lightup" / "lightup-010x010-s2.pzl"
     puzzle = pb.load(str(path))
     result = pb.solve(puzzle, "mip", count=2, timeout=60)
     assert result.status is Status.SAT and result.unique and result.exhausted
-    assert result.solutions[0].cells == load_solution(str(path).replace(".pzl", ".solution.pzl"), puzzle).cells
+    assert (
+        result.solutions[0].cells == load_solution(str(path).replace(".pzl", ".solution.pzl"), puzzle).cells
+    )
     assert result.solver == "highs" and result.size["variables"] > 0
 
 
@@ -312,6 +353,7 @@ def test_solve_times_out_on_a_large_board() -> None:
 
 # -- the model builder ----------------------------------------------------------------------------
 
+
 def test_affine_expressions_fold_constants_into_row_bounds() -> None:
     model = MipModel()
     x, y = model.binary(), model.binary()
@@ -320,15 +362,16 @@ def test_affine_expressions_fold_constants_into_row_bounds() -> None:
     model.add_le(expr, 3)
     assert (model.row_lower[0], model.row_upper[0]) == (float("-inf"), 1.0)
     model.add_ge(total([x, x, 1]), 1)  # 2x + 1 >= 1: one entry, coefficient 2
-    assert model.index[model.starts[1]:] == [x.index] and model.value[-1] == 2.0
+    assert model.index[model.starts[1] :] == [x.index] and model.value[-1] == 2.0
     model.add_eq(x - x, 0)  # a constant true row is dropped
     assert model.num_rows == 2 and model.contradiction is None
     model.add_eq(Linear(constant=1), 0, why="one is not zero")
     assert model.num_rows == 2 and model.contradiction == "one is not zero"
 
 
-@pytest.mark.parametrize("failure, counter", [("kInfeasible", "infeasible_confirmations"),
-                                              ("kSolveError", "presolve_off_reruns")])
+@pytest.mark.parametrize(
+    "failure, counter", [("kInfeasible", "infeasible_confirmations"), ("kSolveError", "presolve_off_reruns")]
+)
 def test_what_highs_presolve_gets_wrong_is_run_again_without_it(monkeypatch, failure, counter) -> None:
     """HiGHS 1.16's presolve called a feasible model infeasible (janko Nurikabe 73_10x18 after its
     island cuts) and ended another in "Solve error" (janko Hitori 591_8x8). Simulated here: every
@@ -415,7 +458,9 @@ def _record_runs(monkeypatch, failure: str) -> list[_PresolveWrongOnSeedZero]:
 
 
 @pytest.mark.parametrize("confirm", ["unpresolved", "reseeded"])
-def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_says(monkeypatch, confirm) -> None:
+def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_says(
+    monkeypatch, confirm
+) -> None:
     """confirm=unpresolved runs again without presolve; confirm=reseeded runs again with presolve,
     another seed and the lean rules (and the seed and rules are restored after it). Either way a
     false "infeasible" of the seed-0 presolve costs no answer: every brute-forced answer is found."""
@@ -431,11 +476,16 @@ def test_an_infeasible_verdict_of_presolve_is_confirmed_as_the_confirm_option_sa
         assert result.extra.get("infeasible_reseeded", 0) >= 1
         assert "infeasible_confirmations" not in result.extra
         reseeded = [run for run in runs if run["random_seed"] == 1]
-        assert reseeded and all(run["presolve_rule_off"] & highs_backend.LEAN_RULES_OFF == highs_backend.LEAN_RULES_OFF
-                                for run in reseeded)
+        assert reseeded and all(
+            run["presolve_rule_off"] & highs_backend.LEAN_RULES_OFF == highs_backend.LEAN_RULES_OFF
+            for run in reseeded
+        )
         # each reseeded run follows a presolved seed-0 run; the seed and rules are back after it
-        assert all(runs[k - 1]["random_seed"] == 0 and runs[k - 1]["presolve"] != "off"
-                   for k, run in enumerate(runs) if run["random_seed"] == 1)
+        assert all(
+            runs[k - 1]["random_seed"] == 0 and runs[k - 1]["presolve"] != "off"
+            for k, run in enumerate(runs)
+            if run["random_seed"] == 1
+        )
         assert fakes[0]._options["random_seed"] == 0 and fakes[0]._options["presolve_rule_off"] == 0
     else:
         assert result.extra.get("infeasible_confirmations", 0) >= 1
@@ -452,7 +502,7 @@ def test_the_confirmation_is_the_one_the_model_asks_for(monkeypatch, family) -> 
     puzzle = next(p for p in (random_board(family, rng, 4, 4) for _ in range(200)) if all_solutions(p))
     result = pb.solve(puzzle, "mip", count=0, timeout=60)
     assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
-    asked, other = ("infeasible_reseeded", "infeasible_confirmations")[::1 if family == "nurikabe" else -1]
+    asked, other = ("infeasible_reseeded", "infeasible_confirmations")[:: 1 if family == "nurikabe" else -1]
     assert result.extra.get(asked, 0) >= 1 and other not in result.extra
 
 
@@ -463,11 +513,15 @@ def test_submip_heuristics_run_as_the_option_says(monkeypatch, submip, enumerati
     whether the backend or the harness's loop blocks the answer."""
     fakes = _record_runs(monkeypatch, "")
     rng = random.Random(7)
-    puzzle = next(p for p in (random_kuromasu(rng, 4, 4, clue_p=0.4) for _ in range(50)) if len(all_solutions(p)) == 1)
+    puzzle = next(
+        p for p in (random_kuromasu(rng, 4, 4, clue_p=0.4) for _ in range(50)) if len(all_solutions(p)) == 1
+    )
     result = pb.solve(puzzle, "mip", count=2, timeout=60, submip=submip, enumeration=enumeration)
     assert {s.cells for s in result.solutions} == set(all_solutions(puzzle))
     runs = fakes[0].runs
-    assert len(runs) >= 2 and all(run["mip_heuristic_run_rins"] == run["mip_heuristic_run_rens"] for run in runs)
+    assert len(runs) >= 2 and all(
+        run["mip_heuristic_run_rins"] == run["mip_heuristic_run_rens"] for run in runs
+    )
     rins = [run["mip_heuristic_run_rins"] for run in runs]
     if submip == "search":  # on while searching for the first answer (lazy rounds too), off in the proof
         assert rins[0] and not rins[-1] and rins == sorted(rins, reverse=True)

@@ -27,12 +27,14 @@ def _boards() -> list[Nurikabe]:
     rng = random.Random(2026)
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5)] * 3]
-    return boards + [Nurikabe(3, 4, numbers={(0, 0): 4, (2, 3): 3}),
-                     Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 2}),
-                     Nurikabe(3, 5, numbers={(1, 2): 6}),
-                     Nurikabe(4, 4, numbers={(0, 0): 3, (3, 3): 3}),
-                     Nurikabe(3, 5, numbers={(0, 0): 3, (2, 4): 4}),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3)}))]
+    return boards + [
+        Nurikabe(3, 4, numbers={(0, 0): 4, (2, 3): 3}),
+        Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 2}),
+        Nurikabe(3, 5, numbers={(1, 2): 6}),
+        Nurikabe(4, 4, numbers={(0, 0): 3, (3, 3): 3}),
+        Nurikabe(3, 5, numbers={(0, 0): 3, (2, 4): 4}),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3)})),
+    ]
 
 
 def _options(**given):
@@ -95,9 +97,15 @@ def _admits(model, wall_cells: frozenset) -> bool:
     h.addVars(model.num_cols, lower, upper)
     ints = np.flatnonzero(np.asarray(model.integer, dtype=bool)).astype(np.int32)
     h.changeColsIntegrality(len(ints), ints, np.ones(len(ints), dtype=np.uint8))
-    h.addRows(model.num_rows, np.asarray(model.row_lower), np.asarray(model.row_upper), model.num_nonzeros,
-              np.asarray(model.starts[:-1], dtype=np.int32), np.asarray(model.index, dtype=np.int32),
-              np.asarray(model.value, dtype=np.float64))
+    h.addRows(
+        model.num_rows,
+        np.asarray(model.row_lower),
+        np.asarray(model.row_upper),
+        model.num_nonzeros,
+        np.asarray(model.starts[:-1], dtype=np.int32),
+        np.asarray(model.index, dtype=np.int32),
+        np.asarray(model.value, dtype=np.float64),
+    )
     h.setOptionValue("presolve", "off")  # no presolve verdict: the plain search decides
     h.run()
     return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
@@ -105,8 +113,10 @@ def _admits(model, wall_cells: frozenset) -> bool:
 
 def test_levels_admit_every_published_answer_of_the_smallest_corpus_puzzles(janko_dir):
     spec, options = _options(islands="hybrid", levels=10**6)
-    entries = sorted(iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
-                     key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id))[:40]
+    entries = sorted(
+        iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
+        key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id),
+    )[:40]
     stated = 0
     for e in entries:
         model = spec.build(e.puzzle, options)
@@ -117,8 +127,10 @@ def test_levels_admit_every_published_answer_of_the_smallest_corpus_puzzles(jank
 
 
 def test_hybrid_proves_small_corpus_puzzles_with_the_published_answer(janko_dir):
-    entries = sorted(iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
-                     key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id))[:15]
+    entries = sorted(
+        iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
+        key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id),
+    )[:15]
     for e in entries:
         result = solve(e.puzzle, "mip", count=2, timeout=60, islands="hybrid")
         assert result.exhausted, (e.id, result.status)
@@ -127,6 +139,7 @@ def test_hybrid_proves_small_corpus_puzzles_with_the_published_answer(janko_dir)
 
 
 # -- presolve in the runs after the first answer ---------------------------------------------------
+
 
 class _RecordingHighs:
     """A HiGHS instance that notes the presolve option of every run()."""
@@ -175,8 +188,10 @@ def test_runs_after_the_first_answer_go_without_presolve_and_counts_hold(monkeyp
 
 
 def test_uniqueness_proofs_of_small_corpus_puzzles_hold_with_either_proof_presolve(janko_dir):
-    entries = sorted(iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
-                     key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id))[15:30]
+    entries = sorted(
+        iter_janko(janko_dir / "Nurikabe_dataset.json", NURIKABE, []),
+        key=lambda e: (e.puzzle.rows * e.puzzle.cols, e.id),
+    )[15:30]
     for e in entries:
         for proof_presolve in ("off", "same"):
             result = solve(e.puzzle, "mip", count=2, timeout=60, proof_presolve=proof_presolve)

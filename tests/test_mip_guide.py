@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from bruteforce import answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
 from puzzlebench.solvers import highs_backend, solve
 from puzzlebench.solvers.highs_backend import GUIDED_RULES_OFF, HighsBackend
-
-from bruteforce import answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -45,7 +44,7 @@ def test_the_backend_steers_by_the_guide_and_drops_it_for_the_proof_as_told(runs
     backend.build(model, None)
     try:
         highs = backend._highs
-        cost = lambda: [highs.getLp().col_cost_[j] for j in sorted(model.guide)]  # noqa: E731
+        cost = lambda: [highs.getLp().col_cost_[j] for j in sorted(model.guide)]
         assert cost() == [model.guide[j] for j in sorted(model.guide)]
         assert _option(highs, "mip_max_improving_sols") == 1
         assert _option(highs, "presolve_rule_off") & GUIDED_RULES_OFF
@@ -71,8 +70,11 @@ def test_janko_87_is_proven_with_its_published_answer_when_guided(janko_dir, mon
     # HiGHS 1.16's presolve called this feasible board infeasible with the guide's costs, twice
     # over two seeds, unless its rule for parallel rows and columns is off; each of the two
     # safeguards (that rule off in guided runs, the confirmation run without the guide) suffices
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), [])
-                 if e.id == "87_14x24")
+    entry = next(
+        e
+        for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), [])
+        if e.id == "87_14x24"
+    )
     for rules_off in (GUIDED_RULES_OFF, 0):
         monkeypatch.setattr(highs_backend, "GUIDED_RULES_OFF", rules_off)
         result = solve(entry.puzzle, "mip", count=2, timeout=60, guide_runs="always")

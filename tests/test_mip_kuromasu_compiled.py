@@ -61,7 +61,9 @@ def test_the_engines_agree_on_random_boards_with_and_without_connectivity() -> N
     for trial in range(250):
         rows, cols = rng.randint(2, 7), rng.randint(2, 7)
         puzzle = random_kuromasu(rng, rows, cols, clue_p=rng.choice((0.1, 0.25, 0.4)))
-        options = dict(probe=rng.random() < 0.8, connected=rng.random() < 0.7, whole_views=rng.choice((0, 3, 50)))
+        options = dict(
+            probe=rng.random() < 0.8, connected=rng.random() < 0.7, whole_views=rng.choice((0, 3, 50))
+        )
         slow, fast = both(puzzle, **options)
         assert outcome(fast) == outcome(slow), (trial, puzzle, options)
         contradictions += slow.contradiction is not None

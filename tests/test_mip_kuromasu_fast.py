@@ -78,17 +78,17 @@ def test_kept_branch_outcomes_stay_true_of_the_final_state(name: str) -> None:
             _, x, black = key
             if col[x] != OPEN:
                 continue
-            assume = lambda: views._settle(x, black)
+            assume = lambda: views._settle(x, black)  # noqa: B023  (called within this iteration)
         elif key[0] == "view":
             _, q, view = key
             if view not in views.views(views.clues[q]):
                 continue
-            assume = lambda: views._assume_view(q, view)
+            assume = lambda: views._assume_view(q, view)  # noqa: B023  (called within this iteration)
         else:
             _, q, i, k = key
             if not views.mask[q][i] >> k & 1:
                 continue
-            assume = lambda: views._assume_length(q, i, 1 << k)
+            assume = lambda: views._assume_length(q, i, 1 << k)  # noqa: B023  (called within this iteration)
         ok, (settled, _) = views._try(assume)
         if not outcome[0]:
             assert not ok, key

@@ -26,8 +26,14 @@ def test_the_views_of_a_number_are_its_lengths_adding_up() -> None:
     for _ in range(300):
         n = rng.randint(1, 10)
         masks = [rng.randint(1, (2 << min(n - 1, 6)) - 1) for _ in range(4)]
-        every = [(a, b, c, d) for a in range(8) for b in range(8) for c in range(8) for d in range(8)
-                 if a + b + c + d == n - 1 and all(m >> k & 1 for m, k in zip(masks, (a, b, c, d)))]
+        every = [
+            (a, b, c, d)
+            for a in range(8)
+            for b in range(8)
+            for c in range(8)
+            for d in range(8)
+            if a + b + c + d == n - 1 and all(m >> k & 1 for m, k in zip(masks, (a, b, c, d)))
+        ]
         assert _views_of(n, masks, 10_000) == every
         assert _views_of(n, masks, len(every)) == every
         if every:  # past the limit: None
@@ -36,7 +42,9 @@ def test_the_views_of_a_number_are_its_lengths_adding_up() -> None:
 
 @pytest.mark.parametrize("whole_views", [0, 1_000])
 @pytest.mark.parametrize("connected", [True, False])
-def test_probing_settles_only_what_every_brute_force_answer_agrees_on(connected: bool, whole_views: int) -> None:
+def test_probing_settles_only_what_every_brute_force_answer_agrees_on(
+    connected: bool, whole_views: int
+) -> None:
     # whole_views=0 probes cells and ray lengths only; 1,000 also each number's whole views
     rng = random.Random((41 if whole_views else 23) + connected)
     settled = contradictions = 0
@@ -109,8 +117,10 @@ def test_view_probing_reaches_a_fixpoint(name: str) -> None:
         every = views.views(clue)
         if len(every) > 50:
             continue
-        surviving = [view for view in every if views._try(lambda: views._assume_view(q, view))[0]]
-        assert [{view[i] for view in surviving} for i in range(4)] == [set(k) for k in views.lengths[clue]], clue
+        surviving = [view for view in every if views._try(lambda: views._assume_view(q, view))[0]]  # noqa: B023  (called within this iteration)
+        assert [{view[i] for view in surviving} for i in range(4)] == [set(k) for k in views.lengths[clue]], (
+            clue
+        )
         probed += len(every) > 1
     assert probed >= 10
 

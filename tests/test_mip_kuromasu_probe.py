@@ -11,12 +11,10 @@ from pathlib import Path
 import pytest
 
 import puzzlebench as pb
+from bruteforce import kuromasu_view
 from puzzlebench.encodings.mip.kuromasu_probe import OPEN, Views, _prune
 from puzzlebench.formats import load_solution
 from puzzlebench.model import Kuromasu
-from puzzlebench.model.kuromasu import random_kuromasu
-
-from bruteforce import kuromasu_view
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "gen-kuromasu"
 
@@ -117,12 +115,17 @@ def test_incremental_probing_reaches_a_fixpoint(name: str) -> None:
     for x, value in enumerate(views.col):
         if value == OPEN and views.watch[x]:
             for black in (1, 0):
-                assert views._try(lambda: views._settle(x, black))[0], (name, divmod(x, puzzle.cols), black)
+                assert views._try(lambda: views._settle(x, black))[0], (name, divmod(x, puzzle.cols), black)  # noqa: B023  (called within this iteration)
     for q, masks in enumerate(views.mask):
         for i, m in enumerate(masks):
             for k in range(m.bit_length()):
                 if m >> k & 1 and m != 1 << k:
-                    assert views._try(lambda: (views._set_mask(q, i, 1 << k), views._revise(q)))[0], (name, q, i, k)
+                    assert views._try(lambda: (views._set_mask(q, i, 1 << k), views._revise(q)))[0], (  # noqa: B023  (called within this iteration)
+                        name,
+                        q,
+                        i,
+                        k,
+                    )
 
 
 @pytest.mark.parametrize("name", ["kuromasu-030x030-s1", "kuromasu-030x030-s2"])

@@ -39,7 +39,9 @@ def small_boards(seed: int, count: int) -> list[Kuromasu]:
     boards = []
     for i in range(count):
         rows, cols = shapes[i % len(shapes)]
-        boards.append(planted_board(rng, rows, cols) if i % 2 else random_kuromasu(rng, rows, cols, clue_p=0.4))
+        boards.append(
+            planted_board(rng, rows, cols) if i % 2 else random_kuromasu(rng, rows, cols, clue_p=0.4)
+        )
     return boards
 
 
@@ -106,7 +108,9 @@ def test_without_connectivity_the_deductions_keep_every_answer_of_the_relaxed_ru
     puzzle = Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner")
     assert answers(puzzle, deduce=deduce) == (set(), True)
     result = pb.solve(puzzle, "mip", count=0, timeout=60, connectivity="none", deduce=deduce)
-    assert {frozenset(s.cells) for s in result.solutions} == {frozenset({(0, 1), (1, 0)})} and result.exhausted
+    assert {frozenset(s.cells) for s in result.solutions} == {
+        frozenset({(0, 1), (1, 0)})
+    } and result.exhausted
 
 
 def test_a_number_that_cannot_be_satisfied_is_a_contradiction_before_solving() -> None:
@@ -123,8 +127,9 @@ def test_tuples_give_one_binary_per_kept_view() -> None:
     views = _Views(puzzle)
     kept = views.views((1, 1))
     # (up, down, left, right) adding up to 2, each at most 1: the six pairs of rays
-    assert sorted(kept) == sorted(v for v in {(1, 1, 0, 0), (1, 0, 1, 0), (1, 0, 0, 1), (0, 1, 1, 0),
-                                                (0, 1, 0, 1), (0, 0, 1, 1)})
+    assert sorted(kept) == sorted(
+        v for v in {(1, 1, 0, 0), (1, 0, 1, 0), (1, 0, 0, 1), (0, 1, 1, 0), (0, 1, 0, 1), (0, 0, 1, 1)}
+    )
     plain = SPEC.build(puzzle, SPEC.resolve({"views": "sum", "deduce": "off"}))
     tuples = SPEC.build(puzzle, SPEC.resolve({"views": "tuples", "deduce": "off"}))
     assert tuples.num_cols == plain.num_cols + len(kept)

@@ -10,14 +10,13 @@ import math
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
+from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.encodings.mip.nurikabe import build_default
-from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 
 def _boards() -> list[Nurikabe]:
@@ -71,8 +70,7 @@ def test_the_fixed_cells_hold_in_every_brute_forced_answer():
 
 
 def test_search_sets_no_escalation_and_probe_fixes_the_white_cells():
-    boards = [p for p in _boards()
-              if IslandPlan.of(p, deduce=True).white - IslandPlan.of(p).white][:4]
+    boards = [p for p in _boards() if IslandPlan.of(p, deduce=True).white - IslandPlan.of(p).white][:4]
     assert boards
     for p in boards:
         assert build_default(p, _options(plan="search")).escalation is None
@@ -80,8 +78,11 @@ def test_search_sets_no_escalation_and_probe_fixes_the_white_cells():
         assert model.escalation is None
         white = IslandPlan.of(p, deduce=True).white
         # each probed unshaded cell's binary is held at 0 by a row of its own
-        rows = {(model.index[model.starts[k]], model.row_upper[k]) for k in range(model.num_rows)
-                if model.starts[k + 1] - model.starts[k] == 1 and model.row_lower[k] == model.row_upper[k]}
+        rows = {
+            (model.index[model.starts[k]], model.row_upper[k])
+            for k in range(model.num_rows)
+            if model.starts[k + 1] - model.starts[k] == 1 and model.row_lower[k] == model.row_upper[k]
+        }
         assert {(model.decision[c], 0.0) for c in white} <= rows
 
 

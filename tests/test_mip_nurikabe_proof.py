@@ -7,13 +7,12 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe, family_spec
 from puzzlebench.solvers import solve
 from puzzlebench.solvers.highs_backend import HighsBackend
-
-from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -70,7 +69,7 @@ def test_the_block_row_excludes_the_answer_keeps_every_other_and_is_the_smaller_
         tried += 1
         for answer in answers:
             lower, coef = _block_row(p, answer, "auto")
-            value = lambda marked: sum(c for cell, c in coef.items() if cell in marked)  # noqa: E731
+            value = lambda marked: sum(c for cell, c in coef.items() if cell in marked)  # noqa: B023  (called within this iteration)
             assert value(answer) < lower - 0.5  # the answer is cut off
             assert all(value(other) >= lower - 1e-9 for other in answers - {answer})
             full_lower, full = _block_row(p, answer, "full")
@@ -80,7 +79,9 @@ def test_the_block_row_excludes_the_answer_keeps_every_other_and_is_the_smaller_
 # boards whose proof took most of their time (10x18, 14x24)
 @pytest.mark.parametrize("record", ["15_10x18", "158_14x24"])
 def test_janko_records_get_their_published_answer_proven_unique(janko_dir, record):
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
+    entry = next(
+        e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
+    )
     result = solve(entry.puzzle, "mip", count=2, timeout=120)
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution

@@ -8,14 +8,13 @@ import random
 import numpy as np
 import pytest
 
+from bruteforce import all_solutions, planted_nurikabe
 from puzzlebench import registry
 from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
 from puzzlebench.encodings.mip.common import Cut, Var
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe, Rule, family_spec
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, planted_nurikabe
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -25,9 +24,11 @@ def _boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 4), (2, 5)] * 3]
     # a number whose island must bend around another; a '?' beside numbers; two '?' islands
-    return boards + [Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 1}),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+    return boards + [
+        Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 1}),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+    ]
 
 
 def _options(islands: str, connectivity: str) -> dict:
@@ -41,8 +42,16 @@ def _options(islands: str, connectivity: str) -> dict:
 @pytest.mark.parametrize("connectivity", ["lazy", "flow"])
 def test_separator_cuts_find_exactly_the_brute_force_answers(islands, connectivity):
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, islands=islands, connectivity=connectivity,
-                       cuts="separator", levels=4)
+        result = solve(
+            p,
+            "mip",
+            count=0,
+            timeout=60,
+            islands=islands,
+            connectivity=connectivity,
+            cuts="separator",
+            levels=4,
+        )
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
 
@@ -60,12 +69,23 @@ def _feasible_with(model, wall_cells: frozenset, cut: Cut) -> bool:
     h.addVars(model.num_cols, lower, upper)
     ints = np.flatnonzero(np.array(model.integer)).astype(np.int32)
     h.changeColsIntegrality(len(ints), ints, np.ones(len(ints), dtype=np.uint8))
-    h.addRows(model.num_rows, np.array(model.row_lower), np.array(model.row_upper), model.num_nonzeros,
-              np.array(model.starts[:-1], dtype=np.int32), np.array(model.index, dtype=np.int32),
-              np.array(model.value))
+    h.addRows(
+        model.num_rows,
+        np.array(model.row_lower),
+        np.array(model.row_upper),
+        model.num_nonzeros,
+        np.array(model.starts[:-1], dtype=np.int32),
+        np.array(model.index, dtype=np.int32),
+        np.array(model.value),
+    )
     entries = [(col, coef) for col, coef in cut.expr.terms.items() if coef]
-    h.addRow(cut.lower - cut.expr.constant, cut.upper - cut.expr.constant, len(entries),
-             np.array([c for c, _ in entries], dtype=np.int32), np.array([v for _, v in entries]))
+    h.addRow(
+        cut.lower - cut.expr.constant,
+        cut.upper - cut.expr.constant,
+        len(entries),
+        np.array([c for c, _ in entries], dtype=np.int32),
+        np.array([v for _, v in entries]),
+    )
     h.setOptionValue("presolve", "off")
     h.run()
     return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
@@ -119,7 +139,9 @@ def test_a_candidate_is_cut_exactly_when_the_verifier_rejects_it():
 # two records with '?' clues, and two that need rounds of island and wall cuts
 @pytest.mark.parametrize("record", ["726_10x10", "758_11x11", "241_10x10", "481_7x7"])
 def test_janko_records_get_their_published_answer_proven_unique(janko_dir, record):
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
+    entry = next(
+        e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
+    )
     result = solve(entry.puzzle, "mip", count=2, timeout=120, cuts="separator")
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution
@@ -169,8 +191,11 @@ class _Recorder:
 def test_the_start_is_the_candidate_away_from_the_cut_rows_and_none_after_a_block(start):
     from puzzlebench.solvers.highs_backend import HighsBackend
 
-    p = next(b for b in planted_nurikabe(7, 20, [(5, 5)], 0.6, 25) if (2, 2) not in b.clue_cells
-             and not {(1, 2), (3, 2), (2, 1), (2, 3)} & b.clue_cells)
+    p = next(
+        b
+        for b in planted_nurikabe(7, 20, [(5, 5)], 0.6, 25)
+        if (2, 2) not in b.clue_cells and not {(1, 2), (3, 2), (2, 1), (2, 3)} & b.clue_cells
+    )
     model = _model_with(p)
     backend = HighsBackend({"start": start})
     backend.build(model, None)
@@ -220,8 +245,18 @@ def _model_with(p: Nurikabe, **options):
 
 @pytest.mark.parametrize("record", ["962_10x10", "241_10x10"])
 def test_janko_records_with_the_repaired_start_get_their_published_answer(janko_dir, record):
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
-    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always", plan="search",
-                   contacts="forest", levels=3000)  # lazy rounds (the defaults leave 962_10x10 none)
+    entry = next(
+        e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
+    )
+    result = solve(
+        entry.puzzle,
+        "mip",
+        count=1,
+        timeout=120,
+        start="always",
+        plan="search",
+        contacts="forest",
+        levels=3000,
+    )  # lazy rounds (the defaults leave 962_10x10 none)
     assert result.solutions and result.solutions[0] == entry.solution
     assert result.extra.get("starts", 0) > 0

@@ -8,14 +8,13 @@ import random
 
 import pytest
 
+from bruteforce import assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.mip.common import MipModel
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe, family_spec
 from puzzlebench.solvers import solve
 from puzzlebench.solvers.highs_backend import LEAN_RULES_OFF, HighsBackend
-
-from bruteforce import assert_enumerates_brute_force
 
 pytestmark = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 
@@ -25,8 +24,10 @@ def _boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (2, 5)] * 3]
     # an island that must bend around another, and a '?' beside a number
-    return boards + [Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 1}),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)}))]
+    return boards + [
+        Nurikabe(4, 4, numbers={(0, 0): 5, (3, 3): 1}),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+    ]
 
 
 @pytest.mark.parametrize("rules", ["all", "lean"])
@@ -47,7 +48,9 @@ def _rules_off(model: MipModel, rules: str) -> int:
 
 def test_lean_switches_off_its_rules_and_auto_follows_the_encoding():
     spec = registry.get("nurikabe", "mip")
-    nurikabe = spec.build(Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1}), {o.name: o.default for o in spec.options})
+    nurikabe = spec.build(
+        Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1}), {o.name: o.default for o in spec.options}
+    )
     assert nurikabe.presolve_rules == "lean"  # the Nurikabe encoding asks for it
     plain = MipModel()
     plain.binary()
@@ -62,7 +65,9 @@ def test_lean_switches_off_its_rules_and_auto_follows_the_encoding():
 # boards that need many rounds of island and wall cuts (14x24, 10x18, 8x12)
 @pytest.mark.parametrize("record", ["18_14x24", "163_10x18", "490_8x12"])
 def test_janko_records_get_their_published_answer_proven_unique_with_lean_presolve(janko_dir, record):
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record)
+    entry = next(
+        e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
+    )
     result = solve(entry.puzzle, "mip", count=2, timeout=120, presolve_rules="lean")
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution
@@ -106,9 +111,13 @@ def test_a_part_row_excludes_exactly_the_points_its_cell_clauses_exclude():
             for _ in range(20):
                 point = frozenset(c for c in cells if rng.random() < 0.5)
                 value = {by_part.decision[c]: float(c in point) for c in cells}
-                holds_clauses = all(any((cell in point) == positive for cell, positive in clause) for clause in clauses)
-                holds_rows = all(r.lower <= r.expr.constant + sum(k * value[col] for col, k in r.expr.terms.items())
-                                 for r in rows)
+                holds_clauses = all(
+                    any((cell in point) == positive for cell, positive in clause) for clause in clauses
+                )
+                holds_rows = all(
+                    r.lower <= r.expr.constant + sum(k * value[col] for col, k in r.expr.terms.items())
+                    for r in rows
+                )
                 assert holds_clauses == holds_rows, (p.to_text(), sorted(marked), sorted(point))
                 checked += 1
     assert checked > 100

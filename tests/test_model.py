@@ -11,19 +11,26 @@ from puzzlebench.formats import loads
 from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Rule, family_spec, family_specs
 
 
-@pytest.mark.parametrize("make, error, words", [
-    (lambda: LightUp(3, 3, numbers={(1, 1): 5}), ClueOutOfRange, "(1, 1)"),
-    (lambda: LightUp(3, 3, numbers={(1, 1): -1}), ClueOutOfRange, "0..4"),
-    (lambda: Kuromasu(2, 2, numbers={(0, 1): 4}), ClueOutOfRange, "(0, 1) must be 1..3"),
-    (lambda: Kuromasu(2, 2, numbers={(0, 1): 0}), ClueOutOfRange, "(0, 1)"),
-    (lambda: LightBulbs.from_rows([[1, 2], [3, 10]]), ClueOutOfRange, "(1, 1)"),
-    (lambda: LightBulbs.from_rows([[1, 2], [3]]), GridShapeError, "row 1 has 1"),
-    (lambda: LightBulbs.from_rows([]), GridShapeError, "empty"),
-    (lambda: LightUp(0, 3), GridShapeError, "0x3"),
-    (lambda: LightUp(2, 2, walls=frozenset({(2, 0)})), CellOutOfBounds, "(2, 0)"),
-    (lambda: Kuromasu(2, 2, numbers={(0, 5): 1}), CellOutOfBounds, "(0, 5)"),
-    (lambda: Kuromasu(2, 2, numbers={(0, 0): 2}, unknown=frozenset({(0, 0)})), PuzzleError, "(0, 0) is both"),
-])
+@pytest.mark.parametrize(
+    "make, error, words",
+    [
+        (lambda: LightUp(3, 3, numbers={(1, 1): 5}), ClueOutOfRange, "(1, 1)"),
+        (lambda: LightUp(3, 3, numbers={(1, 1): -1}), ClueOutOfRange, "0..4"),
+        (lambda: Kuromasu(2, 2, numbers={(0, 1): 4}), ClueOutOfRange, "(0, 1) must be 1..3"),
+        (lambda: Kuromasu(2, 2, numbers={(0, 1): 0}), ClueOutOfRange, "(0, 1)"),
+        (lambda: LightBulbs.from_rows([[1, 2], [3, 10]]), ClueOutOfRange, "(1, 1)"),
+        (lambda: LightBulbs.from_rows([[1, 2], [3]]), GridShapeError, "row 1 has 1"),
+        (lambda: LightBulbs.from_rows([]), GridShapeError, "empty"),
+        (lambda: LightUp(0, 3), GridShapeError, "0x3"),
+        (lambda: LightUp(2, 2, walls=frozenset({(2, 0)})), CellOutOfBounds, "(2, 0)"),
+        (lambda: Kuromasu(2, 2, numbers={(0, 5): 1}), CellOutOfBounds, "(0, 5)"),
+        (
+            lambda: Kuromasu(2, 2, numbers={(0, 0): 2}, unknown=frozenset({(0, 0)})),
+            PuzzleError,
+            "(0, 0) is both",
+        ),
+    ],
+)
 def test_invalid_boards_raise_naming_the_cell(make, error, words):
     with pytest.raises(error) as info:
         make()
@@ -53,11 +60,14 @@ def test_verifier_reports_each_rule_with_its_cells():
     assert {v.rule for v in kuro.verify([(0, 1), (1, 1)])} == {Rule.ADJACENT_BLACKS, Rule.VISIBLE_COUNT_WRONG}
 
 
-@pytest.mark.parametrize("puzzle", [
-    LightUp(3, 4, walls={(0, 0)}, numbers={(1, 1): 2}, name="l", meta={"seed": 3}),
-    Kuromasu(3, 3, numbers={(0, 0): 5}, unknown={(2, 2)}, meta={"origin": {"n": 1}}),
-    LightBulbs.from_rows([[4, 4], [4, 4]]),
-])
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        LightUp(3, 4, walls={(0, 0)}, numbers={(1, 1): 2}, name="l", meta={"seed": 3}),
+        Kuromasu(3, 3, numbers={(0, 0): 5}, unknown={(2, 2)}, meta={"origin": {"n": 1}}),
+        LightBulbs.from_rows([[4, 4], [4, 4]]),
+    ],
+)
 def test_puzzles_pickle_for_worker_processes(puzzle):
     import pickle
 
@@ -84,7 +94,7 @@ def test_families_are_registered_names_that_behave_like_enum_members():
     with pytest.raises(PuzzleError, match="unknown puzzle family 'sudoku'"):
         family_spec("sudoku")
     with pytest.raises(AttributeError):
-        Family.SUDOKU  # noqa: B018
+        Family.SUDOKU  # noqa: B018  (the lookup is what raises)
 
 
 @pytest.mark.parametrize("name", [spec.family.value for spec in family_specs() if spec.accepts is not None])
@@ -112,8 +122,12 @@ def test_cells_in_other_forms_are_converted_or_refused_as_before():
     """Cells that are in-bounds pairs of plain ints are taken as they are; any other form goes
     through the full check, which converts it (numpy integers, lists, bools) or names it."""
     np = pytest.importorskip("numpy")
-    lightup = LightUp(3, 3, walls=frozenset({(np.int64(1), np.int64(2)), (True, 0)}), numbers={(np.int32(2), 2): 1})
-    assert lightup.walls == {(1, 2), (1, 0), (2, 2)} and all(type(x) is int for cell in lightup.walls for x in cell)
+    lightup = LightUp(
+        3, 3, walls=frozenset({(np.int64(1), np.int64(2)), (True, 0)}), numbers={(np.int32(2), 2): 1}
+    )
+    assert lightup.walls == {(1, 2), (1, 0), (2, 2)} and all(
+        type(x) is int for cell in lightup.walls for x in cell
+    )
     assert dict(lightup.numbers) == {(2, 2): 1} and all(type(x) is int for x in next(iter(lightup.numbers)))
     kuro = Kuromasu(2, 2, numbers={(np.int64(0), 1): 2}, unknown=[[1, 1]])
     assert kuro.unknown == {(1, 1)} and list(kuro.numbers) == [(0, 1)]

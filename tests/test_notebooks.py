@@ -17,10 +17,16 @@ from puzzlebench import registry
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
 
-from puzzlebench.notebooks import NOTEBOOK_DIR, execute, execute_all, notebooks  # noqa: E402
+from puzzlebench.notebooks import NOTEBOOK_DIR, execute, execute_all, notebooks
 
-EXPECTED = ["01_tour", "02_cross_validation", "03_connectivity_ablation", "04_scaling", "05_lightbulbs",
-            "06_your_encoding"]
+EXPECTED = [
+    "01_tour",
+    "02_cross_validation",
+    "03_connectivity_ablation",
+    "04_scaling",
+    "05_lightbulbs",
+    "06_your_encoding",
+]
 
 #: Small parameters per notebook (each run well under a minute on one core).
 SMALL: dict[str, dict] = {
@@ -46,7 +52,7 @@ def _summary(nb) -> dict:
     text = "".join(out.text for out in _outputs(nb) if out.output_type == "stream")
     for line in text.splitlines():
         if line.startswith("SUMMARY "):
-            return json.loads(line[len("SUMMARY "):])
+            return json.loads(line[len("SUMMARY ") :])
     raise AssertionError("the notebook printed no SUMMARY line")
 
 
@@ -56,8 +62,12 @@ def _pngs(nb) -> int:
 
 def _run(name: str, tmp_path: Path):
     figures = tmp_path / "figures"
-    nb = execute(NOTEBOOK_DIR / f"{name}.ipynb", {**SMALL[name], "FIGURES": str(figures)}, timeout=240,
-                 html=tmp_path / f"{name}.html")
+    nb = execute(
+        NOTEBOOK_DIR / f"{name}.ipynb",
+        {**SMALL[name], "FIGURES": str(figures)},
+        timeout=240,
+        html=tmp_path / f"{name}.html",
+    )
     errors = [o for o in _outputs(nb) if o.output_type == "error"]
     assert not errors, errors
     assert (tmp_path / f"{name}.html").stat().st_size > 10_000
@@ -165,11 +175,15 @@ def test_your_encoding(tmp_path):
 def test_execute_all_writes_html_and_reports_failures(tmp_path):
     book = tmp_path / "books"
     book.mkdir()
-    good = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("X = 1", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell("print('X is', X, FIGURES is not None)"),
-        nbformat.v4.new_code_cell("import pathlib; pathlib.Path(FIGURES).mkdir(parents=True); print(FIGURES)"),
-    ])
+    good = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("X = 1", metadata={"tags": ["parameters"]}),
+            nbformat.v4.new_code_cell("print('X is', X, FIGURES is not None)"),
+            nbformat.v4.new_code_cell(
+                "import pathlib; pathlib.Path(FIGURES).mkdir(parents=True); print(FIGURES)"
+            ),
+        ]
+    )
     bad = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("raise ValueError('broken on purpose')")])
     nbformat.write(good, book / "01_good.ipynb")
     nbformat.write(bad, book / "02_bad.ipynb")
@@ -188,8 +202,13 @@ def test_closure_count_matches_clingo_on_a_non_square_grid():
     from puzzlebench.generate import generate
 
     puzzle = generate("kuromasu", 4, 6, seed=3).puzzle
-    df = analysis.run([puzzle], analysis.option_configs("kuromasu", "connectivity", ["asp"], "seed000"),
-                      count=1, timeout=30, progress=False)
+    df = analysis.run(
+        [puzzle],
+        analysis.option_configs("kuromasu", "connectivity", ["asp"], "seed000"),
+        count=1,
+        timeout=30,
+        progress=False,
+    )
     row = analysis.closure_table(df).iloc[0]
     # n = 24 cells, A = 2 * (4 * 5 + 6 * 3) = 76 ordered adjacent pairs: 24 + 24 * 76 + 24^2
     assert analysis.closure_delta(4, 6) == {"cells": 24, "adjacent_pairs": 76, "atoms": 576, "rules": 2424}

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from bruteforce import all_solutions
 from puzzlebench import registry
 from puzzlebench.encodings import islands as islands_module
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan, cell_cuts, island_reasoning, wall_size
@@ -16,8 +17,6 @@ from puzzlebench.errors import ParseError
 from puzzlebench.formats import iter_janko, janko, native, puzzlink
 from puzzlebench.model import Nurikabe, Rule
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions
 
 DATASET = "Nurikabe_dataset.json"
 #: the corpus records with '?' clues (islands of unknown size)
@@ -99,10 +98,16 @@ def test_random_boards_round_trip_through_puzzlink_and_janko():
     rng = random.Random(11)
     for _ in range(30):
         rows, cols = rng.randint(1, 9), rng.randint(1, 9)
-        numbers = {(r, c): rng.randint(1, min(rows * cols, 300)) for r in range(rows) for c in range(cols)
-                   if rng.random() < 0.3}
+        numbers = {
+            (r, c): rng.randint(1, min(rows * cols, 300))
+            for r in range(rows)
+            for c in range(cols)
+            if rng.random() < 0.3
+        }
         unknown = frozenset(cell for cell in list(numbers) if rng.random() < 0.3)
-        p = Nurikabe(rows, cols, numbers={c: n for c, n in numbers.items() if c not in unknown}, unknown=unknown)
+        p = Nurikabe(
+            rows, cols, numbers={c: n for c, n in numbers.items() if c not in unknown}, unknown=unknown
+        )
         assert puzzlink.read(puzzlink.write(p)) == p
         assert janko.read(janko.write(p), "nurikabe") == p
         assert native.read(native.write(p)) == p
@@ -113,11 +118,24 @@ def test_random_boards_round_trip_through_puzzlink_and_janko():
 UNKNOWN_BOARDS = {
     "question-island-of-three": ({(2, 1): 2}, {(0, 0)}, set(), "? . . /# # # /. 2 # /"),
     "question-island-of-one": ({(2, 2): 4}, {(0, 0)}, set(), "? # . /# # . /# . 4 /"),
-    "two-questions-joined": ({(2, 1): 2}, {(0, 0), (0, 2)}, {Rule.ISLAND_TWO_NUMBERS}, "? . ? /# # # /. 2 # /"),
-    "question-and-number-joined": ({(2, 1): 2}, {(0, 0)}, {Rule.ISLAND_TWO_NUMBERS, Rule.ISLAND_WITHOUT_NUMBER},
-                                   "? # . /. # # /. 2 # /"),
-    "question-shaded": ({(2, 1): 2}, {(0, 0)}, {Rule.SHADED_NUMBER, Rule.ISLAND_WITHOUT_NUMBER},
-                        "# . . /# # # /. 2 # /"),
+    "two-questions-joined": (
+        {(2, 1): 2},
+        {(0, 0), (0, 2)},
+        {Rule.ISLAND_TWO_NUMBERS},
+        "? . ? /# # # /. 2 # /",
+    ),
+    "question-and-number-joined": (
+        {(2, 1): 2},
+        {(0, 0)},
+        {Rule.ISLAND_TWO_NUMBERS, Rule.ISLAND_WITHOUT_NUMBER},
+        "? # . /. # # /. 2 # /",
+    ),
+    "question-shaded": (
+        {(2, 1): 2},
+        {(0, 0)},
+        {Rule.SHADED_NUMBER, Rule.ISLAND_WITHOUT_NUMBER},
+        "# . . /# # # /. 2 # /",
+    ),
 }
 
 
@@ -151,7 +169,10 @@ def test_verifier_accepts_every_published_answer_and_janko_round_trips(corpus):
     assert [e.id for e in entries if e.puzzle.verify(e.solution)] == []
     for e in entries[::50]:
         assert janko.read(janko.write(e.puzzle), "nurikabe") == e.puzzle
-        assert janko.read_solution(janko.write_solution(e.puzzle, e.solution), e.puzzle).cells == e.solution.cells
+        assert (
+            janko.read_solution(janko.write_solution(e.puzzle, e.solution), e.puzzle).cells
+            == e.solution.cells
+        )
 
 
 def test_precomputation_holds_for_every_published_answer(corpus):
@@ -212,7 +233,9 @@ def test_redundant_wall_rules_hold_for_every_answer(corpus):
             assert fewest == most or p.unknown, p.to_text()  # exact without '?' clues
             # a wall cell has a wall neighbour (listed whenever every answer's wall has two cells
             # or more, which without '?' clues is whenever this one has)
-            assert all(any(nb in wall for nb in around) for cell, around in partners if cell in wall), p.to_text()
+            assert all(any(nb in wall for nb in around) for cell, around in partners if cell in wall), (
+                p.to_text()
+            )
             if partners:
                 assert len(wall) >= 2
             if not p.unknown:
@@ -235,8 +258,9 @@ def test_lazy_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
             flipped = set(rng.sample(markable, 3))
             candidate = frozenset(answer ^ flipped)
             cuts = island_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, e.puzzle.unknown)
-            cuts += connectivity_cuts(e.puzzle.rows, e.puzzle.cols, candidate, frozenset(markable),
-                                      isolated=False, of_marked=True)
+            cuts += connectivity_cuts(
+                e.puzzle.rows, e.puzzle.cols, candidate, frozenset(markable), isolated=False, of_marked=True
+            )
             cut_seen += len(cuts)
             for clause in cuts:
                 assert not _holds(clause, candidate), (e.id, clause)
@@ -258,8 +282,16 @@ def test_cell_cuts_reject_the_candidate_and_keep_the_published_answer(corpus):
         for _ in range(5):
             # candidates keep the cells known to be wall, as every solver's do
             candidate = frozenset(answer ^ set(rng.sample(markable, 3)))
-            cuts = cell_cuts(e.puzzle.rows, e.puzzle.cols, e.puzzle.numbers, candidate, anchor, True, True,
-                             e.puzzle.unknown)
+            cuts = cell_cuts(
+                e.puzzle.rows,
+                e.puzzle.cols,
+                e.puzzle.numbers,
+                candidate,
+                anchor,
+                True,
+                True,
+                e.puzzle.unknown,
+            )
             cut_seen += len(cuts)
             for clause in cuts:
                 assert not _holds(clause, candidate), (e.id, clause)
@@ -289,7 +321,9 @@ def _reasoning_cases(puzzle, answers, rng, rounds):
             elif answers and t % 2 == 0 and rng.random() < share:
                 state.append(BLACK if cell in answer else WHITE)
             else:
-                state.append(rng.choice((UNKNOWN, UNKNOWN, BLACK, WHITE)) if t % 2 or not answers else UNKNOWN)
+                state.append(
+                    rng.choice((UNKNOWN, UNKNOWN, BLACK, WHITE)) if t % 2 or not answers else UNKNOWN
+                )
         yield state, island_reasoning(graph, state)
 
 
@@ -305,7 +339,10 @@ def _check_findings(state, found, answers, cols, where):
     if found.conflict is not None:  # a conflict is false now
         assert all(now(i, wall) is False for i, wall in found.conflict), (where, found.conflict)
     for clause in found.implied:  # an inference: an undecided cell, its reason false now
-        assert now(*clause[0]) is None and all(now(i, wall) is False for i, wall in clause[1:]), (where, clause)
+        assert now(*clause[0]) is None and all(now(i, wall) is False for i, wall in clause[1:]), (
+            where,
+            clause,
+        )
 
 
 def test_island_reasoning_is_sound_on_brute_forced_boards():
@@ -353,8 +390,14 @@ def _variants():
             for option in spec.options:
                 for value in option.choices or ():
                     if value != option.default and value not in option.relaxing:
-                        out.append(pytest.param(paradigm, spec.name, {option.name: value},
-                                                id=f"{paradigm}-{spec.name}-{option.name}={value}"))
+                        out.append(
+                            pytest.param(
+                                paradigm,
+                                spec.name,
+                                {option.name: value},
+                                id=f"{paradigm}-{spec.name}-{option.name}={value}",
+                            )
+                        )
             out.append(pytest.param(paradigm, spec.name, {}, id=f"{paradigm}-{spec.name}-default"))
     return out
 
@@ -366,15 +409,20 @@ def _small_boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (3, 5)] * 2]
     # hand-made: numbers side by side (never an answer), and a lone 1 whose walls must meet
-    boards += [Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}), Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
-               Nurikabe(3, 3, numbers={(1, 1): 1})]
+    boards += [
+        Nurikabe(3, 3, numbers={(1, 1): 2, (1, 2): 3}),
+        Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 1}),
+        Nurikabe(3, 3, numbers={(1, 1): 1}),
+    ]
     # '?' clues: a lone '?' (any island, the whole board included), two '?', a '?' beside a
     # number (never an answer), and '?' islands sharing the board with numbers
-    return boards + [Nurikabe(2, 3, unknown=frozenset({(1, 1)})),
-                     Nurikabe(3, 4, unknown=frozenset({(0, 0), (2, 3)})),
-                     Nurikabe(3, 3, numbers={(1, 1): 2}, unknown=frozenset({(1, 2)})),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)}))]
+    return boards + [
+        Nurikabe(2, 3, unknown=frozenset({(1, 1)})),
+        Nurikabe(3, 4, unknown=frozenset({(0, 0), (2, 3)})),
+        Nurikabe(3, 3, numbers={(1, 1): 2}, unknown=frozenset({(1, 2)})),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(4, 4, numbers={(0, 0): 4}, unknown=frozenset({(3, 3), (1, 2)})),
+    ]
 
 
 def test_random_small_boards_hold_question_marks():
@@ -455,14 +503,18 @@ def test_documented_facts_state_question_marks_for_encoding_files(tmp_path):
 
     p = Nurikabe(2, 3, numbers={(0, 0): 2}, unknown=frozenset({(1, 2)}))
     facts = asp_facts(p).split()
-    assert {"num(0,0,2).", "clue(0,0).", "clue(1,2)."} <= set(facts) and not any(f.startswith("num(1,2") for f in facts)
+    assert {"num(0,0,2).", "clue(0,0).", "clue(1,2)."} <= set(facts) and not any(
+        f.startswith("num(1,2") for f in facts
+    )
     assert "clue(X,Y)." in schema("nurikabe", "asp") and "-1 a '?' clue" in schema("nurikabe", "minizinc")
     assert re.findall(r"-?\d+", mzn_data(p).split("n =")[1]) == ["2", "0", "0", "0", "0", "-1"]
     path = tmp_path / "nurikabe.lp"
     path.write_text(NURIKABE_LP)
     for board in _small_boards():
         result = solve(board, "asp", str(path), count=0, timeout=60)
-        assert result.exhausted and {s.cells for s in result.solutions} == all_solutions(board), board.to_text()
+        assert result.exhausted and {s.cells for s in result.solutions} == all_solutions(board), (
+            board.to_text()
+        )
 
 
 def test_question_mark_records_have_the_published_answer_only_with_default_sat(corpus):
@@ -488,6 +540,7 @@ def test_puzzlekit_declines_question_marks_with_the_reason():
 
 
 # -- the generator -----------------------------------------------------------------------------
+
 
 def test_generator_is_seeded_and_proves_its_puzzles_unique():
     from puzzlebench.generate import generate
@@ -557,7 +610,10 @@ def test_generated_puzzles_are_unique_in_another_paradigm(paradigm):
     for seed in (1, 2, 3):
         g = generate("nurikabe", 9, 9, seed=seed, paradigm="none")
         result = solve(g.puzzle, paradigm, count=2, timeout=60)
-        assert result.exhausted and [s.cells for s in result.solutions] == [g.solution.cells], (seed, paradigm)
+        assert result.exhausted and [s.cells for s in result.solutions] == [g.solution.cells], (
+            seed,
+            paradigm,
+        )
 
 
 def test_the_oracle_finds_another_answer_exactly_when_asp_does():

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, planted_nurikabe
 from puzzlebench import registry
 from puzzlebench.encodings.islands import EDGE, contact_cycles
 from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
@@ -18,8 +19,6 @@ from puzzlebench.encodings.mip.common import Cut
 from puzzlebench.encodings.regions import white_regions
 from puzzlebench.model import Nurikabe, Rule, family_spec
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, planted_nurikabe
 
 needs_mip = pytest.mark.skipif("mip" not in registry.available(), reason="highspy is not installed")
 needs_cp = pytest.mark.skipif("cp" not in registry.available(), reason="ortools is not installed")
@@ -112,23 +111,39 @@ def test_two_islands_and_the_edge_close_a_cycle():
 
 
 @needs_mip
-@pytest.mark.parametrize("islands, contacts", [("owners", "forest"), ("hybrid", "forest"), ("owners", "acyclic"),
-                                               ("hybrid", "acyclic")])
+@pytest.mark.parametrize(
+    "islands, contacts",
+    [("owners", "forest"), ("hybrid", "forest"), ("owners", "acyclic"), ("hybrid", "acyclic")],
+)
 def test_contacts_find_exactly_the_brute_force_answers(islands, contacts):
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, islands=islands, contacts=contacts, plan="search", levels=4)
+        result = solve(
+            p, "mip", count=0, timeout=60, islands=islands, contacts=contacts, plan="search", levels=4
+        )
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
 
 
 @needs_cp
-@pytest.mark.parametrize("contacts, reach", [("forest", "search"), ("acyclic", "probed"), ("acyclic", "search")])
+@pytest.mark.parametrize(
+    "contacts, reach", [("forest", "search"), ("acyclic", "probed"), ("acyclic", "search")]
+)
 def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers(contacts, reach):
     switched = contacts_seen = 0
     for p in _boards():
         for after in (1, 2, 4):
-            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_time=0, escalate_to="levels",
-                           escalate_contacts=contacts, escalate_reach=reach, plan="search")
+            result = solve(
+                p,
+                "cp",
+                count=0,
+                timeout=60,
+                escalate=after,
+                escalate_time=0,
+                escalate_to="levels",
+                escalate_contacts=contacts,
+                escalate_reach=reach,
+                plan="search",
+            )
             assert result.exhausted
             assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
             switched += "escalated_at" in result.extra
@@ -140,7 +155,9 @@ def _ring() -> tuple[Nurikabe, frozenset]:
     """Four 1s in a diamond round (2, 2) touch pairwise at corners (a cycle of four, no triangle);
     1s in the board's corners leave every 2x2 block an unshaded cell: the one candidate walls off
     (2, 2), so the board has no answer."""
-    p = Nurikabe(5, 5, numbers={cell: 1 for cell in [(1, 2), (2, 1), (2, 3), (3, 2), (0, 0), (0, 4), (4, 0), (4, 4)]})
+    p = Nurikabe(
+        5, 5, numbers={cell: 1 for cell in [(1, 2), (2, 1), (2, 3), (3, 2), (0, 0), (0, 4), (4, 0), (4, 4)]}
+    )
     only = frozenset(c for c in p.grid.all_cells if c not in p.clue_cells)
     assert {v.rule for v in p.verify(only)} == {Rule.WALL_SPLIT}
     # every other cell borders a 1, so it is wall in any answer: `only` is the one candidate
@@ -174,7 +191,9 @@ def test_the_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
     p, _ = _ring()
     spec = registry.get("nurikabe", "cp", "default")
     for acyclic, feasible in ((False, True), (True, False)):
-        art, owns = cp_nurikabe._build(p, spec.resolve({"islands": "levels", "escalate": 0, "plan": "search"}))
+        art, owns = cp_nurikabe._build(
+            p, spec.resolve({"islands": "levels", "escalate": 0, "plan": "search"})
+        )
         cp_nurikabe._contacts(art.model, p, planned(p, "search"), owns, acyclic=acyclic)
         status = cp_model.CpSolver().solve(art.model)
         # the triangles alone leave the ring to the lazy cuts; the ranks rule it out in the model

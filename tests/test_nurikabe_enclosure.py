@@ -8,14 +8,18 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 from puzzlebench import registry
-from puzzlebench.encodings.islands import (IslandPlan, diagonal_clues, enclosure_boxes, most_adjacencies,
-                                           wall_adjacency)
+from puzzlebench.encodings.islands import (
+    IslandPlan,
+    diagonal_clues,
+    enclosure_boxes,
+    most_adjacencies,
+    wall_adjacency,
+)
 from puzzlebench.encodings.regions import white_regions
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -28,7 +32,9 @@ def corpus(janko_dir):
 def _diagonal_boards(count: int, seed: int) -> list[Nurikabe]:
     """Small boards (at most 12 cells to brute-force) with an answer planted, kept when two clues
     touch diagonally."""
-    return planted_nurikabe(seed, count, [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3)], 0.45, 12, keep=diagonal_clues)
+    return planted_nurikabe(
+        seed, count, [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3)], 0.45, 12, keep=diagonal_clues
+    )
 
 
 def _enclosure_holds(p: Nurikabe, wall) -> bool:
@@ -124,6 +130,7 @@ def test_the_enclosure_settles_29_10x10(corpus):
 
 
 # -- the wall's adjacency budget ---------------------------------------------------------------------
+
 
 def _polyominoes(n: int) -> set[frozenset]:
     """Every polyomino of n cells (up to translation), grown cell by cell."""

@@ -7,12 +7,11 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan, small_wall_parts, wall_size
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
-
-from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -22,9 +21,12 @@ def _boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (2, 4)] * 3]
     # a lone 1 (a wall of eight cells around it), a wall of exactly two cells, and '?' islands
-    return boards + [Nurikabe(3, 3, numbers={(1, 1): 1}), Nurikabe(2, 2, numbers={(0, 0): 2}),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
-                     Nurikabe(3, 3, unknown=frozenset({(0, 0), (2, 2)}))]
+    return boards + [
+        Nurikabe(3, 3, numbers={(1, 1): 1}),
+        Nurikabe(2, 2, numbers={(0, 0): 2}),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)})),
+        Nurikabe(3, 3, unknown=frozenset({(0, 0), (2, 2)})),
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,11 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan, met_lines, wall_runs, wall_runs_pay
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 

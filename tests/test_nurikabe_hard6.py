@@ -9,16 +9,14 @@ import random
 
 import pytest
 
-from puzzlebench.encodings.islands import IslandGraph, IslandPlan
 import puzzlebench.encodings.nurikabe_deduce as deduce
+from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
+from puzzlebench.encodings.islands import IslandGraph, IslandPlan
 from puzzlebench.encodings.nurikabe_deduce import Board, crossing, probe, refine, settle
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
-
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 
 DATASET = "Nurikabe_dataset.json"
 SHAPES = [(4, 4), (3, 4), (4, 3), (3, 5), (5, 3), (4, 5), (5, 4)]
@@ -149,8 +147,10 @@ def test_the_crossing_rule_never_refutes_part_of_an_answer():
         for wall in all_solutions(p):
             truth = [BLACK if divmod(i, cols) in wall else WHITE for i in range(p.rows * cols)]
             for _ in range(10):
-                state = [t if divmod(i, cols) in p.clue_cells or rng.random() < 0.6 else UNKNOWN
-                         for i, t in enumerate(truth)]
+                state = [
+                    t if divmod(i, cols) in p.clue_cells or rng.random() < 0.6 else UNKNOWN
+                    for i, t in enumerate(truth)
+                ]
                 assert not crossing(board, state), p.to_text()
                 checked += 1
     assert checked >= 500
@@ -182,9 +182,7 @@ def test_the_crossing_rule_on_a_small_board():
     # part reaches the rim at the bottom left; no answer has (0, 2) unshaded (brute force)
     p = Nurikabe(3, 3, numbers={(2, 0): 5})
     board = Board(p, IslandGraph.of(p, IslandPlan.of(p, deduce=False)))
-    state = [BLACK, BLACK, WHITE,
-             UNKNOWN, UNKNOWN, BLACK,
-             WHITE, UNKNOWN, UNKNOWN]
+    state = [BLACK, BLACK, WHITE, UNKNOWN, UNKNOWN, BLACK, WHITE, UNKNOWN, UNKNOWN]
     assert crossing(board, state)
     assert not any(_agrees(state, wall, 3) for wall in all_solutions(p))
 
@@ -234,8 +232,10 @@ class _Clock:
 
 #: (STALL_PASS_SHARE, stall) of a depth-2 probe stopped before its first cell, then of one let go
 #: on: by a stall shorter than the clock's step, or by a depth-1 pass slower than a share of a long stall
-STOPS = {"stall": ((float("inf"), 0.5), (float("inf"), None)),
-         "slow pass": ((0.001, 100.0), (float("inf"), 100.0))}
+STOPS = {
+    "stall": ((float("inf"), 0.5), (float("inf"), None)),
+    "slow pass": ((0.001, 100.0), (float("inf"), 100.0)),
+}
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
@@ -244,8 +244,10 @@ def test_depth_two_stops_before_its_first_cell(monkeypatch, engine, rule):
     # the clock moves a second per look; on boards where depth 2 goes on to settle more than
     # depth 1, the stopped probe leaves depth 1's state
     if engine == "compiled":
-        pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
-                            reason="the compiled engine needs numba (a dependency of the project)")
+        pytest.importorskip(
+            "puzzlebench.encodings.nurikabe_probe_compiled",
+            reason="the compiled engine needs numba (a dependency of the project)",
+        )
     monkeypatch.setattr(deduce, "time", _Clock())
     stopped, going = STOPS[rule]
     checked = 0
@@ -254,8 +256,12 @@ def test_depth_two_stops_before_its_first_cell(monkeypatch, engine, rule):
 
         def run(depth: int, share: float, stall: float | None) -> list[int] | None:
             monkeypatch.setattr(deduce, "STALL_PASS_SHARE", share)
-            board, state = deduce.initial(p, plan)
-            return state if probe(board, state, float("inf"), depth, "budget", engine=engine, stall=stall) else None
+            board, state = deduce.initial(p, plan)  # noqa: B023  (called within this iteration)
+            return (
+                state
+                if probe(board, state, float("inf"), depth, "budget", engine=engine, stall=stall)
+                else None
+            )
 
         one = run(1, float("inf"), None)
         if one is None or run(2, *going) == one:
@@ -295,4 +301,3 @@ def test_sat_with_the_deep_plan_enumerates_the_brute_forced_answers():
     boards = [p for p in _boards() if all_solutions(p)][:12]
     for p in boards:
         assert_enumerates_brute_force(p, "sat", plan="deep")
-

@@ -21,14 +21,28 @@ from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 
-jit = pytest.importorskip("puzzlebench.encodings.nurikabe_probe_compiled",
-                          reason="the compiled engine needs numba (a dependency of the project)")
+jit = pytest.importorskip(
+    "puzzlebench.encodings.nurikabe_probe_compiled",
+    reason="the compiled engine needs numba (a dependency of the project)",
+)
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "janko" / "Nurikabe_dataset.json"
 #: small and mid-sized corpus boards, among them some the probe settles whole and some it leaves
 #: mostly open, with '?' clues and without
-IDS = ["120_6x6", "200_10x10", "360_10x10", "400_9x12", "480_12x12", "560_12x16", "683_14x24",
-       "688_20x20", "800_14x24", "940_15x15", "960_15x15", "1080_10x14"]
+IDS = [
+    "120_6x6",
+    "200_10x10",
+    "360_10x10",
+    "400_9x12",
+    "480_12x12",
+    "560_12x16",
+    "683_14x24",
+    "688_20x20",
+    "800_14x24",
+    "940_15x15",
+    "960_15x15",
+    "1080_10x14",
+]
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +162,10 @@ def test_a_depth_two_probe_past_its_deadline_makes_no_whole_pass(corpus: dict, m
 
 
 def test_an_unknown_engine_is_refused() -> None:
-    board, state = nd.initial(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny"),
-                              IslandPlan.searched(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny")))
+    board, state = nd.initial(
+        Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny"),
+        IslandPlan.searched(Nurikabe(2, 2, numbers={(0, 0): 1}, name="tiny")),
+    )
     with pytest.raises(ValueError, match="unknown probe engine"):
         nd.probe(board, state, float("inf"), engine="gpu")
 
@@ -238,4 +254,6 @@ def test_the_stall_of_depth_two_follows_the_estimated_pass() -> None:
     assert nd._stall(stall, 0.1 / (2 * 100), 100) == stall  # a pass shorter than the stall
     middle = (nd.DEEP_PASS + nd.DEEP_SAMPLE * stall) / 2
     assert nd._stall(stall, middle / (2 * 400), 400) == stall  # too long a pass to wait for
-    assert nd._stall(stall, 2 * nd.DEEP_SAMPLE * stall / (2 * 400), 400) is None  # the stall would see few cells
+    assert (
+        nd._stall(stall, 2 * nd.DEEP_SAMPLE * stall / (2 * 400), 400) is None
+    )  # the stall would see few cells

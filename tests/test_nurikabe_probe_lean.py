@@ -11,9 +11,8 @@ import pytest
 from puzzlebench.encodings import nurikabe_deduce
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan, island_reasoning
 from puzzlebench.encodings.nurikabe_deduce import initial, probe
-from puzzlebench.formats import iter_janko
 from puzzlebench.encodings.regions import BLACK, UNKNOWN
-
+from puzzlebench.formats import iter_janko
 from test_nurikabe import _reasoning_cases, _small_boards
 
 
@@ -58,8 +57,9 @@ def test_lean_island_reasoning_finds_what_the_full_one_finds_on_corpus_boards(bo
 
 def _probed(p, full: bool, monkeypatch) -> list[int]:
     if full:  # the closure with the reasons built, as before the lean reading
-        monkeypatch.setattr(nurikabe_deduce, "island_reasoning",
-                            lambda g, state, reasons=True: island_reasoning(g, state))
+        monkeypatch.setattr(
+            nurikabe_deduce, "island_reasoning", lambda g, state, reasons=True: island_reasoning(g, state)
+        )
     else:
         monkeypatch.setattr(nurikabe_deduce, "island_reasoning", island_reasoning)
     board, state = initial(p, IslandPlan.of(p))
@@ -74,7 +74,10 @@ def test_the_probe_settles_the_same_cells_with_the_lean_reading(boards, monkeypa
         assert lean == _probed(e.puzzle, True, monkeypatch), e.id
         cols = e.puzzle.cols
         # every settled cell agrees with the published answer
-        assert all((s == BLACK) == ((i // cols, i % cols) in e.solution.cells)
-                   for i, s in enumerate(lean) if s != UNKNOWN), e.id
+        assert all(
+            (s == BLACK) == ((i // cols, i % cols) in e.solution.cells)
+            for i, s in enumerate(lean)
+            if s != UNKNOWN
+        ), e.id
         settled += sum(s != UNKNOWN for s in lean)
     assert settled > 300

@@ -8,12 +8,11 @@ import random
 
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.encodings.islands import separator_cuts
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe, family_spec
-
-from bruteforce import all_solutions, assert_enumerates_brute_force
 
 DATASET = "Nurikabe_dataset.json"
 
@@ -23,8 +22,11 @@ def _boards() -> list[Nurikabe]:
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 3)] * 3]
     # a 1 whose wall rings it, and two clues that leave a narrow neck of wall between them
-    return boards + [Nurikabe(3, 3, numbers={(1, 1): 1}), Nurikabe(3, 5, numbers={(0, 2): 2, (2, 2): 1}),
-                     Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0)}))]
+    return boards + [
+        Nurikabe(3, 3, numbers={(1, 1): 1}),
+        Nurikabe(3, 5, numbers={(0, 2): 2, (2, 2): 1}),
+        Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0)})),
+    ]
 
 
 def _holds(clause, wall) -> bool:
@@ -33,7 +35,11 @@ def _holds(clause, wall) -> bool:
 
 def _random_walls(p: Nurikabe, rng: random.Random, n: int) -> list[frozenset]:
     free = [(r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.clue_cells]
-    return [frozenset(cell for cell in free if rng.random() < share) for share in (0.3, 0.5, 0.7) for _ in range(n)]
+    return [
+        frozenset(cell for cell in free if rng.random() < share)
+        for share in (0.3, 0.5, 0.7)
+        for _ in range(n)
+    ]
 
 
 @pytest.mark.parametrize("radius", [1, 2, 3])
@@ -50,7 +56,11 @@ def test_separator_cuts_hold_for_every_brute_forced_answer(radius):
                 marked = marked | {anchor} if anchor else marked  # the anchor is wall in every candidate
                 for cut in separator_cuts(p.rows, p.cols, p.clue_cells, marked, anchor, radius):
                     checked += 1
-                    assert not _holds(cut, marked), (p.to_text(), sorted(marked), cut)  # it cuts the candidate
+                    assert not _holds(cut, marked), (
+                        p.to_text(),
+                        sorted(marked),
+                        cut,
+                    )  # it cuts the candidate
                     assert all(_holds(cut, wall) for wall in answers), (p.to_text(), sorted(marked), cut)
     assert checked >= 200
 
@@ -60,8 +70,10 @@ def test_separator_is_smaller_than_the_fence_at_a_neck():
     # (1,1) (the clue (0,2) closes the row), so (1,1) and (2,0) separate the part from (0,4)
     marked = frozenset({(0, 0), (1, 0), (0, 4), (1, 4), (2, 4)})
     cuts = separator_cuts(3, 5, frozenset({(0, 2)}), marked, (0, 4))
-    assert cuts == [[((1, 1), True), ((2, 0), True), ((0, 0), False), ((0, 4), False)],
-                    [((1, 1), True), ((2, 0), True), ((1, 0), False), ((0, 4), False)]]
+    assert cuts == [
+        [((1, 1), True), ((2, 0), True), ((0, 0), False), ((0, 4), False)],
+        [((1, 1), True), ((2, 0), True), ((1, 0), False), ((0, 4), False)],
+    ]
     assert separator_cuts(3, 5, frozenset({(0, 2)}), frozenset({(0, 0), (1, 0), (2, 0)}), None) == []
 
 
@@ -110,8 +122,11 @@ def _span_holds(p: Nurikabe, wall) -> bool:
 def test_wall_span_holds_for_every_brute_forced_and_published_answer(janko_dir):
     tight = 0
     # walls of a straight line or a staircase meet exactly the bound
-    for p in _boards() + [Nurikabe(2, 2, numbers={(0, 0): 2}), Nurikabe(3, 3, numbers={(0, 0): 5}),
-                          Nurikabe(2, 4, numbers={(0, 0): 4})]:
+    for p in _boards() + [
+        Nurikabe(2, 2, numbers={(0, 0): 2}),
+        Nurikabe(3, 3, numbers={(0, 0): 5}),
+        Nurikabe(2, 4, numbers={(0, 0): 4}),
+    ]:
         from puzzlebench.encodings.islands import IslandPlan, wall_lines
 
         most = wall_lines(p, IslandPlan.of(p))[2]

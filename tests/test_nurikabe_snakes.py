@@ -12,12 +12,11 @@ import time
 import pytest
 
 import puzzlebench.encodings.nurikabe_deduce as deduce
+from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 from puzzlebench.encodings.islands import IslandGraph, IslandPlan
 from puzzlebench.encodings.nurikabe_deduce import Board, probe, refine
 from puzzlebench.encodings.regions import BLACK, UNKNOWN, WHITE
 from puzzlebench.model import Nurikabe
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, plan_holds, planted_nurikabe
 
 SHAPES = [(4, 4), (3, 5), (5, 3), (4, 5), (5, 4)]
 
@@ -49,7 +48,9 @@ def _state(p: Nurikabe, plan: IslandPlan) -> tuple[Board, list[int]]:
 
 
 def _agrees(p: Nurikabe, state: list[int], wall: frozenset) -> bool:
-    return all(s == UNKNOWN or (s == BLACK) == ((i // p.cols, i % p.cols) in wall) for i, s in enumerate(state))
+    return all(
+        s == UNKNOWN or (s == BLACK) == ((i // p.cols, i % p.cols) in wall) for i, s in enumerate(state)
+    )
 
 
 def test_a_pass_that_ends_in_time_is_never_cut():

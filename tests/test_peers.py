@@ -16,6 +16,8 @@ import time
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu, random_lightup
+from conftest import REPO
 from puzzlebench import registry
 from puzzlebench.encodings.minizinc import lightup_board
 from puzzlebench.errors import EncodingError
@@ -23,10 +25,9 @@ from puzzlebench.model import Kuromasu, LightUp
 from puzzlebench.solvers.minizinc_backend import MiniZincBackend
 from puzzlebench.solvers.puzzlekit_backend import PuzzlekitBackend
 
-from bruteforce import all_solutions, random_kuromasu, random_lightup
-from conftest import REPO
-
-needs_minizinc = pytest.mark.skipif(not MiniZincBackend.supported(), reason=str(MiniZincBackend.unavailable_reason()))
+needs_minizinc = pytest.mark.skipif(
+    not MiniZincBackend.supported(), reason=str(MiniZincBackend.unavailable_reason())
+)
 needs_puzzlekit = pytest.mark.skipif(
     not PuzzlekitBackend.supported(), reason=str(PuzzlekitBackend.unavailable_reason())
 )
@@ -62,11 +63,12 @@ def tiny_kuromasus(n: int, seed: int) -> list[Kuromasu]:
 
 # -- MiniZinc ---------------------------------------------------------------------------------
 
+
 def test_seed001_board_matches_the_seed_data_file(seeds_dir):
     text = next(seeds_dir.glob("001_*.txt")).read_text(encoding="utf-8")
-    block = text[text.index("b = [|"):]
+    block = text[text.index("b = [|") :]
     block = block[: block.index("|];")]
-    printed = [[int(v) for v in re.findall(r"-?\d+", row)] for row in block[len("b = [|"):].split("|")]
+    printed = [[int(v) for v in re.findall(r"-?\d+", row)] for row in block[len("b = [|") :].split("|")]
     assert lightup_board(from_board(LIGHTUP1)) == printed == LIGHTUP1
 
 
@@ -135,6 +137,7 @@ def test_minizinc_timeout_is_a_timeout_status():
 
 # -- puzzlekit --------------------------------------------------------------------------------
 
+
 @needs_puzzlekit
 def test_puzzlekit_lightup_answers_are_valid_and_never_claim_uniqueness():
     for puzzle in tiny_lightups(10, seed=2):
@@ -177,14 +180,25 @@ def test_puzzlekit_runs_single_threaded_by_default():
 
 # -- the janko benchmark ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("family", ["akari", "kuromasu"])
 def test_janko_benchmark_writes_rows_and_summary(family, janko_dir, tmp_path):
     from puzzlebench.formats import iter_janko  # the benchmark reads the corpus with it
 
     assert callable(iter_janko)
     out = tmp_path / "janko"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "janko.py"), "--corpus", str(janko_dir),
-           "--family", family, "--limit", "3", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "janko.py"),
+        "--corpus",
+        str(janko_dir),
+        "--family",
+        family,
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads((out / "summary.json").read_text())
@@ -238,7 +252,11 @@ def test_janko_benchmark_takes_named_puzzles(janko_dir, tmp_path):
     ids = bench.puzzle_ids([f"{chosen[0]}, {chosen[1]}", f"@{listing}"])
     assert ids == set(chosen)
     # The corpus order is kept, whatever the order the ids were given in.
-    assert [e.id for e in bench.corpus(janko_dir, "akari", None, ids=ids)] == [chosen[0], chosen[2], chosen[1]]
+    assert [e.id for e in bench.corpus(janko_dir, "akari", None, ids=ids)] == [
+        chosen[0],
+        chosen[2],
+        chosen[1],
+    ]
     with pytest.raises(SystemExit, match="cannot read"):
         bench.puzzle_ids([f"@{tmp_path / 'missing.txt'}"])
 
@@ -252,8 +270,20 @@ def test_a_record_whose_solution_does_not_read_is_judged_by_the_verifier_and_the
     import puzzlebench as pb
 
     out = tmp_path / "janko"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "janko.py"), "--corpus", str(janko_dir), "--family", "hitori",
-           "--paradigm", "sat", "--ids", "85_17x17", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "janko.py"),
+        "--corpus",
+        str(janko_dir),
+        "--family",
+        "hitori",
+        "--paradigm",
+        "sat",
+        "--ids",
+        "85_17x17",
+        "--out",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "85_17x17 run without its published solution" in done.stderr
@@ -274,11 +304,13 @@ def test_a_record_whose_solution_does_not_read_is_judged_by_the_verifier_and_the
 
 @needs_puzzlekit
 def test_puzzlekit_models_are_imported_before_the_clock_starts():
-    code = ("import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "
-            "from puzzlebench.solvers.puzzlekit_backend import PuzzlekitBackend; "
-            "PuzzlekitBackend.load(); before = set(sys.modules); "
-            "pb.solve(LightUp(2, 2), 'puzzlekit', count=1); "
-            "print(sorted(m for m in set(sys.modules) - before if m.startswith(('puzzlekit', 'ortools'))))")
+    code = (
+        "import sys, puzzlebench as pb; from puzzlebench.model import LightUp; "
+        "from puzzlebench.solvers.puzzlekit_backend import PuzzlekitBackend; "
+        "PuzzlekitBackend.load(); before = set(sys.modules); "
+        "pb.solve(LightUp(2, 2), 'puzzlekit', count=1); "
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith(('puzzlekit', 'ortools'))))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"  # nothing of puzzlekit or OR-Tools left to import inside solve

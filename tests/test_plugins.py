@@ -27,10 +27,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import puzzlebench as pb
 from puzzlebench import registry
@@ -86,8 +86,9 @@ def plugin_site(tmp_path_factory) -> Path:
     """A folder holding the plugin package and its dist-info (entry points from pyproject.toml)."""
     project = tomllib.loads((PLUGIN_PKG / "pyproject.toml").read_text())["project"]
     site = tmp_path_factory.mktemp("plugin-site")
-    shutil.copytree(PLUGIN_PKG / "pb_demo_plugin", site / "pb_demo_plugin",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        PLUGIN_PKG / "pb_demo_plugin", site / "pb_demo_plugin", ignore=shutil.ignore_patterns("__pycache__")
+    )
     _write_dist(site, project["name"], project["version"], project["entry-points"])
     return site
 
@@ -107,8 +108,14 @@ def plugin_env(plugin_site) -> dict[str, str]:
 
 
 def cli(*args: str, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "puzzlebench", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlebench", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
@@ -146,20 +153,52 @@ def test_entry_point_plugin_is_found_by_the_cli(plugin_env):
     assert "demo-minisat" not in {s["solver"] for s in bare}
 
 
-@pytest.mark.parametrize("executor", [[], ["-j", "2"], ["--dask-local", "2"]], ids=["sequential", "j2", "dask"])
+@pytest.mark.parametrize(
+    "executor", [[], ["-j", "2"], ["--dask-local", "2"]], ids=["sequential", "j2", "dask"]
+)
 def test_bench_runs_the_plugin_encoding_and_solver(plugin_env, plugin_site, tmp_path, executor):
     out = tmp_path / "runs.jsonl"
-    proc = _ok(cli("bench", "--suite", "gen-lightup", "--limit", "2", "--paradigm", "sat",
-                   "--encoding", "demo", "--encoding", "default", "--solver", "demo-minisat", "--solver", "cadical195",
-                   "--timeout", "30", "--out", str(out), "--quiet", *executor, env=plugin_env))
+    proc = _ok(
+        cli(
+            "bench",
+            "--suite",
+            "gen-lightup",
+            "--limit",
+            "2",
+            "--paradigm",
+            "sat",
+            "--encoding",
+            "demo",
+            "--encoding",
+            "default",
+            "--solver",
+            "demo-minisat",
+            "--solver",
+            "cadical195",
+            "--timeout",
+            "30",
+            "--out",
+            str(out),
+            "--quiet",
+            *executor,
+            env=plugin_env,
+        )
+    )
     assert "8 run(s) stored" in proc.stderr and "0 failure(s)" in proc.stderr
     records = read_records(out)
     assert len(records) == 8
     assert {(r["encoding"], r["solver"]) for r in records} == {
-        (e, s) for e in ("demo", "default") for s in ("demo-minisat", "cadical195")}
+        (e, s) for e in ("demo", "default") for s in ("demo-minisat", "cadical195")
+    }
     plugin_hash = _file_hash(plugin_site / "pb_demo_plugin" / "__init__.py")
     for r in records:
-        assert (r["status"], r["verdict"], r["count"], r["exhausted"], r["complete"]) == ("sat", "valid", 1, True, True), r
+        assert (r["status"], r["verdict"], r["count"], r["exhausted"], r["complete"]) == (
+            "sat",
+            "valid",
+            1,
+            True,
+            True,
+        ), r
         assert r["jobs"] == (1 if not executor else 2)
         if r["solver"] == "demo-minisat":
             assert r["backend"] == "demo-pysat" and r["solver_version"].startswith("minisat22 (python-sat ")
@@ -196,26 +235,54 @@ def test_a_worker_process_finds_the_entry_point_itself(plugin_site, tmp_path, mo
     (tmp_path / "pb_probe.py").write_text(PROBE)
     monkeypatch.setenv("PYTHONPATH", _env(plugin_site, tmp_path)["PYTHONPATH"])
     monkeypatch.delenv("PUZZLEBENCH_PLUGINS", raising=False)
-    sweep = Sweep(items=load_items("gen-lightup")[:1], paradigms=["sat"], task="pb_probe:probe",
-                  out=str(tmp_path / "r.jsonl"))
+    sweep = Sweep(
+        items=load_items("gen-lightup")[:1],
+        paradigms=["sat"],
+        task="pb_probe:probe",
+        out=str(tmp_path / "r.jsonl"),
+    )
     run_sweep(sweep.expand(), sweep.out, quiet=True)
     (record,) = read_records(sweep.out)
     extra = record["extra"]
     assert extra["entry_points"] == ["pb_demo_plugin"] and extra["explicit"] == [] and extra["shipped"] == 0
     assert "demo-minisat" in extra["sat_solvers"] and "demo" in extra["lightup_sat"]
-    assert "pb_demo_plugin" not in sys.modules and "demo-minisat" not in {s.name for s in registry.solvers("sat")}
+    assert "pb_demo_plugin" not in sys.modules and "demo-minisat" not in {
+        s.name for s in registry.solvers("sat")
+    }
 
 
 def _bench_demo_asp(*plugin_args: str, env: dict[str, str], out: Path) -> subprocess.CompletedProcess:
-    return cli(*plugin_args, "bench", "--suite", "gen-kuromasu", "--limit", "2", "--paradigm", "asp",
-               "--encoding", "demo-asp", "--timeout", "30", "--out", str(out), "--quiet", env=env)
+    return cli(
+        *plugin_args,
+        "bench",
+        "--suite",
+        "gen-kuromasu",
+        "--limit",
+        "2",
+        "--paradigm",
+        "asp",
+        "--encoding",
+        "demo-asp",
+        "--timeout",
+        "30",
+        "--out",
+        str(out),
+        "--quiet",
+        env=env,
+    )
 
 
 def _assert_demo_asp_records(out: Path) -> None:
     records = read_records(out)
     assert len(records) == 2
     for r in records:
-        assert (r["encoding"], r["status"], r["verdict"], r["count"], r["exhausted"]) == ("demo-asp", "sat", "valid", 1, True)
+        assert (r["encoding"], r["status"], r["verdict"], r["count"], r["exhausted"]) == (
+            "demo-asp",
+            "sat",
+            "valid",
+            1,
+            True,
+        )
 
 
 def test_plugin_module_by_option_by_file_and_by_environment(plugin_env, plugin_site, tmp_path):
@@ -225,9 +292,25 @@ def test_plugin_module_by_option_by_file_and_by_environment(plugin_env, plugin_s
     # --plugin MODULE (before the command, or after it; -j 2: the workers load it too)
     _ok(_bench_demo_asp("--plugin", "pb_demo_plugin.extra", env=plugin_env, out=tmp_path / "option.jsonl"))
     _assert_demo_asp_records(tmp_path / "option.jsonl")
-    after = cli("bench", "--suite", "gen-kuromasu", "--limit", "2", "--paradigm", "asp", "--encoding", "demo-asp",
-                "--out", str(tmp_path / "after.jsonl"), "--quiet", "-j", "2", "--plugin", "pb_demo_plugin.extra",
-                env=plugin_env)
+    after = cli(
+        "bench",
+        "--suite",
+        "gen-kuromasu",
+        "--limit",
+        "2",
+        "--paradigm",
+        "asp",
+        "--encoding",
+        "demo-asp",
+        "--out",
+        str(tmp_path / "after.jsonl"),
+        "--quiet",
+        "-j",
+        "2",
+        "--plugin",
+        "pb_demo_plugin.extra",
+        env=plugin_env,
+    )
     _ok(after)
     _assert_demo_asp_records(tmp_path / "after.jsonl")
     # --plugin path/to/file.py
@@ -241,10 +324,15 @@ def test_plugin_module_by_option_by_file_and_by_environment(plugin_env, plugin_s
 
 
 def test_a_broken_plugin_is_a_one_line_error_with_status_2(plugin_env, tmp_path):
-    _one_line_error(cli("--plugin", "no.such.module", "solvers", env=plugin_env),
-                    "plugin 'no.such.module' (--plugin) failed to load", "ModuleNotFoundError")
-    _one_line_error(cli("solvers", env={**plugin_env, "PUZZLEBENCH_PLUGINS": "no.such.module"}),
-                    "plugin 'no.such.module' (PUZZLEBENCH_PLUGINS) failed to load")
+    _one_line_error(
+        cli("--plugin", "no.such.module", "solvers", env=plugin_env),
+        "plugin 'no.such.module' (--plugin) failed to load",
+        "ModuleNotFoundError",
+    )
+    _one_line_error(
+        cli("solvers", env={**plugin_env, "PUZZLEBENCH_PLUGINS": "no.such.module"}),
+        "plugin 'no.such.module' (PUZZLEBENCH_PLUGINS) failed to load",
+    )
     # an installed package whose entry point raises on import
     site = tmp_path / "broken-site"
     site.mkdir()
@@ -315,11 +403,17 @@ def test_a_nested_function_and_class_run_in_isolated_workers(registered, tmp_pat
         def close(self):
             self.sat.delete()
 
-    spec = registered.encoding("kuromasu", "sat", "test-nested", kuromasu_cnf)
+    registered.encoding("kuromasu", "sat", "test-nested", kuromasu_cnf)
     registered.solver("test-nested-glucose", "sat", NestedBackend, "a nested class")
     assert registry.shipped("kuromasu", "sat", "test-nested", "test-nested-glucose")  # both travel
-    sweep = Sweep(items=_kuromasu_items(3), paradigms=["sat"], encodings=["test-nested", "default"],
-                  solvers=["test-nested-glucose", "cadical195"], timeout=30, out=str(tmp_path / "r.jsonl"))
+    sweep = Sweep(
+        items=_kuromasu_items(3),
+        paradigms=["sat"],
+        encodings=["test-nested", "default"],
+        solvers=["test-nested-glucose", "cadical195"],
+        timeout=30,
+        out=str(tmp_path / "r.jsonl"),
+    )
     runs = sweep.expand()
     assert len(runs) == 3 * 2 * 2
     outcome = run_sweep(runs, sweep.out, executor=ThreadExecutor(2), quiet=True)
@@ -331,8 +425,10 @@ def test_a_nested_function_and_class_run_in_isolated_workers(registered, tmp_pat
             assert r["encoding_hash"]  # see test_a_shipped_builder_keeps_its_parent_hash
         if r["solver"] == "test-nested-glucose":
             assert r["backend"] == "nested" and r["solver_version"] == "nested 1.0"
-    assert all(len({r["solution_hash"] for r in records if r["puzzle_id"] == pid}) == 1
-               for pid in {r["puzzle_id"] for r in records})
+    assert all(
+        len({r["solution_hash"] for r in records if r["puzzle_id"] == pid}) == 1
+        for pid in {r["puzzle_id"] for r in records}
+    )
 
 
 def test_a_notebook_style_main_script_runs_in_isolated_workers(tmp_path):
@@ -366,8 +462,9 @@ sweep = Sweep(items=load_items("gen-lightup")[:2], paradigms=["sat"], encodings=
 run_sweep(sweep.expand(), sweep.out, quiet=True)
 print(json.dumps([(r["status"], r["verdict"], r["count"]) for r in read_records(sweep.out)]))
 """)
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=_env(), capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["sat", "valid", 1]] * 2
 
@@ -415,11 +512,19 @@ def test_a_paradigm_registered_in_process_runs_in_isolated_workers(tmp_path):
     pb.register_paradigm("test-brute", "generate and test", "test-brute")
     try:
         pb.register_solver("test-brute", "test-brute", BruteBackend)
-        pb.register_encoding("lightup", "test-brute", "default",
-                             lambda puzzle, options: Candidates({c: c for c in puzzle.open_cells}, puzzle=puzzle))
+        pb.register_encoding(
+            "lightup",
+            "test-brute",
+            "default",
+            lambda puzzle, options: Candidates({c: c for c in puzzle.open_cells}, puzzle=puzzle),
+        )
         tiny = pb.LightUp(3, 3, walls={(1, 1)}, numbers={(1, 1): 2}, name="tiny")
-        sweep = Sweep(items=items_from([tiny], "tiny"), paradigms=["test-brute", "sat"], count=0,
-                      out=str(tmp_path / "r.jsonl"))
+        sweep = Sweep(
+            items=items_from([tiny], "tiny"),
+            paradigms=["test-brute", "sat"],
+            count=0,
+            out=str(tmp_path / "r.jsonl"),
+        )
         run_sweep(sweep.expand(), sweep.out, quiet=True)
         records = {r["paradigm"]: r for r in read_records(sweep.out)}
         assert set(records) == {"test-brute", "sat"}
@@ -434,7 +539,9 @@ def test_a_paradigm_registered_in_process_runs_in_isolated_workers(tmp_path):
 
 def test_a_shipped_builder_keeps_its_parent_hash(registered, tmp_path):
     spec = registered.encoding("kuromasu", "sat", "test-hash", _kuromasu_builder())
-    sweep = Sweep(items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-hash"], out=str(tmp_path / "r.jsonl"))
+    sweep = Sweep(
+        items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-hash"], out=str(tmp_path / "r.jsonl")
+    )
     (run,) = sweep.expand()
     run_sweep([run], sweep.out, quiet=True)
     (record,) = read_records(sweep.out)
@@ -444,15 +551,19 @@ def test_a_shipped_builder_keeps_its_parent_hash(registered, tmp_path):
 def test_a_builder_from_a_module_on_the_parents_sys_path_runs_in_workers(registered, tmp_path, monkeypatch):
     folder = tmp_path / "mine"
     folder.mkdir()
-    (folder / "pb_test_mine.py").write_text("from puzzlebench import registry\n\n"
-                                            "def build(puzzle, options):\n"
-                                            "    spec = registry.get('kuromasu', 'sat')\n"
-                                            "    return spec.build(puzzle, spec.resolve({}))\n")
+    (folder / "pb_test_mine.py").write_text(
+        "from puzzlebench import registry\n\n"
+        "def build(puzzle, options):\n"
+        "    spec = registry.get('kuromasu', 'sat')\n"
+        "    return spec.build(puzzle, spec.resolve({}))\n"
+    )
     monkeypatch.syspath_prepend(str(folder))
     import pb_test_mine
 
     registered.encoding("kuromasu", "sat", "test-module", pb_test_mine.build)
-    sweep = Sweep(items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-module"], out=str(tmp_path / "r.jsonl"))
+    sweep = Sweep(
+        items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-module"], out=str(tmp_path / "r.jsonl")
+    )
     run_sweep(sweep.expand(), sweep.out, quiet=True)
     (record,) = read_records(sweep.out)
     assert record["status"] == "sat", record["error"]
@@ -474,8 +585,12 @@ def _kuromasu_builder(visibility: bool = True):
         from puzzlebench.encodings.sat.common import CnfModel
 
         cnf = CnfModel(pool=IDPool())
-        black = cnf.decision = {(r, c): cnf.var("black", r, c) for r in range(puzzle.rows)
-                                for c in range(puzzle.cols) if (r, c) not in puzzle.clue_cells}
+        black = cnf.decision = {
+            (r, c): cnf.var("black", r, c)
+            for r in range(puzzle.rows)
+            for c in range(puzzle.cols)
+            if (r, c) not in puzzle.clue_cells
+        }
         for (r, c), x in black.items():
             cnf.extend([[-x, -black[n]] for n in ((r + 1, c), (r, c + 1)) if n in black])
         for (r, c), n in puzzle.numbers.items() if visibility else ():
@@ -497,35 +612,58 @@ def _kuromasu_builder(visibility: bool = True):
 
 
 def test_a_wrong_user_encoding_is_caught(registered, tmp_path):
-    registered.encoding("kuromasu", "sat", "test-wrong", _kuromasu_builder(visibility=False))  # claims to be complete
+    registered.encoding(
+        "kuromasu", "sat", "test-wrong", _kuromasu_builder(visibility=False)
+    )  # claims to be complete
     puzzle = load_suite("gen-kuromasu")[0].puzzle
     result = pb.solve(puzzle, "sat", encoding="test-wrong", count=2, strict=False)
     assert result.status is pb.Status.WRONG and result.complete and not result.verified
     assert "verifier rejects" in result.error and result.to_record()["verdict"] == "invalid"
-    with pytest.raises(VerificationError, match="sat/test-wrong on cadical195 returned an answer the verifier rejects"):
+    with pytest.raises(
+        VerificationError, match="sat/test-wrong on cadical195 returned an answer the verifier rejects"
+    ):
         pb.solve(puzzle, "sat", encoding="test-wrong", count=2)
     report = pb.crosscheck(puzzle, configs=[Config("sat"), Config("asp"), Config("sat", "test-wrong")])
     assert report.verdict is Verdict.DISAGREE
     assert any("sat/test-wrong: answer" in d and "rejected by the verifier" in d for d in report.differences)
     # in an isolated worker: a recorded status, counted as a failure
-    sweep = Sweep(items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-wrong"], out=str(tmp_path / "r.jsonl"))
+    sweep = Sweep(
+        items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-wrong"], out=str(tmp_path / "r.jsonl")
+    )
     outcome = run_sweep(sweep.expand(), sweep.out, quiet=True)
     (record,) = read_records(sweep.out)
-    assert outcome.failures == 1 and (record["status"], record["verdict"], record["complete"]) == ("wrong", "invalid", True)
+    assert outcome.failures == 1 and (record["status"], record["verdict"], record["complete"]) == (
+        "wrong",
+        "invalid",
+        True,
+    )
 
 
 def test_a_relaxed_user_encoding_is_marked_and_left_out_of_agreement(registered):
-    registered.encoding("kuromasu", "sat", "test-relaxed", _kuromasu_builder(visibility=False), complete=False)
-    registered.encoding("kuromasu", "sat", "test-option", _kuromasu_builder(), options=[
-        pb.Option("connectivity", "lazy", ("lazy", "none"), "lazy cuts, or none", relaxing=("none",))])
+    registered.encoding(
+        "kuromasu", "sat", "test-relaxed", _kuromasu_builder(visibility=False), complete=False
+    )
+    registered.encoding(
+        "kuromasu",
+        "sat",
+        "test-option",
+        _kuromasu_builder(),
+        options=[
+            pb.Option("connectivity", "lazy", ("lazy", "none"), "lazy cuts, or none", relaxing=("none",))
+        ],
+    )
     puzzle = load_suite("gen-kuromasu")[0].puzzle
-    result = pb.solve(puzzle, "sat", encoding="test-relaxed", count=2)  # strict: relaxed answers are not judged
+    result = pb.solve(
+        puzzle, "sat", encoding="test-relaxed", count=2
+    )  # strict: relaxed answers are not judged
     assert result.complete is False and result.status is pb.Status.SAT and not result.verified
     assert result.to_record()["complete"] is False
     assert pb.solve(CUT_CORNER, "sat", encoding="test-option", connectivity="none", count=2).complete is False
     assert pb.solve(CUT_CORNER, "sat", encoding="test-option", count=2).status is pb.Status.UNSAT
-    for board, relaxed in ((puzzle, Config("sat", "test-relaxed")),
-                           (CUT_CORNER, Config("sat", "test-option", {"connectivity": "none"}))):
+    for board, relaxed in (
+        (puzzle, Config("sat", "test-relaxed")),
+        (CUT_CORNER, Config("sat", "test-option", {"connectivity": "none"})),
+    ):
         report = pb.crosscheck(board, configs=[Config("sat"), Config("asp"), relaxed])
         assert report.verdict is Verdict.AGREE, report.differences  # the complete ones agree
         (note,) = report.differences
@@ -540,7 +678,7 @@ def test_the_plugin_encoding_and_solver_match_brute_force(plugin_site, monkeypat
 
     monkeypatch.syspath_prepend(str(plugin_site))
     try:
-        import pb_demo_plugin  # noqa: F401  registers on import
+        import pb_demo_plugin  # noqa: F401  (registers on import)
 
         rng = random.Random(7)
         for i, shape in enumerate([(1, 4), (2, 3), (3, 3), (3, 4), (4, 4)] * 2):
@@ -584,8 +722,23 @@ def test_an_lp_file_showing_an_extra_predicate_is_an_encoding_error(tmp_path):
 def test_resume_does_not_reuse_a_record_of_an_edited_encoding_file(tmp_path):
     path, out = tmp_path / "mine.lp", tmp_path / "runs.jsonl"
     path.write_text(KUROMASU_LP)
-    args = ("bench", "--suite", "gen-kuromasu", "--limit", "2", "--paradigm", "asp", "--encoding", str(path),
-            "--timeout", "30", "--out", str(out), "--resume", "--quiet")
+    args = (
+        "bench",
+        "--suite",
+        "gen-kuromasu",
+        "--limit",
+        "2",
+        "--paradigm",
+        "asp",
+        "--encoding",
+        str(path),
+        "--timeout",
+        "30",
+        "--out",
+        str(out),
+        "--resume",
+        "--quiet",
+    )
     env = _env()
     assert "2 run(s) stored, 0 already present" in _ok(cli(*args, env=env)).stderr
     assert "0 run(s) stored, 2 already present" in _ok(cli(*args, env=env)).stderr

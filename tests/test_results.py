@@ -13,18 +13,47 @@ from puzzlebench import results
 from puzzlebench.bench.report import disagreements, format_report, solved_table, vbs_table
 
 
-def record(pid: str, label: str, status: str = "sat", *, count: int = 1, exhausted: bool = True,
-           time_total: float = 1.0, solution_hash: str | None = "h1", complete: bool = True,
-           verdict: str | None = None, expected: int | None = None, **extra) -> dict:
+def record(
+    pid: str,
+    label: str,
+    status: str = "sat",
+    *,
+    count: int = 1,
+    exhausted: bool = True,
+    time_total: float = 1.0,
+    solution_hash: str | None = "h1",
+    complete: bool = True,
+    verdict: str | None = None,
+    expected: int | None = None,
+    **extra,
+) -> dict:
     paradigm, _, encoding = label.partition("/")
     base = {
-        "key": f"{pid}-{label}-{extra.get('repeat', 0)}", "puzzle_id": pid, "puzzle_hash": f"hash-{pid}",
-        "suite": "s", "family": "lightup", "rows": 3, "cols": 3, "paradigm": paradigm, "encoding": encoding,
-        "options": {}, "complete": complete, "repeat": 0, "status": status,
-        "verdict": verdict or ("valid" if count else "none"), "count": count, "count_limit": 2,
-        "exhausted": exhausted, "solution_hash": solution_hash, "expected_count": expected,
-        "time_total": time_total, "timeout": 10.0, "size": {"variables": 9}, "search": {"conflicts": 3},
-        "versions": {"python": "3"}, "machine": {"cores": 2},
+        "key": f"{pid}-{label}-{extra.get('repeat', 0)}",
+        "puzzle_id": pid,
+        "puzzle_hash": f"hash-{pid}",
+        "suite": "s",
+        "family": "lightup",
+        "rows": 3,
+        "cols": 3,
+        "paradigm": paradigm,
+        "encoding": encoding,
+        "options": {},
+        "complete": complete,
+        "repeat": 0,
+        "status": status,
+        "verdict": verdict or ("valid" if count else "none"),
+        "count": count,
+        "count_limit": 2,
+        "exhausted": exhausted,
+        "solution_hash": solution_hash,
+        "expected_count": expected,
+        "time_total": time_total,
+        "timeout": 10.0,
+        "size": {"variables": 9},
+        "search": {"conflicts": 3},
+        "versions": {"python": "3"},
+        "machine": {"cores": 2},
     }
     base.update(extra)
     return base
@@ -46,7 +75,15 @@ def table(tmp_path) -> pd.DataFrame:
         record("a", "asp/default", time_total=3.0),
         record("b", "sat/default", status="timeout", count=0, exhausted=False, solution_hash=None),
         record("b", "asp/default", time_total=2.0),
-        record("c", "sat/default", status="crash", count=0, exhausted=False, solution_hash=None, error="child killed by SIGSEGV"),
+        record(
+            "c",
+            "sat/default",
+            status="crash",
+            count=0,
+            exhausted=False,
+            solution_hash=None,
+            error="child killed by SIGSEGV",
+        ),
         record("c", "asp/default", count=2, exhausted=False, solution_hash="h1,h2"),
     ]
     return results.load(write(tmp_path / "r.jsonl", recs, torn=True))
@@ -82,12 +119,12 @@ def test_solved_table_and_vbs(table):
 def test_disagreements_between_complete_encodings_are_listed(tmp_path):
     recs = [
         record("u", "sat/default", solution_hash="h1"),
-        record("u", "asp/default", solution_hash="h2"),          # another unique answer
+        record("u", "asp/default", solution_hash="h2"),  # another unique answer
         record("n", "sat/default", count=1, exhausted=True),
         record("n", "asp/default", count=2, exhausted=False, solution_hash="h1,h3"),  # 1 vs >= 2
         record("r", "sat/default", count=2, exhausted=False, solution_hash="h1,h3", complete=False),
-        record("r", "asp/default"),                               # relaxed encodings never disagree
-        record("e", "asp/default", expected=2),                  # the manifest knows better
+        record("r", "asp/default"),  # relaxed encodings never disagree
+        record("e", "asp/default", expected=2),  # the manifest knows better
     ]
     found = {d["puzzle_id"]: d for d in disagreements(results.load(write(tmp_path / "r.jsonl", recs)))}
     assert set(found) == {"u", "n", "e"}
@@ -127,27 +164,46 @@ def test_runs_under_different_timeouts_are_split_in_the_report_and_refused_by_pl
     from puzzlebench import plots
     from puzzlebench.errors import PuzzleError
 
-    recs = [record("a", "sat/default", time_total=1.0, timeout=20.0),
-            record("b", "sat/default", time_total=5.0, timeout=60.0, key="b-60"),
-            record("a", "asp/default", time_total=2.0, timeout=20.0)]
+    recs = [
+        record("a", "sat/default", time_total=1.0, timeout=20.0),
+        record("b", "sat/default", time_total=5.0, timeout=60.0, key="b-60"),
+        record("a", "asp/default", time_total=2.0, timeout=20.0),
+    ]
     with pytest.warns(results.IncomparableRunsWarning, match=r"timeout \(20.0, 60.0\)"):
         df = results.load(write(tmp_path / "r.jsonl", recs))
     assert results.incomparable(df) == {"timeout": [20.0, 60.0]}
     text = format_report(df)
-    assert "Not comparable as one set: the runs differ in timeout (20.0, 60.0); the tables are split by timeout" in text
+    assert (
+        "Not comparable as one set: the runs differ in timeout (20.0, 60.0); the tables are split by timeout"
+        in text
+    )
     assert "== timeout = 20.0 ==" in text and "== timeout = 60.0 ==" in text
     twenty = text.split("== timeout = 60.0 ==")[0]
     assert "asp/default" in twenty and "1/1" in twenty  # the 60 s run is not in the 20 s table
-    with pytest.raises(PuzzleError, match=r"cactus plot: the runs are not comparable, they differ in timeout"):
+    with pytest.raises(
+        PuzzleError, match=r"cactus plot: the runs are not comparable, they differ in timeout"
+    ):
         plots.cactus(df)
     plots.cactus(df[df.timeout == 20.0])  # one setting selected: drawn
 
 
 def test_machines_and_solver_versions_are_told_apart(tmp_path):
-    recs = [record("a", "sat/default", machine={"cpu": "A", "cores": 2, "host": "one"}, solver="cadical195",
-                   solver_version="1.9.5"),
-            record("b", "sat/default", machine={"cpu": "B", "cores": 8, "host": "two"}, solver="cadical195",
-                   solver_version="2.0.0")]
+    recs = [
+        record(
+            "a",
+            "sat/default",
+            machine={"cpu": "A", "cores": 2, "host": "one"},
+            solver="cadical195",
+            solver_version="1.9.5",
+        ),
+        record(
+            "b",
+            "sat/default",
+            machine={"cpu": "B", "cores": 8, "host": "two"},
+            solver="cadical195",
+            solver_version="2.0.0",
+        ),
+    ]
     with pytest.warns(results.IncomparableRunsWarning):
         df = results.load(write(tmp_path / "r.jsonl", recs))
     found = results.incomparable(df)
@@ -156,18 +212,26 @@ def test_machines_and_solver_versions_are_told_apart(tmp_path):
 
 
 def test_repeated_configurations_show_their_median_and_spread(tmp_path):
-    recs = [record("a", "sat/default", time_total=t, repeat=i, key=f"a-{i}") for i, t in enumerate((1.0, 1.2, 0.8))]
+    recs = [
+        record("a", "sat/default", time_total=t, repeat=i, key=f"a-{i}")
+        for i, t in enumerate((1.0, 1.2, 0.8))
+    ]
     recs += [record("a", "asp/default", time_total=2.0)]
     df = results.load(write(tmp_path / "r.jsonl", recs))
     table = solved_table(df).set_index("label")
-    assert table.loc["sat/default", "repeats"] == 3 and table.loc["sat/default", "spread"] == pytest.approx(0.4)
+    assert table.loc["sat/default", "repeats"] == 3 and table.loc["sat/default", "spread"] == pytest.approx(
+        0.4
+    )
     assert table.loc["sat/default", "par2"] == pytest.approx(1.0)  # the median repetition
     assert math.isnan(table.loc["asp/default", "spread"])
     text = format_report(df)
     assert "3x, 40%" in text and "repeats, spread" in text
     assert "Machine load" not in text  # these records do not say
     df["load_avg"] = [0.5, 1.5, 3.0, 1.0]
-    assert "Machine load (1-minute load average at the end of each run): median 1.25, max 3.00" in format_report(df)
+    assert (
+        "Machine load (1-minute load average at the end of each run): median 1.25, max 3.00"
+        in format_report(df)
+    )
 
 
 def test_the_source_column_names_files_inside_the_working_folder_relatively(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pysat")
 
 import puzzlebench
-from bruteforce import all_solutions, random_board, random_kuromasu, random_lightbulbs, random_lightup
+from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench import registry
 from puzzlebench.encodings.sat.common import CARD_CHOICES
 from puzzlebench.errors import EncodingError
@@ -28,7 +28,7 @@ def _answers(puzzle, encoding="default", **options) -> set[frozenset]:
     return {s.cells for s in res.solutions}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _truth(puzzle) -> frozenset[frozenset]:
     """Brute force, once per puzzle across the tests."""
     return frozenset(all_solutions(puzzle))
@@ -38,7 +38,8 @@ def _tiny(family: str, seed: int, n: int = 25, max_cells: int = 12):
     """Random boards of at most ``max_cells`` cells (so brute force stays instant)."""
     rng = random.Random(seed)
     make = {"lightup": random_lightup, "kuromasu": random_kuromasu, "lightbulbs": random_lightbulbs}.get(
-        family) or family_spec(family).random_board  # other families: their own random boards
+        family
+    ) or family_spec(family).random_board  # other families: their own random boards
     shapes = [(r, c) for r in range(1, 5) for c in range(1, 5) if r * c <= max_cells]
     return [make(rng, *rng.choice(shapes)) for _ in range(n)]
 
@@ -55,15 +56,33 @@ JANKO_001 = """\
 - x - - 2 - - - x -
 - - - - - - 0 - - -
 1 - - - - - - - - 1"""
-JANKO_001_BULBS = {(0, 8), (1, 0), (1, 5), (2, 6), (3, 3), (3, 8), (4, 2), (4, 4), (5, 3), (5, 7),
-                   (6, 1), (6, 6), (7, 2), (7, 5), (8, 4), (8, 9), (9, 1)}
+JANKO_001_BULBS = {
+    (0, 8),
+    (1, 0),
+    (1, 5),
+    (2, 6),
+    (3, 3),
+    (3, 8),
+    (4, 2),
+    (4, 4),
+    (5, 3),
+    (5, 7),
+    (6, 1),
+    (6, 6),
+    (7, 2),
+    (7, 5),
+    (8, 4),
+    (8, 9),
+    (9, 1),
+}
 
 
 def _lightup(text: str) -> LightUp:
     grid = [row.split() for row in text.splitlines()]
     cells = [(r, c, t) for r, row in enumerate(grid) for c, t in enumerate(row)]
     return LightUp(
-        len(grid), len(grid[0]),
+        len(grid),
+        len(grid[0]),
         walls=frozenset((r, c) for r, c, t in cells if t != "-"),
         numbers={(r, c): int(t) for r, c, t in cells if t.isdigit()},
         name="janko-akari-001",
@@ -107,7 +126,9 @@ def test_connectivity_rule_is_what_makes_a_split_board_unsat():
 
 
 # -- cardinality encodings as a parameter ---------------------------------------------------------
-@pytest.mark.parametrize("family,option", [("lightup", "amo"), ("lightup", "card"), ("kuromasu", "card"), ("lightbulbs", "card")])
+@pytest.mark.parametrize(
+    "family,option", [("lightup", "amo"), ("lightup", "card"), ("kuromasu", "card"), ("lightbulbs", "card")]
+)
 def test_every_cardinality_encoding_gives_the_same_counts(family, option):
     puzzles = _tiny(family, seed=17, n=12)
     truth = [_truth(p) for p in puzzles]
@@ -151,7 +172,6 @@ def test_unary_sum_equals_accepts_exactly_the_right_sums(lengths):
             assert _models(clauses, base, fixed) == (sum(combo) == total), (lengths, total, combo)
 
 
-
 def _unary_add_one_by_one(a, b, first, m):
     """unary_add's clauses appended one by one, straight from its two rules (the reference)."""
     o, out = range(first, first + m), []
@@ -160,7 +180,9 @@ def _unary_add_one_by_one(a, b, first, m):
             out.append(tuple(x for x in (-a[i - 1] if i else 0, -b[j - 1] if j else 0, o[i + j - 1]) if x))
     for i in range(len(a) + 1):  # A <= i and B <= j  ->  sum <= i + j
         for j in range(min(len(b), m - i - 1) + 1):
-            out.append(tuple(x for x in (a[i] if i < len(a) else 0, b[j] if j < len(b) else 0, -o[i + j]) if x))
+            out.append(
+                tuple(x for x in (a[i] if i < len(a) else 0, b[j] if j < len(b) else 0, -o[i + j]) if x)
+            )
     return out
 
 
@@ -185,6 +207,7 @@ def test_unary_add_writes_the_clauses_of_its_rules_in_their_order():
             m = min(p + q, cap)
             assert out == list(range(p + q + 1, p + q + 1 + m)) and pool.top == p + q + m
             assert clauses == _unary_add_one_by_one(a, b, p + q + 1, m), (p, q, cap)
+
 
 def test_exactly_binomial_and_sequential_at_most_one_match_their_counts():
     from pysat.formula import IDPool
@@ -239,7 +262,9 @@ def test_other_solvers_give_the_same_answers(solver):
 
 def test_propagator_needs_cadical195():
     with pytest.raises(EncodingError, match="cadical195"):
-        puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", connectivity="propagator", solver="glucose4")
+        puzzlebench.solve(
+            Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", connectivity="propagator", solver="glucose4"
+        )
 
 
 def test_unknown_solver_is_a_clear_error():
@@ -276,9 +301,15 @@ def test_small_boards_default_to_minisat_and_name_it():
     from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS, SMALL_BOARD_SOLVER, small_board_solver
 
     assert SMALL_BOARD_SOLVER == "minisat22" and registry.solver("sat", SMALL_BOARD_SOLVER).supported()
-    assert small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22" and small_board_solver(SMALL_BOARD_CELLS) is None
+    assert (
+        small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22"
+        and small_board_solver(SMALL_BOARD_CELLS) is None
+    )
     # Kuromasu's default states its numbers natively on Minicard (tests/test_sat_native_card.py)
-    for puzzle, opts in ((LIGHTUP_10x10, CLAUSAL_LIGHTUP), (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"})):
+    for puzzle, opts in (
+        (LIGHTUP_10x10, CLAUSAL_LIGHTUP),
+        (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"}),
+    ):
         res = puzzlebench.solve(puzzle, "sat", count=0, **opts)
         record = res.to_record()
         assert res.status is Status.SAT and res.exhausted and res.verified, puzzle
@@ -293,7 +324,7 @@ def test_small_boards_default_to_minisat_and_name_it():
 def test_large_boards_and_propagators_keep_the_default_solver():
     from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
 
-    side = int(SMALL_BOARD_CELLS ** 0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
+    side = int(SMALL_BOARD_CELLS**0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
     res = puzzlebench.solve(big, "sat", count=1, **CLAUSAL_LIGHTUP)
     assert side * side >= SMALL_BOARD_CELLS and res.solver == "cadical195" and res.status is Status.SAT
@@ -320,9 +351,14 @@ def test_clauses_load_the_same_through_the_direct_entry_points():
     rng = random.Random(5)
     for name in ("minisat22", "cadical195", "glucose4"):
         for _ in range(20):
-            clauses = [tuple(rng.choice((-1, 1)) * rng.randint(1, 8) for _ in range(rng.randint(1, 3)))
-                       for _ in range(rng.randint(1, 30))]
-            with Solver(name=name) as direct, Solver(name=name, bootstrap_with=[list(c) for c in clauses]) as plain:
+            clauses = [
+                tuple(rng.choice((-1, 1)) * rng.randint(1, 8) for _ in range(rng.randint(1, 3)))
+                for _ in range(rng.randint(1, 30))
+            ]
+            with (
+                Solver(name=name) as direct,
+                Solver(name=name, bootstrap_with=[list(c) for c in clauses]) as plain,
+            ):
                 _append(direct, clauses)
                 assert direct.solve() == plain.solve(), (name, clauses)
         with Solver(name=name) as direct:
@@ -389,7 +425,10 @@ def test_binomial_cardinality_refuses_counts_it_would_write_billions_of_clauses_
     with pytest.raises(EncodingError, match="cannot express .* choose another card"):
         pb.solve(long_ray, "sat", count=2, card="binomial")
     # another cardinality encoding expresses the same board, and settles it as ASP does
-    assert pb.solve(long_ray, "sat", count=2, card="totalizer").status is pb.solve(long_ray, "asp", count=2).status
+    assert (
+        pb.solve(long_ray, "sat", count=2, card="totalizer").status
+        is pb.solve(long_ray, "asp", count=2).status
+    )
 
 
 def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
@@ -406,7 +445,9 @@ def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
         shared = build_default(puzzle, {**opts, "visibility": "shared"})
         rays = build_default(puzzle, {**opts, "visibility": "rays"})
         linked += len(shared.clauses) > len(rays.clauses)  # link clauses written
-        assert _answers(puzzle, visibility="shared", cut="cell") == _answers(puzzle, visibility="rays", cut="none"), puzzle
+        assert _answers(puzzle, visibility="shared", cut="cell") == _answers(
+            puzzle, visibility="rays", cut="none"
+        ), puzzle
     assert linked >= 5
     # bigger boards with one planted answer: every option value finds it, and only it
     from puzzlebench.suites import load_suite
@@ -434,4 +475,3 @@ def test_the_kuromasu_lazy_rule_asks_the_bit_set_first_and_cuts_as_before():
             assert white_connected(rows, cols, marked) == connected, (rows, cols, sorted(marked))
             assert rule(marked) == connectivity_cuts(rows, cols, marked, frozenset(decision)), (rows, cols)
             assert (rule(marked) == []) == connected
-

@@ -13,12 +13,11 @@ from collections import Counter
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_lightup
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import LightUp
 from puzzlebench.result import Status
-
-from bruteforce import all_solutions, random_lightup
 
 pytest.importorskip("pysat")
 
@@ -30,7 +29,9 @@ def _boards(seed: int, n: int, max_open: int = 14) -> list[LightUp]:
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        puzzle = random_lightup(rng, rng.randint(1, 6), rng.randint(1, 6), wall_p=rng.choice((0.15, 0.3, 0.45)))
+        puzzle = random_lightup(
+            rng, rng.randint(1, 6), rng.randint(1, 6), wall_p=rng.choice((0.15, 0.3, 0.45))
+        )
         if len(puzzle.open_cells) <= max_open:
             out.append(puzzle)
     return out
@@ -45,8 +46,10 @@ def _answers(puzzle: LightUp, **options) -> tuple[set[frozenset], pb.Result]:
 def _segments(puzzle: LightUp) -> list[tuple]:
     """Maximal runs of open cells, rows then columns, walked here cell by cell."""
     out = []
-    for lines in ([[(r, c) for c in range(puzzle.cols)] for r in range(puzzle.rows)],
-                  [[(r, c) for r in range(puzzle.rows)] for c in range(puzzle.cols)]):
+    for lines in (
+        [[(r, c) for c in range(puzzle.cols)] for r in range(puzzle.rows)],
+        [[(r, c) for r in range(puzzle.rows)] for c in range(puzzle.cols)],
+    ):
         for line in lines:
             run: list = []
             for cell in line + [None]:
@@ -71,7 +74,7 @@ def test_the_default_is_native_on_minicard_on_every_board():
     res = pb.solve(puzzle, "sat", count=2)
     assert res.solver == "minicard" and res.size["cardinality"] == len(cnf.native) and res.verified
     # large boards too (their search is as short: the generated 100x100 boards prove unique)
-    side = int(SMALL_BOARD_CELLS ** 0.5) + 1
+    side = int(SMALL_BOARD_CELLS**0.5) + 1
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
     cnf = build_default(big, DEFAULT)
     assert cnf.native and cnf.preferred_solver == "minicard"
@@ -161,7 +164,9 @@ def test_fallback_clauses_state_the_same_constraints_with_long_segments():
     for _ in range(12):
         cols = rng.randint(7, 8)  # the first row one segment of 7 or 8 cells
         walls = frozenset((1, c) for c in range(cols) if rng.random() < 0.7)
-        puzzle = LightUp(2, cols, walls=walls, numbers={w: rng.randint(0, 1) for w in walls if rng.random() < 0.5})
+        puzzle = LightUp(
+            2, cols, walls=walls, numbers={w: rng.randint(0, 1) for w in walls if rng.random() < 0.5}
+        )
         if len(puzzle.open_cells) > 12:
             continue
         truth = all_solutions(puzzle, max_cells=16)

@@ -11,14 +11,13 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu
 from puzzlebench.encodings.regions import connectivity_cuts
 from puzzlebench.encodings.sat import kuromasu
 from puzzlebench.encodings.sat.kuromasu import fence_cuts, white_connected
 from puzzlebench.model import Kuromasu
 from puzzlebench.registry import get
 from puzzlebench.suites import load_suite
-
-from bruteforce import all_solutions, random_kuromasu
 
 pytest.importorskip("pysat")
 
@@ -67,7 +66,9 @@ def _planted(rng: random.Random, rows: int, cols: int, keep: float, unknown: flo
 def _boards(seed: int) -> list[Kuromasu]:
     rng = random.Random(seed)
     shapes = [(3, 5), (4, 4), (2, 7), (4, 4), (3, 5), (1, 9)] * 3
-    boards = [_planted(rng, rows, cols, keep=rng.choice((0.3, 0.5, 0.7)), unknown=0.1) for rows, cols in shapes]
+    boards = [
+        _planted(rng, rows, cols, keep=rng.choice((0.3, 0.5, 0.7)), unknown=0.1) for rows, cols in shapes
+    ]
     boards += [random_kuromasu(rng, rows, cols, clue_p=0.4) for rows, cols in shapes[:8]]
     return boards
 
@@ -106,7 +107,11 @@ def test_ties_let_unit_propagation_settle_more_cells(monkeypatch):
     # The same boards stated with and without the ties (the rest of card=lines unchanged): from
     # single assumed cells, unit propagation derives more with them (and never less).
     spec = get("kuromasu", "sat")
-    options = {o.name: o.default for o in spec.options} | {"connectivity": "none", "cut": "none", "card": "lines"}
+    options = {o.name: o.default for o in spec.options} | {
+        "connectivity": "none",
+        "cut": "none",
+        "card": "lines",
+    }
     rng = random.Random(8)
     puzzles = [_planted(rng, 7, 8, keep=0.2) for _ in range(8)]
     tied = [spec.build(puzzle, options) for puzzle in puzzles]
@@ -136,7 +141,7 @@ def _largest() -> list:
 def test_the_default_picks_lines_on_glucose_from_2000_cells():
     spec = get("kuromasu", "sat")
     options = {o.name: o.default for o in spec.options}
-    side = int(kuromasu.AUTO_CELLS ** 0.5) + 1
+    side = int(kuromasu.AUTO_CELLS**0.5) + 1
     big = Kuromasu(side, side, numbers={(0, 0): 3, (0, 2): 4, (side // 2, side // 2): 5})
     cnf = spec.build(big, options)
     assert not cnf.native and cnf.preferred_solver == kuromasu.BIG_SOLVER == "glucose42"
@@ -174,7 +179,9 @@ def test_fence_cuts_equal_the_flood_fill_cuts_on_random_boards():
         marked: set = set()
         for r in range(rows):
             for c in range(cols):
-                if rng.random() < p and (trial % 4 == 0 or ((r - 1, c) not in marked and (r, c - 1) not in marked)):
+                if rng.random() < p and (
+                    trial % 4 == 0 or ((r - 1, c) not in marked and (r, c - 1) not in marked)
+                ):
                     marked.add((r, c))
         bits = sum(1 << (r * cols + c) for r, c in marked)
         got = fence_cuts(rows, cols, bits)

@@ -11,13 +11,12 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import assert_enumerates_brute_force, random_kuromasu
 from puzzlebench.encodings.sat import kuromasu
 from puzzlebench.encodings.sat.common import CnfModel
 from puzzlebench.model import Kuromasu
 from puzzlebench.registry import get
 from puzzlebench.suites import load_suite
-
-from bruteforce import assert_enumerates_brute_force, random_kuromasu
 
 pytest.importorskip("pysat")
 

@@ -12,10 +12,9 @@ from math import comb
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions, random_kuromasu
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Kuromasu
-
-from bruteforce import all_solutions, random_kuromasu
 
 pytest.importorskip("pysat")
 
@@ -70,7 +69,10 @@ def test_native_counts_agree_with_brute_force_on_every_native_solver(visibility)
     for puzzle in _boards(seed=31, n=25):
         truth = all_solutions(puzzle)
         for solver in NATIVE_SOLVERS:
-            assert _answers(puzzle, card="native", visibility=visibility, solver=solver) == truth, (puzzle, solver)
+            assert _answers(puzzle, card="native", visibility=visibility, solver=solver) == truth, (
+                puzzle,
+                solver,
+            )
 
 
 @pytest.mark.parametrize("connectivity", ("lazy", "rank"))
@@ -96,7 +98,7 @@ def test_the_default_runs_minicard_on_small_boards_and_clauses_on_glucose_from_2
     small = Kuromasu(5, 5, numbers={(0, 0): 3, (2, 2): 5, (4, 4): 2})
     cnf = spec.build(small, options)
     assert cnf.native and cnf.preferred_solver == kuromasu.NATIVE_SOLVER == "minicard"
-    side = int(kuromasu.AUTO_CELLS ** 0.5) + 1
+    side = int(kuromasu.AUTO_CELLS**0.5) + 1
     big = Kuromasu(side, side, numbers={(0, 0): 3, (side // 2, side // 2): 5})
     cnf = spec.build(big, options)
     assert not cnf.native and cnf.native_fallback is None and cnf.preferred_solver == kuromasu.BIG_SOLVER

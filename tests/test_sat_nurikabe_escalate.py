@@ -5,15 +5,13 @@ enumeration) and against the published answer of 683_14x24, never against the so
 
 from __future__ import annotations
 
-
 import pytest
 
+from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
 from puzzlebench.solvers import solve
-
-from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
 
 
 def _boards() -> list[Nurikabe]:

@@ -12,10 +12,9 @@ import random
 import pytest
 
 import puzzlebench as pb
+from bruteforce import all_solutions
 from puzzlebench.model import LightUp, family_spec
 from puzzlebench.solvers.pysat_backend import PysatBackend
-
-from bruteforce import all_solutions
 
 pytest.importorskip("pysat")
 
@@ -88,8 +87,11 @@ def test_the_general_path_reads_and_blocks_the_same_answers():
         # the same formula with the first two decision variables swapped
         a, b = art.decision[cells[0]], art.decision[cells[1]]
         swap = {a: b, b: a, -a: -b, -b: -a}
-        swapped = type(art)(pool=art.pool, decision={**art.decision, cells[0]: b, cells[1]: a},
-                            clauses=[tuple(swap.get(x, x) for x in clause) for clause in art.clauses])
+        swapped = type(art)(
+            pool=art.pool,
+            decision={**art.decision, cells[0]: b, cells[1]: a},
+            clauses=[tuple(swap.get(x, x) for x in clause) for clause in art.clauses],
+        )
         found = []
         for artifact in (art, swapped):
             backend = PysatBackend({}, {"solver": "minisat22"})

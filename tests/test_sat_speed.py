@@ -43,7 +43,7 @@ def test_lightup_every_open_cell_keeps_a_lit_clause_within_its_sight(seed):
     var = cnf.decision
     positive = [frozenset(cl) for cl in cnf.clauses if cl and all(x > 0 for x in cl)]
     number_clauses = set()  # "at least k around a wall" clauses are positive too
-    for (r, c) in puzzle.numbers:
+    for r, c in puzzle.numbers:
         number_clauses |= {var[n] for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in var}
     for cell in var:
         sight = {var[x] for x in _sight(puzzle, cell)}
@@ -86,7 +86,9 @@ def test_janko_readers_build_the_boards_the_constructor_builds(seed):
     kuromasu = random_kuromasu(rng, rng.randint(2, 9), rng.randint(2, 9))
     kuromasu = Kuromasu(kuromasu.rows, kuromasu.cols, numbers=kuromasu.numbers)  # janko has no '?'
     read = janko.read(janko.write(kuromasu), Kuromasu.family)
-    assert read == kuromasu and vars(read) == vars(Kuromasu(kuromasu.rows, kuromasu.cols, numbers=kuromasu.numbers))
+    assert read == kuromasu and vars(read) == vars(
+        Kuromasu(kuromasu.rows, kuromasu.cols, numbers=kuromasu.numbers)
+    )
     assert read.content_hash() == kuromasu.content_hash()
 
 
@@ -110,7 +112,9 @@ def test_large_kuromasu_runs_on_its_big_board_solver_and_proves_the_planted_answ
     from puzzlebench.encodings.sat.kuromasu import BIG_SOLVER
     from puzzlebench.suites import load_suite
 
-    item = next(it for it in load_suite("gen-kuromasu") if it.puzzle.rows * it.puzzle.cols >= SMALL_BOARD_CELLS)
+    item = next(
+        it for it in load_suite("gen-kuromasu") if it.puzzle.rows * it.puzzle.cols >= SMALL_BOARD_CELLS
+    )
     res = puzzlebench.solve(item.puzzle, "sat", count=2)
     assert res.solver == BIG_SOLVER and res.status is Status.SAT and res.unique and res.verified
     assert res.solutions[0] == item.solution

@@ -18,8 +18,8 @@ pytest.importorskip("z3", reason="z3 is not installed")
 import puzzlebench as pb
 from bruteforce import all_solutions, random_kuromasu, random_lightbulbs, random_lightup
 from puzzlebench import registry
-from puzzlebench.encodings.smt import kuromasu as smt_kuromasu
 from puzzlebench.encodings.regions import white_regions
+from puzzlebench.encodings.smt import kuromasu as smt_kuromasu
 from puzzlebench.errors import EncodingError
 from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, Nurikabe
 from puzzlebench.model.base import Rule
@@ -34,7 +34,7 @@ def answers(result) -> set[frozenset]:
     return {s.cells for s in result.solutions}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def truth(puzzle) -> frozenset[frozenset]:
     """Every answer, by brute force over the verifier (cached across tests)."""
     return frozenset(all_solutions(puzzle))
@@ -52,7 +52,9 @@ LIGHTBULBS = tiny(random_lightbulbs, 23, 8, ((1, 3), (2, 3), (3, 3), (2, 4)))
 #: A small puzzle per family for the option sweep (each has exactly one answer).
 SMALL = {
     # Clues read off the black cells (0,1), (1,3), (2,0), (3,2), (4,4).
-    Family.KUROMASU: Kuromasu(5, 5, numbers={(0, 0): 2, (1, 1): 6, (2, 3): 6, (3, 4): 5, (4, 0): 5, (1, 4): 4}),
+    Family.KUROMASU: Kuromasu(
+        5, 5, numbers={(0, 0): 2, (1, 1): 6, (2, 3): 6, (3, 4): 5, (4, 0): 5, (1, 4): 4}
+    ),
     Family.LIGHTUP: LightUp(3, 3, walls=frozenset({(1, 1)}), numbers={(1, 1): 4}),
     # Only the pair (2,2), (2,3) is lit (brute force).
     Family.LIGHTBULBS: LightBulbs.from_rows([[2, 3, 3, 4], [4, 2, 1, 1], [4, 3, 2, 2]]),
@@ -73,6 +75,7 @@ def janko(janko_dir, family: str, most_cells: int, n: int):
 
 
 # -- registration ---------------------------------------------------------------------------------
+
 
 def test_every_family_has_a_default_smt_encoding_and_the_seed_ports() -> None:
     names = {(s.family, s.name) for s in SMT}
@@ -96,6 +99,7 @@ def test_bad_option_values_are_refused_with_the_choices() -> None:
 
 # -- every option value builds and solves -----------------------------------------------------------
 
+
 def _option_cases():
     """Each SMT encoding with its defaults, then with one option (or backend option) changed."""
     for spec in SMT:
@@ -112,7 +116,9 @@ def test_every_option_value_builds_and_solves_a_small_puzzle(spec, options) -> N
     puzzle = SMALL[spec.family]
     result = pb.solve(puzzle, "smt", spec.name, count=2, **options)
     assert result.status is Status.SAT, result.error
-    assert result.complete == spec.is_complete(spec.resolve({k: v for k, v in options.items() if k != "logic"}))
+    assert result.complete == spec.is_complete(
+        spec.resolve({k: v for k, v in options.items() if k != "logic"})
+    )
     if result.complete:
         # One answer, proved the only one, and the verifier accepts it.
         assert result.count == 1 and result.exhausted
@@ -124,6 +130,7 @@ def test_every_option_value_builds_and_solves_a_small_puzzle(spec, options) -> N
 
 
 # -- counts against brute force ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("visibility", ["distance", "rays", "shared"])
 @pytest.mark.parametrize("connectivity", ["lazy", "rank"])
@@ -166,7 +173,9 @@ def test_lazy_cuts_exclude_the_split_candidate_and_keep_every_true_answer() -> N
         return any((cell in cells) == marked for cell, marked in cut)
 
     for puzzle in KUROMASU:
-        model = smt_kuromasu.build_default(puzzle, {"connectivity": "lazy", "visibility": "rays", "card": "pb"})
+        model = smt_kuromasu.build_default(
+            puzzle, {"connectivity": "lazy", "visibility": "rays", "card": "pb"}
+        )
         true_answers = truth(puzzle)
         # Every colouring without adjacent blacks whose white cells are split.
         for marked in _colourings(puzzle):
@@ -233,7 +242,10 @@ def _other_paradigm() -> str | None:
 def test_lightbulbs_counts_equal_another_paradigms_on_3x3_and_4x4(encoding: str) -> None:
     other = _other_paradigm()
     rng = random.Random(31)
-    boards = [LightBulbs.from_rows([[rng.randint(1, 4) for _ in range(n)] for _ in range(n)]) for n in (3, 3, 4, 4, 4)]
+    boards = [
+        LightBulbs.from_rows([[rng.randint(1, 4) for _ in range(n)] for _ in range(n)])
+        for n in (3, 3, 4, 4, 4)
+    ]
     boards.append(LightBulbs.from_rows([[2, 3, 2], [3, 4, 3], [2, 3, 2]]))
     for puzzle in boards:
         mine = pb.solve(puzzle, "smt", encoding, count=0)
@@ -249,7 +261,10 @@ def test_lightbulbs_counts_equal_another_paradigms_on_3x3_and_4x4(encoding: str)
 
 # -- bundled seed puzzles and the janko corpus --------------------------------------------------------
 
-@pytest.mark.parametrize("entry_id", ["seed000_kuromasu", "seed000_lightup", "seed001_lightup1", "seed002_lightup25"])
+
+@pytest.mark.parametrize(
+    "entry_id", ["seed000_kuromasu", "seed000_lightup", "seed001_lightup1", "seed002_lightup25"]
+)
 def test_bundled_seed_puzzles_have_one_answer_equal_to_the_published_one(puzzles_dir, entry_id: str) -> None:
     entry = load_suite(puzzles_dir / "seeds")[entry_id]
     encodings = [s.name for s in SMT if s.family.value == entry.family]
@@ -265,7 +280,9 @@ def test_janko_kuromasu_answers_match_the_published_ones_under_every_option(jank
     for entry in janko(janko_dir, "kuromasu", 81, 3):
         for connectivity in ("lazy", "rank"):
             for visibility in ("distance", "rays", "shared"):
-                result = pb.solve(entry.puzzle, "smt", count=2, connectivity=connectivity, visibility=visibility)
+                result = pb.solve(
+                    entry.puzzle, "smt", count=2, connectivity=connectivity, visibility=visibility
+                )
                 assert result.unique is True, (entry.id, connectivity, visibility)
                 assert result.solution == entry.solution
                 assert entry.puzzle.verify(result.solution) == []
@@ -297,6 +314,7 @@ def test_a_board_of_clues_alone_has_one_answer_and_is_exhausted() -> None:
 
 
 # -- limits and figures -------------------------------------------------------------------------------
+
 
 def test_deadline_passed_before_search_gives_timeout() -> None:
     result = pb.solve(LightUp(30, 30), "smt", count=1, timeout=1e-6)
@@ -360,7 +378,9 @@ def test_a_lazy_solve_leaves_no_cyclic_garbage_of_z3_terms():
     assert not kinds & {"SmtModel", "BoolRef", "ArithRef"}, kinds
 
 
-def test_kuromasu_shared_stretches_keep_every_answer_of_the_rays_on_boards_where_numbers_see_each_other() -> None:
+def test_kuromasu_shared_stretches_keep_every_answer_of_the_rays_on_boards_where_numbers_see_each_other() -> (
+    None
+):
     from puzzlebench.model.kuromasu import random_kuromasu
     from puzzlebench.suites import load_suite
 

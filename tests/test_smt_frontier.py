@@ -30,8 +30,11 @@ def answers(result) -> set[frozenset]:
 
 # -- the unary sums (card=adder) --------------------------------------------------------------------
 
-@pytest.mark.parametrize("lengths, total", [((2, 3), 2), ((1, 2, 3), 3), ((3, 1, 2, 2), 4), ((2, 2, 2, 2), 0),
-                                            ((3, 0, 2), 5), ((1, 1), 3)])
+
+@pytest.mark.parametrize(
+    "lengths, total",
+    [((2, 3), 2), ((1, 2, 3), 3), ((3, 1, 2, 2), 4), ((2, 2, 2, 2), 0), ((3, 0, 2), 5), ((1, 1), 3)],
+)
 def test_unary_sums_allow_exactly_the_splits_of_the_total(lengths: tuple[int, ...], total: int) -> None:
     model = SmtModel()
     numbers = [[model.bool("x", i, k) for k in range(n)] for i, n in enumerate(lengths)]
@@ -46,7 +49,9 @@ def test_unary_sums_allow_exactly_the_splits_of_the_total(lengths: tuple[int, ..
     found = set()
     while solver.check() == z3.sat:
         m = solver.model()
-        values = tuple(sum(z3.is_true(m.eval(x, model_completion=True)) for x in number) for number in numbers)
+        values = tuple(
+            sum(z3.is_true(m.eval(x, model_completion=True)) for x in number) for number in numbers
+        )
         found.add(values)
         solver.add(z3.Or([x != m.eval(x, model_completion=True) for x in inputs]))
     expected = {split for split in itertools.product(*(range(n + 1) for n in lengths)) if sum(split) == total}
@@ -61,14 +66,18 @@ def test_adder_booleans_from_the_parsed_text_are_counted_in_the_size_figures() -
 
 # -- Kuromasu answers with card=adder ---------------------------------------------------------------
 
-KUROMASU = [random_kuromasu(random.Random(31), *shape) for shape in ((3, 3), (3, 4), (4, 4), (2, 5), (4, 3), (4, 4))]
+KUROMASU = [
+    random_kuromasu(random.Random(31), *shape) for shape in ((3, 3), (3, 4), (4, 4), (2, 5), (4, 3), (4, 4))
+]
 
 
 @pytest.mark.parametrize("visibility", ["rays", "shared"])
 @pytest.mark.parametrize("connectivity", ["lazy", "rank"])
 def test_kuromasu_adder_answers_equal_brute_force(visibility: str, connectivity: str) -> None:
     for puzzle in KUROMASU:
-        result = pb.solve(puzzle, "smt", count=0, card="adder", visibility=visibility, connectivity=connectivity)
+        result = pb.solve(
+            puzzle, "smt", count=0, card="adder", visibility=visibility, connectivity=connectivity
+        )
         assert answers(result) == all_solutions(puzzle), puzzle.name
         assert result.exhausted
 
@@ -83,7 +92,9 @@ def test_kuromasu_adder_is_the_default_and_proves_generated_boards_unique() -> N
 
 
 def test_kuromasu_adder_matches_published_janko_answers(janko_dir) -> None:
-    suite = [e for e in load_suite(janko_dir / "Kuromasu_dataset.json") if e.puzzle.rows * e.puzzle.cols <= 150][:8]
+    suite = [
+        e for e in load_suite(janko_dir / "Kuromasu_dataset.json") if e.puzzle.rows * e.puzzle.cols <= 150
+    ][:8]
     for entry in suite:
         result = pb.solve(entry.puzzle, "smt", count=2, card="adder", visibility="shared")
         assert result.unique and result.solutions[0] == entry.solution, entry.id
@@ -108,8 +119,11 @@ def test_nurikabe_auto_picks_lazy_cuts_only_with_question_clues() -> None:
 
 @pytest.mark.parametrize("connectivity", ["auto", "lazy", "rank"])
 def test_nurikabe_question_clue_answers_equal_brute_force(connectivity: str) -> None:
-    boards = [QUESTION, Nurikabe(3, 3, unknown=frozenset({(0, 0)})),
-              Nurikabe(3, 4, numbers={(2, 0): 3}, unknown=frozenset({(0, 3), (0, 0)}))]
+    boards = [
+        QUESTION,
+        Nurikabe(3, 3, unknown=frozenset({(0, 0)})),
+        Nurikabe(3, 4, numbers={(2, 0): 3}, unknown=frozenset({(0, 3), (0, 0)})),
+    ]
     for puzzle in boards:
         result = pb.solve(puzzle, "smt", count=0, connectivity=connectivity)
         assert answers(result) == all_solutions(puzzle), (puzzle, connectivity)
@@ -117,7 +131,9 @@ def test_nurikabe_question_clue_answers_equal_brute_force(connectivity: str) -> 
 
 def test_nurikabe_auto_proves_the_janko_question_puzzles(janko_dir) -> None:
     # (the corpus holds a few records that cannot be read: they are set aside)
-    suite = [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family.NURIKABE, []) if e.puzzle.unknown]
+    suite = [
+        e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family.NURIKABE, []) if e.puzzle.unknown
+    ]
     assert len(suite) >= 3
     for entry in suite:
         result = pb.solve(entry.puzzle, "smt", count=2)

@@ -15,15 +15,15 @@ import pytest
 
 z3 = pytest.importorskip("z3", reason="z3 is not installed")
 
+from pysat.formula import IDPool
+
 import puzzlebench as pb
 from bruteforce import all_solutions
+from puzzlebench import registry
 from puzzlebench.encodings.sat.common import CnfModel
 from puzzlebench.encodings.smt.common import SmtModel, add_clauses
 from puzzlebench.formats import iter_janko
-from puzzlebench import registry
 from puzzlebench.model import Family, Nurikabe, family_spec
-from pysat.formula import IDPool
-
 
 
 def answers(result) -> set[frozenset]:
@@ -43,7 +43,9 @@ def _models(model: SmtModel, named: list) -> set[tuple[bool, ...]]:
     return found
 
 
-@pytest.mark.parametrize("n, k, relation", [(4, 2, "atmost"), (5, 3, "equals"), (4, 1, "atleast"), (6, 0, "equals")])
+@pytest.mark.parametrize(
+    "n, k, relation", [(4, 2, "atmost"), (5, 3, "equals"), (4, 1, "atleast"), (6, 0, "equals")]
+)
 def test_clause_text_allows_exactly_the_counts_of_the_sat_encoding(n: int, k: int, relation: str) -> None:
     # a sequential counter's clauses (with auxiliaries, declared in the text) over named Booleans
     model = SmtModel()
@@ -76,8 +78,10 @@ def test_an_empty_clause_makes_the_model_unsatisfiable() -> None:
 def test_the_default_states_the_islands_booleanly_and_stays_in_the_sat_core() -> None:
     spec = registry.get(Family.NURIKABE, "smt")
     assert spec.option("islands").default == "auto"
-    for puzzle in (Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1}),
-                   Nurikabe(3, 4, numbers={(0, 0): 2}, unknown=frozenset({(2, 3)}))):
+    for puzzle in (
+        Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1}),
+        Nurikabe(3, 4, numbers={(0, 0): 2}, unknown=frozenset({(2, 3)})),
+    ):
         model = spec.build(puzzle, spec.resolve({}))
         assert model.notes["islands"] == "levels" and model.notes["connectivity"] == "lazy"
         assert model.logic is None and not model.ints  # no integer: z3's SAT core (QF_FD)
@@ -100,17 +104,23 @@ def test_hybrid_without_a_number_worth_levels_is_the_lazy_rule() -> None:
     assert model.notes["islands"] == "lazy" and model.text_bools == 0
 
 
-BOARDS = [family_spec(Family.NURIKABE).random_board(random.Random(71), *shape)
-          for shape in ((2, 3), (3, 3), (3, 4), (4, 4), (3, 5), (4, 4), (3, 4), (3, 3))]
+BOARDS = [
+    family_spec(Family.NURIKABE).random_board(random.Random(71), *shape)
+    for shape in ((2, 3), (3, 3), (3, 4), (4, 4), (3, 5), (4, 4), (3, 4), (3, 3))
+]
 
 
-@pytest.mark.parametrize("options", [
-    {"islands": "hybrid"},
-    {"islands": "hybrid", "connectivity": "lazy", "cuts": "auto", "wall_count": "auto"},
-    {"islands": "hybrid", "connectivity": "rank", "cuts": "mixed", "wall_count": "card"},
-    {"islands": "lazy", "connectivity": "lazy", "cuts": "auto"},
-    {"islands": "distance", "wall_count": "card"},
-], ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"islands": "hybrid"},
+        {"islands": "hybrid", "connectivity": "lazy", "cuts": "auto", "wall_count": "auto"},
+        {"islands": "hybrid", "connectivity": "rank", "cuts": "mixed", "wall_count": "card"},
+        {"islands": "lazy", "connectivity": "lazy", "cuts": "auto"},
+        {"islands": "distance", "wall_count": "card"},
+    ],
+    ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()),
+)
 def test_every_answer_equals_brute_force(options: dict) -> None:
     for puzzle in BOARDS:
         result = pb.solve(puzzle, "smt", count=0, timeout=60, **options)

@@ -15,8 +15,8 @@ pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
 from puzzlebench import registry
-from puzzlebench.encodings.smt.nurikabe import AUTO_LEVELS_MOST, AUTO_LEVELS_SHARE, auto_islands
 from puzzlebench.encodings.islands import IslandPlan
+from puzzlebench.encodings.smt.nurikabe import AUTO_LEVELS_MOST, AUTO_LEVELS_SHARE, auto_islands
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
 

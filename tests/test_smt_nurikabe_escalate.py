@@ -12,11 +12,10 @@ import pytest
 pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
+from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
-
-from bruteforce import all_solutions, answered_boards, assert_enumerates_brute_force
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +34,9 @@ def test_escalating_with_the_probe_keeps_every_answer(answered, escalate: int) -
     # escalate=0: never (the lazy rounds alone); 1 and 2: after the first checks
     escalated = 0
     for puzzle in answered:
-        result = assert_enumerates_brute_force(puzzle, "smt", islands="lazy", escalate=escalate,
-                                               escalate_probe="on")
+        result = assert_enumerates_brute_force(
+            puzzle, "smt", islands="lazy", escalate=escalate, escalate_probe="on"
+        )
         escalated += result.extra.get("escalated_at") is not None
     assert escalated == 0 if escalate == 0 else escalated >= len(answered) // 2
 
@@ -45,8 +45,9 @@ def test_cvc5_escalates_with_the_probe_and_keeps_every_answer(answered) -> None:
     pytest.importorskip("cvc5", reason="cvc5 is not installed")
     escalated = 0
     for puzzle in answered[:5]:
-        result = assert_enumerates_brute_force(puzzle, "smt", solver="cvc5", islands="lazy", escalate=1,
-                                               escalate_probe="on")
+        result = assert_enumerates_brute_force(
+            puzzle, "smt", solver="cvc5", islands="lazy", escalate=1, escalate_probe="on"
+        )
         escalated += result.extra.get("escalated_at") == 1
     assert escalated >= 2
 

@@ -12,14 +12,13 @@ import pytest
 z3 = pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
+from bruteforce import all_solutions, answered_boards
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.encodings.smt.nurikabe import AUTO_LEVELS_CELLS, AUTO_START_SHARE, auto_islands
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe
 from puzzlebench.solvers.z3_backend import Z3Backend
-
-from bruteforce import all_solutions, answered_boards
 
 
 def _build(puzzle: Nurikabe, **options):
@@ -32,9 +31,14 @@ def answered() -> list[Nurikabe]:
     return answered_boards("nurikabe", 13, [(3, 3), (3, 4), (4, 4), (3, 5)], count=6)
 
 
-@pytest.mark.parametrize("options", [
-    {"islands": "lazy", "escalate": 2}, {"islands": "levels"}, {"islands": "lazy", "escalate": 0},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"islands": "lazy", "escalate": 2},
+        {"islands": "levels"},
+        {"islands": "lazy", "escalate": 0},
+    ],
+)
 def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options) -> None:
     # the check-read-cut loop by hand: every model read cell by cell against z3's model evaluation
     # (with completion), and the answers the loop finds against brute force
@@ -47,7 +51,9 @@ def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options) -
         while backend.check(None):
             checks += 1
             cells = backend.marked()
-            evaluated = {cell for cell, var in model.decision.items() if z3.is_true(backend._model.eval(var, True))}
+            evaluated = {
+                cell for cell, var in model.decision.items() if z3.is_true(backend._model.eval(var, True))
+            }
             assert cells == frozenset(evaluated), puzzle.to_text()
             cuts = model.lazy(cells) if model.lazy is not None else []
             for clause in cuts:
@@ -87,8 +93,11 @@ def test_auto_starts_with_the_stronger_islands_where_one_number_holds_half_the_b
 
 
 def test_1030_32x32_has_its_published_answer_proved_unique(janko_dir) -> None:
-    entry = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family.NURIKABE, [])
-                 if e.id == "1030_32x32")
+    entry = next(
+        e
+        for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family.NURIKABE, [])
+        if e.id == "1030_32x32"
+    )
     assert _build(entry.puzzle).notes["islands"] != "lazy"
     result = pb.solve(entry.puzzle, "smt", count=2, timeout=180)
     assert result.exhausted and result.verified

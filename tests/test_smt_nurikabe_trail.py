@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("z3", reason="z3 is not installed")
 
 import puzzlebench as pb
+from bruteforce import all_solutions, answered_boards
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.encodings.smt.common import SmtModel
@@ -23,8 +24,6 @@ from puzzlebench.encodings.smt.nurikabe import AUTO_LEVELS_CELLS, ESCALATE, auto
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Family, Nurikabe, family_spec
 from puzzlebench.solvers.z3_backend import Z3Backend
-
-from bruteforce import all_solutions, answered_boards
 
 CELLS = [(0, 0), (0, 1), (1, 0), (1, 1)]
 
@@ -60,15 +59,19 @@ def _allowed(clauses) -> set[frozenset]:
     return out
 
 
-@pytest.mark.parametrize("clauses", [
-    [],
-    [[((0, 0), True)]],
-    [[((0, 1), False)]],
-    [[((0, 0), True), ((1, 1), False)]],
-    [[((0, 0), False), ((0, 1), False), ((1, 0), False)], [((1, 1), True), ((0, 0), True)]],
-    [[((0, 0), True), ((0, 0), False)]],
-    [[((1, 0), True)], [((1, 0), False), ((0, 1), True)], [((0, 1), False), ((1, 1), False)]],
-], ids=lambda c: f"{len(c)}-clauses-{sum(map(len, c))}-literals")
+@pytest.mark.parametrize(
+    "clauses",
+    [
+        [],
+        [[((0, 0), True)]],
+        [[((0, 1), False)]],
+        [[((0, 0), True), ((1, 1), False)]],
+        [[((0, 0), False), ((0, 1), False), ((1, 0), False)], [((1, 1), True), ((0, 0), True)]],
+        [[((0, 0), True), ((0, 0), False)]],
+        [[((1, 0), True)], [((1, 0), False), ((0, 1), True)], [((0, 1), False), ((1, 1), False)]],
+    ],
+    ids=lambda c: f"{len(c)}-clauses-{sum(map(len, c))}-literals",
+)
 def test_cuts_allow_exactly_the_assignments_that_satisfy_them(clauses) -> None:
     backend, _ = _backend(clauses)
     assert _models(backend) == _allowed(clauses)
@@ -88,11 +91,14 @@ def test_a_negative_literal_is_the_same_term_in_every_clause() -> None:
     assert _models(backend) == _allowed([[((0, 1), False), ((1, 1), True)]])
 
 
-@pytest.mark.parametrize("family, shapes", [
-    (Family.NURIKABE, ((3, 3), (3, 4), (4, 4))),
-    (Family.KUROMASU, ((3, 3), (3, 4), (4, 4))),
-    (Family.HITORI, ((3, 3), (3, 4), (4, 4))),
-])
+@pytest.mark.parametrize(
+    "family, shapes",
+    [
+        (Family.NURIKABE, ((3, 3), (3, 4), (4, 4))),
+        (Family.KUROMASU, ((3, 3), (3, 4), (4, 4))),
+        (Family.HITORI, ((3, 3), (3, 4), (4, 4))),
+    ],
+)
 def test_enumeration_through_the_cuts_equals_brute_force(family: Family, shapes) -> None:
     rng = random.Random(5)
     spec = family_spec(family)
@@ -104,6 +110,7 @@ def test_enumeration_through_the_cuts_equals_brute_force(family: Family, shapes)
 
 
 # -- islands=lazy escalating to the levels or the hybrid ---------------------------------------------
+
 
 def _build(puzzle: Nurikabe, **options):
     spec = registry.get(Family.NURIKABE, "smt")
@@ -148,7 +155,9 @@ def answered() -> list[Nurikabe]:
 
 @pytest.mark.parametrize("escalate", [1, 2, 4])
 @pytest.mark.parametrize("islands", ["lazy", "auto"])
-def test_escalating_in_the_middle_of_enumeration_keeps_every_answer(answered, islands: str, escalate: int) -> None:
+def test_escalating_in_the_middle_of_enumeration_keeps_every_answer(
+    answered, islands: str, escalate: int
+) -> None:
     # count=0 on boards of 1 to 50 answers: the switch lands before, between and after answers
     escalated = 0
     for puzzle in answered:

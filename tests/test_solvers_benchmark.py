@@ -9,13 +9,27 @@ import sys
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-import solvers as bench_solvers  # noqa: E402  (benchmarks/solvers.py: the project's own)
+import solvers as bench_solvers  # benchmarks/solvers.py: the project's own
 
 
-def _row(solver: str, status: str, count: int, exhausted: bool, hash_: str | None, verdict: str | None = "valid"):
-    return {"corpus": "kuromasu", "puzzle_id": "p1", "paradigm": "asp", "solver": solver, "encoding": "default",
-            "status": status, "count": count, "exhausted": exhausted, "solution_hash": hash_,
-            "verdict": verdict, "time_total": 0.1, "timeout": 20.0, "published": status == "sat"}
+def _row(
+    solver: str, status: str, count: int, exhausted: bool, hash_: str | None, verdict: str | None = "valid"
+):
+    return {
+        "corpus": "kuromasu",
+        "puzzle_id": "p1",
+        "paradigm": "asp",
+        "solver": solver,
+        "encoding": "default",
+        "status": status,
+        "count": count,
+        "exhausted": exhausted,
+        "solution_hash": hash_,
+        "verdict": verdict,
+        "time_total": 0.1,
+        "timeout": 20.0,
+        "published": status == "sat",
+    }
 
 
 def test_outcome_is_what_a_run_proved():
@@ -28,13 +42,19 @@ def test_outcome_is_what_a_run_proved():
 
 
 def test_a_wrong_no_answer_is_a_disagreement(tmp_path):
-    rows = [_row("clingo", "sat", 1, True, "h1"), _row("clingo-x", "unsat", 0, True, None, None),
-            _row("clingo-y", "timeout", 0, False, None, None)]
+    rows = [
+        _row("clingo", "sat", 1, True, "h1"),
+        _row("clingo-x", "unsat", 0, True, None, None),
+        _row("clingo-y", "timeout", 0, False, None, None),
+    ]
     (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     summary = bench_solvers.summarise(tmp_path / "rows.jsonl", tmp_path)
     [d] = summary["disagreements"]
-    assert d["answers"] == {"asp/clingo/default": "unique:h1", "asp/clingo-x/default": "none",
-                            "asp/clingo-y/default": None}
+    assert d["answers"] == {
+        "asp/clingo/default": "unique:h1",
+        "asp/clingo-x/default": "none",
+        "asp/clingo-y/default": None,
+    }
     by_solver = {t["solver"]: t for t in summary["table"]}
     assert by_solver["clingo-x"]["proven_none"] == 1 and by_solver["clingo"]["proven_unique"] == 1
     assert by_solver["clingo-y"]["failures"] == 1
@@ -46,9 +66,27 @@ def test_a_wrong_no_answer_is_a_disagreement(tmp_path):
 
 def test_two_sat_solvers_agree_on_the_corpus(janko_dir, tmp_path):
     out = tmp_path / "solvers"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "solvers.py"), "--corpus", str(janko_dir), "--family", "akari",
-           "--paradigm", "sat", "--solver", "glucose4", "--solver", "cadical195", "--encodings", "default",
-           "--limit", "3", "--out", str(out), "--quiet"]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "solvers.py"),
+        "--corpus",
+        str(janko_dir),
+        "--family",
+        "akari",
+        "--paradigm",
+        "sat",
+        "--solver",
+        "glucose4",
+        "--solver",
+        "cadical195",
+        "--encodings",
+        "default",
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
@@ -69,9 +107,25 @@ def test_every_corpus_family_runs_and_a_malformed_record_is_named(janko_dir, tmp
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "Nurikabe_dataset.json").write_text(json.dumps({**doc, "data": first}))
     out = tmp_path / "solvers"
-    cmd = [sys.executable, str(REPO / "benchmarks" / "solvers.py"), "--corpus", str(tmp_path / "corpus"),
-           "--family", "nurikabe", "--paradigm", "sat", "--solver", "glucose4", "--solver", "cadical195",
-           "--encodings", "default", "--out", str(out), "--quiet"]
+    cmd = [
+        sys.executable,
+        str(REPO / "benchmarks" / "solvers.py"),
+        "--corpus",
+        str(tmp_path / "corpus"),
+        "--family",
+        "nurikabe",
+        "--paradigm",
+        "sat",
+        "--solver",
+        "glucose4",
+        "--solver",
+        "cadical195",
+        "--encodings",
+        "default",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "skipped malformed record broken_3x3" in done.stderr

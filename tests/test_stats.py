@@ -27,7 +27,10 @@ def test_the_95_percent_interval_covers_the_true_exponent_about_95_percent_of_th
 
 
 def test_no_fit_from_three_sizes_a_narrow_range_or_noise():
-    assert fit_power_law(np.array([25.0, 100.0, 400.0]), np.array([1.0, 2.0, 4.0])).reason == "3 grid size(s), 4 needed"
+    assert (
+        fit_power_law(np.array([25.0, 100.0, 400.0]), np.array([1.0, 2.0, 4.0])).reason
+        == "3 grid size(s), 4 needed"
+    )
     narrow = fit_power_law(np.array([100.0, 121.0, 144.0, 169.0]), np.array([1.0, 1.1, 1.2, 1.3]))
     assert not narrow.fitted and "span x1.7" in narrow.reason
     # a negative "exponent" from timings that do not grow: too noisy to state
@@ -39,8 +42,9 @@ def test_exponents_table_reports_interval_range_and_reason():
     import pandas as pd
 
     cells = [25, 100, 400, 1600] * 2 + [25, 100]
-    df = pd.DataFrame({"label": ["a"] * 8 + ["b"] * 2, "cells": cells,
-                       "size_rules": [7.0 * c**1.05 for c in cells]})
+    df = pd.DataFrame(
+        {"label": ["a"] * 8 + ["b"] * 2, "cells": cells, "size_rules": [7.0 * c**1.05 for c in cells]}
+    )
     table = analysis.exponents(df, "size_rules")
     assert table.loc["a", "k"] == pytest.approx(1.05) and table.loc["a", "sizes"] == 4
     assert table.loc["a", "fit"].startswith("k=1.05 [")

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+# The package's import order, kept: the model and its families first.
+# isort: off
 from .errors import EncodingError, ParseError, PuzzleError, SolverUnavailable, VerificationError
 from .model import (
     Family,
@@ -30,9 +32,11 @@ from .model import (
     verify,
 )
 from .result import Result, Status, Timings
-from .crosscheck import crosscheck  # noqa: E402  (binds the function over the submodule name)
+from .crosscheck import crosscheck  # binds the function over the submodule name
 from .encodings.base import Option
 from .registry import register_encoding, register_paradigm, register_solver
+
+# isort: on
 
 __version__ = "0.1.0"
 
@@ -44,8 +48,16 @@ def load(source, format: str | None = None):
     return _load(source, format)
 
 
-def solve(puzzle, paradigm: str = "sat", encoding: str = "default", count: int = 1, timeout=None, *,
-          solver: str | None = None, **options) -> Result:
+def solve(
+    puzzle,
+    paradigm: str = "sat",
+    encoding: str = "default",
+    count: int = 1,
+    timeout=None,
+    *,
+    solver: str | None = None,
+    **options,
+) -> Result:
     """Solve ``puzzle`` in one paradigm on one of its solvers; see :func:`puzzlebench.solvers.solve`."""
     from .solvers import solve as _solve
 
@@ -60,9 +72,36 @@ def load_plugin(name: str) -> None:
 
 
 __all__ = [
-    "EncodingError", "Family", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs", "LightBulbsSolution",
-    "LightUp", "LightUpSolution", "Nurikabe", "NurikabeSolution", "Option", "ParseError", "Puzzle", "PuzzleError", "Result", "Rule",
-    "Solution", "SolverUnavailable", "Status", "Timings", "VerificationError", "Violation",
-    "crosscheck", "load", "load_plugin", "register_encoding", "register_paradigm", "register_solver", "solve",
+    "EncodingError",
+    "Family",
+    "Hitori",
+    "HitoriSolution",
+    "Kuromasu",
+    "KuromasuSolution",
+    "LightBulbs",
+    "LightBulbsSolution",
+    "LightUp",
+    "LightUpSolution",
+    "Nurikabe",
+    "NurikabeSolution",
+    "Option",
+    "ParseError",
+    "Puzzle",
+    "PuzzleError",
+    "Result",
+    "Rule",
+    "Solution",
+    "SolverUnavailable",
+    "Status",
+    "Timings",
+    "VerificationError",
+    "Violation",
+    "crosscheck",
+    "load",
+    "load_plugin",
+    "register_encoding",
+    "register_paradigm",
+    "register_solver",
+    "solve",
     "verify",
 ]

@@ -21,8 +21,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,10 +35,33 @@ from .errors import EncodingError, PuzzleError
 from .model import Family, Puzzle
 
 __all__ = [
-    "PUZZLEKIT_JANKO_TOTAL_S", "SEED000", "Config", "closure_delta", "closure_table", "connectivity_configs", "crosscheck_runs", "disagreements",
-    "exponents", "frame", "generated_items", "janko_dir", "janko_items", "option_configs", "par2_table",
-    "repo_root", "run", "save", "seed000_ablation", "show", "solutions_vs_size", "stats_table",
-    "strategy_bars", "strategy_configs", "strategy_table", "time_distribution", "time_share",
+    "PUZZLEKIT_JANKO_TOTAL_S",
+    "SEED000",
+    "Config",
+    "closure_delta",
+    "closure_table",
+    "connectivity_configs",
+    "crosscheck_runs",
+    "disagreements",
+    "exponents",
+    "frame",
+    "generated_items",
+    "janko_dir",
+    "janko_items",
+    "option_configs",
+    "par2_table",
+    "repo_root",
+    "run",
+    "save",
+    "seed000_ablation",
+    "show",
+    "solutions_vs_size",
+    "stats_table",
+    "strategy_bars",
+    "strategy_configs",
+    "strategy_table",
+    "time_distribution",
+    "time_share",
 ]
 
 #: Seed 000's table (lparse/smodels, 2008 hardware) for its 11x11 Kuromasu sample.
@@ -64,13 +88,16 @@ def janko_dir(path: str | os.PathLike | None = None) -> Path | None:
     A ``path`` that is given but holds no corpus is an error (a typo should not silently fall
     back to the bundled puzzles).
     """
+
     def holds(folder: Path) -> bool:
         return (folder / "Akari_dataset.json").exists() or (folder / "Kuromasu_dataset.json").exists()
 
     if path:
         folder = Path(path).expanduser()
         if not holds(folder):
-            raise PuzzleError(f"no janko corpus at {folder} (expected Akari_dataset.json / Kuromasu_dataset.json)")
+            raise PuzzleError(
+                f"no janko corpus at {folder} (expected Akari_dataset.json / Kuromasu_dataset.json)"
+            )
         return folder
     candidates = []
     if os.environ.get("PUZZLEBENCH_SHARED"):
@@ -79,8 +106,9 @@ def janko_dir(path: str | os.PathLike | None = None) -> Path | None:
     return next((c for c in candidates if holds(c)), None)
 
 
-def janko_items(folder: Path | None, per_family: int | None = 5, seed: int = 0,
-                max_cells: int | None = None) -> list:
+def janko_items(
+    folder: Path | None, per_family: int | None = 5, seed: int = 0, max_cells: int | None = None
+) -> list:
     """Suite entries (with published answers) per family from the corpus, or bundled ones.
 
     ``per_family`` puzzles are drawn at random (fixed ``seed``) from each corpus file, among those
@@ -104,14 +132,25 @@ def janko_items(folder: Path | None, per_family: int | None = 5, seed: int = 0,
             entries.extend(pool)
         return entries
     for name in ["seeds"] + [s for s in list_suites() if s in ("gen-lightup", "gen-kuromasu")]:
-        pool = [e for e in load_suite(name) if e.solution is not None and (e.family or "") != "lightbulbs"
-                and (max_cells is None or e.puzzle.rows * e.puzzle.cols <= max_cells)]
+        pool = [
+            e
+            for e in load_suite(name)
+            if e.solution is not None
+            and (e.family or "") != "lightbulbs"
+            and (max_cells is None or e.puzzle.rows * e.puzzle.cols <= max_cells)
+        ]
         entries.extend(pool if per_family is None else pool[:per_family])
     return entries
 
 
-def generated_items(family: str | Family, sizes: Sequence[int], per_size: int = 1, seed: int = 1,
-                    unique: bool | None = None, progress: bool = False) -> list[SuiteItem]:
+def generated_items(
+    family: str | Family,
+    sizes: Sequence[int],
+    per_size: int = 1,
+    seed: int = 1,
+    unique: bool | None = None,
+    progress: bool = False,
+) -> list[SuiteItem]:
     """Square puzzles of the given sizes: from the bundled ``gen-<family>`` suite where it has
     that size, generated on the fly (seeds ``seed``, ``seed+1``, ...) where it does not.
 
@@ -143,16 +182,29 @@ def generated_items(family: str | Family, sizes: Sequence[int], per_size: int = 
         if fam is Family.LIGHTBULBS and unique:
             options["unique"] = True
         # seed 003's boards get their answers counted by the notebooks themselves
-        gen = generate(fam, n, n, seed=seed + k, paradigm="none" if fam is Family.LIGHTBULBS else "auto", **options)
+        gen = generate(
+            fam, n, n, seed=seed + k, paradigm="none" if fam is Family.LIGHTBULBS else "auto", **options
+        )
         ident = f"{fam.value}-{n:03d}x{n:03d}-s{seed + k}" + ("-unique" if options else "")
-        items.append(SuiteItem(gen.puzzle.with_meta(name=ident), ident, f"{name} (fresh)",
-                               gen.solutions if isinstance(gen.solutions, int) else None))
+        items.append(
+            SuiteItem(
+                gen.puzzle.with_meta(name=ident),
+                ident,
+                f"{name} (fresh)",
+                gen.solutions if isinstance(gen.solutions, int) else None,
+            )
+        )
     return items
 
 
 # -- configurations -----------------------------------------------------------------------------
-def option_configs(family: str | Family, option: str, paradigms: Sequence[str] | None = None,
-                   encoding: str = "default", values: Mapping[str, Sequence[Any]] | None = None) -> list[Config]:
+def option_configs(
+    family: str | Family,
+    option: str,
+    paradigms: Sequence[str] | None = None,
+    encoding: str = "default",
+    values: Mapping[str, Sequence[Any]] | None = None,
+) -> list[Config]:
     """One configuration per value of ``option`` (an encoding or backend option) per paradigm.
 
     Values come from the registry (the option's choices) unless ``values[paradigm]`` names them.
@@ -166,7 +218,9 @@ def option_configs(family: str | Family, option: str, paradigms: Sequence[str] |
         except EncodingError:
             continue
         if option == "solver":
-            names = (values or {}).get(paradigm) or [s.name for s in registry.solvers(paradigm) if s.supported()]
+            names = (values or {}).get(paradigm) or [
+                s.name for s in registry.solvers(paradigm) if s.supported()
+            ]
             out.extend(Config(paradigm, encoding, {}, name) for name in names)
             continue
         known = {o.name: o for o in (*spec.options, *registry.backend(paradigm).OPTIONS)}
@@ -177,7 +231,9 @@ def option_configs(family: str | Family, option: str, paradigms: Sequence[str] |
     return out
 
 
-def connectivity_configs(family: str | Family = "kuromasu", paradigms: Sequence[str] | None = None) -> list[Config]:
+def connectivity_configs(
+    family: str | Family = "kuromasu", paradigms: Sequence[str] | None = None
+) -> list[Config]:
     """Every connectivity variant of every paradigm's default encoding (the relaxing ``none`` too)."""
     return option_configs(family, "connectivity", paradigms)
 
@@ -186,9 +242,12 @@ def connectivity_configs(family: str | Family = "kuromasu", paradigms: Sequence[
 STRATEGY_OPTIONS: dict[str, str] = {"asp": "heuristic", "smt": "logic", "sat": "solver", "cp": "search"}
 
 
-def strategy_configs(family: str | Family, encoding: str = "default",
-                     values: Mapping[str, Sequence[Any]] | None = None,
-                     options: Mapping[str, str] | None = None) -> list[Config]:
+def strategy_configs(
+    family: str | Family,
+    encoding: str = "default",
+    values: Mapping[str, Sequence[Any]] | None = None,
+    options: Mapping[str, str] | None = None,
+) -> list[Config]:
     """The search-strategy axis of each paradigm (``STRATEGY_OPTIONS``, overridable), one config per value."""
     out: list[Config] = []
     for paradigm, option in (options or STRATEGY_OPTIONS).items():
@@ -245,9 +304,19 @@ def record(run_: Run, result: Any) -> dict[str, Any]:
     return {**run_.fields(), **result.to_record()}
 
 
-def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeout: float = 10.0,
-        repeat: int = 1, progress: bool = True, isolated: bool = False, out: str | os.PathLike | None = None,
-        memory_mb: int | None = 2048, desc: str = "runs", warmup: bool = True) -> pd.DataFrame:
+def run(
+    puzzles: Iterable[Any],
+    configs: Sequence[Config],
+    count: int = 2,
+    timeout: float = 10.0,
+    repeat: int = 1,
+    progress: bool = True,
+    isolated: bool = False,
+    out: str | os.PathLike | None = None,
+    memory_mb: int | None = 2048,
+    desc: str = "runs",
+    warmup: bool = True,
+) -> pd.DataFrame:
     """Solve every puzzle with every configuration registered for its family; one row per run.
 
     In-process by default (``puzzlebench.solve``, its soft timeout); with ``warmup`` each
@@ -257,9 +326,23 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
     records appended to ``out`` (a JSON-lines file, resumed if it exists; a temporary one if None).
     """
     items = _items(puzzles)
-    runs = [Run(item, c.paradigm, c.encoding, dict(c.options), count, rep, float(timeout), memory_mb,
-                solver=c.solver or "")
-            for item in items for c in configs if _registered(item, c) for rep in range(repeat)]
+    runs = [
+        Run(
+            item,
+            c.paradigm,
+            c.encoding,
+            dict(c.options),
+            count,
+            rep,
+            float(timeout),
+            memory_mb,
+            solver=c.solver or "",
+        )
+        for item in items
+        for c in configs
+        if _registered(item, c)
+        for rep in range(repeat)
+    ]
     if isolated:
         return _run_isolated(runs, out, progress)
     from .solvers import solve
@@ -269,9 +352,19 @@ def run(puzzles: Iterable[Any], configs: Sequence[Config], count: int = 2, timeo
     records = []
     for r in _progress(runs, desc, disable=not progress):
         try:
-            result = solve(r.puzzle, r.paradigm, r.encoding, count=r.count, timeout=r.timeout, solver=r.solver or None,
-                           strict=False, **r.options)
-        except EncodingError as exc:  # e.g. a board this encoding cannot state: a recorded error, not an abort
+            result = solve(
+                r.puzzle,
+                r.paradigm,
+                r.encoding,
+                count=r.count,
+                timeout=r.timeout,
+                solver=r.solver or None,
+                strict=False,
+                **r.options,
+            )
+        except (
+            EncodingError
+        ) as exc:  # e.g. a board this encoding cannot state: a recorded error, not an abort
             records.append({**r.fields(), "status": "error", "error": str(exc)})
             continue
         records.append(record(r, result))
@@ -282,12 +375,23 @@ def _warm_up(runs: list[Run], solve: Any) -> None:
     smallest: dict[tuple, Run] = {}
     for r in runs:
         key = (r.puzzle.family, r.paradigm, r.solver, r.encoding)
-        if key not in smallest or r.puzzle.rows * r.puzzle.cols < smallest[key].puzzle.rows * smallest[key].puzzle.cols:
+        if (
+            key not in smallest
+            or r.puzzle.rows * r.puzzle.cols < smallest[key].puzzle.rows * smallest[key].puzzle.cols
+        ):
             smallest[key] = r
     for r in smallest.values():
         try:
-            solve(r.puzzle, r.paradigm, r.encoding, count=1, timeout=r.timeout, solver=r.solver or None,
-                  strict=False, **r.options)
+            solve(
+                r.puzzle,
+                r.paradigm,
+                r.encoding,
+                count=1,
+                timeout=r.timeout,
+                solver=r.solver or None,
+                strict=False,
+                **r.options,
+            )
         except Exception:  # the timed run records whatever goes wrong
             pass
 
@@ -309,9 +413,13 @@ def _run_isolated(runs: list[Run], out: str | os.PathLike | None, progress: bool
     return df
 
 
-def crosscheck_runs(entries: Iterable[Any], count: int = 2, timeout: float | None = 30.0,
-                    paradigms: Sequence[str] | None = None, progress: bool = True
-                    ) -> tuple[pd.DataFrame, list[CrossCheck]]:
+def crosscheck_runs(
+    entries: Iterable[Any],
+    count: int = 2,
+    timeout: float | None = 30.0,
+    paradigms: Sequence[str] | None = None,
+    progress: bool = True,
+) -> tuple[pd.DataFrame, list[CrossCheck]]:
     """Cross-check each suite entry in every paradigm: (one row per run, the reports).
 
     Rows carry the puzzle's ``verdict`` (agree / disagree / inconclusive) and ``published``:
@@ -325,8 +433,16 @@ def crosscheck_runs(entries: Iterable[Any], count: int = 2, timeout: float | Non
         expected = getattr(entry, "solution", None)
         for outcome in report.outcomes:
             cfg = outcome.config
-            run_ = Run(item, cfg.paradigm, cfg.encoding, dict(cfg.options), count, 0, float(timeout or 0) or 1e9,
-                       solver=cfg.solver or "")
+            run_ = Run(
+                item,
+                cfg.paradigm,
+                cfg.encoding,
+                dict(cfg.options),
+                count,
+                0,
+                float(timeout or 0) or 1e9,
+                solver=cfg.solver or "",
+            )
             if outcome.result is None:
                 rec = {**run_.fields(), "status": "error", "error": outcome.error}
             else:
@@ -344,7 +460,10 @@ def stats_table(results: Mapping[str, Any], published: Any = None) -> pd.DataFra
     rows = []
     for label, r in results.items():
         row: dict[str, Any] = {
-            "run": label, "status": r.status.value, "answers": r.count, "unique": r.unique,
+            "run": label,
+            "status": r.status.value,
+            "answers": r.count,
+            "unique": r.unique,
             "verified": r.verified if r.solutions else None,
         }
         if published is not None:
@@ -352,7 +471,9 @@ def stats_table(results: Mapping[str, Any], published: Any = None) -> pd.DataFra
         t = r.timings
         row.update({"build_ms": t.build * 1e3, "solve_ms": t.solve * 1e3, "total_ms": t.total * 1e3})
         row.update({f"size_{k}": v for k, v in r.size.items()})
-        row.update({f"search_{k}": v for k, v in r.search.items() if k in ("choices", "conflicts", "propagations")})
+        row.update(
+            {f"search_{k}": v for k, v in r.search.items() if k in ("choices", "conflicts", "propagations")}
+        )
         row["backend"] = f"{r.backend} {r.backend_version}"
         rows.append(row)
     return pd.DataFrame(rows).set_index("run")
@@ -360,12 +481,22 @@ def stats_table(results: Mapping[str, Any], published: Any = None) -> pd.DataFra
 
 def disagreements(reports: Sequence[CrossCheck], runs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Puzzles whose paradigms disagree or did not all answer, and runs that miss the published answer."""
-    rows = [{"puzzle": f"{r.puzzle.family.value}/{r.source or r.puzzle.name}", "verdict": r.verdict.value, "what": d}
-            for r in reports if r.verdict.value != "agree" for d in (r.differences or ("(no detail)",))]
+    rows = [
+        {
+            "puzzle": f"{r.puzzle.family.value}/{r.source or r.puzzle.name}",
+            "verdict": r.verdict.value,
+            "what": d,
+        }
+        for r in reports
+        if r.verdict.value != "agree"
+        for d in (r.differences or ("(no detail)",))
+    ]
     if runs is not None and "published" in runs:
         miss = runs[runs["published"].eq(False) & runs["complete"].fillna(False).astype(bool)]
-        rows += [{"puzzle": m.instance, "verdict": "published answer differs", "what": m.label}
-                 for m in miss.itertuples()]
+        rows += [
+            {"puzzle": m.instance, "verdict": "published answer differs", "what": m.label}
+            for m in miss.itertuples()
+        ]
     return pd.DataFrame(rows, columns=["puzzle", "verdict", "what"])
 
 
@@ -374,19 +505,25 @@ def par2_table(df: pd.DataFrame, by: str | Sequence[str] = "label") -> pd.DataFr
     keys = [by] if isinstance(by, str) else list(by)
     columns = ["runs", "solved", "par2_sum_s", "par2_mean_s", "median_solved_s"]
     if df.empty or any(k not in df.columns for k in keys):  # no runs (yet): an empty table, same shape
-        index = (pd.Index([], name=keys[0]) if len(keys) == 1
-                 else pd.MultiIndex.from_arrays([[] for _ in keys], names=keys))
-        return pd.DataFrame({c: pd.Series(dtype=int if c in ("runs", "solved") else float) for c in columns},
-                            index=index)
+        index = (
+            pd.Index([], name=keys[0])
+            if len(keys) == 1
+            else pd.MultiIndex.from_arrays([[] for _ in keys], names=keys)
+        )
+        return pd.DataFrame(
+            {c: pd.Series(dtype=int if c in ("runs", "solved") else float) for c in columns}, index=index
+        )
     solved = df["solved"].eq(True)
     g = df.assign(solved=solved).groupby(keys)
-    table = pd.DataFrame({
-        "runs": g.size(),
-        "solved": g["solved"].sum().astype(int),
-        "par2_sum_s": g["par2"].sum(),
-        "par2_mean_s": g["par2"].mean(),
-        "median_solved_s": df.loc[solved].groupby(keys)["time_total"].median(),
-    })
+    table = pd.DataFrame(
+        {
+            "runs": g.size(),
+            "solved": g["solved"].sum().astype(int),
+            "par2_sum_s": g["par2"].sum(),
+            "par2_mean_s": g["par2"].mean(),
+            "median_solved_s": df.loc[solved].groupby(keys)["time_total"].median(),
+        }
+    )
     return table.sort_values(["solved", "par2_sum_s"], ascending=[False, True])
 
 
@@ -408,9 +545,20 @@ def exponents(df: pd.DataFrame, value: str, by: str = "label", x: str = "cells")
     rows = []
     for label, part in df[df[value].notna()].groupby(by):
         fit = fit_power_law(part[x].to_numpy(float), part[value].to_numpy(float))
-        rows.append({by: label, "k": fit.k, "k_low": fit.k_low, "k_high": fit.k_high, "a": fit.a,
-                     "points": len(part), "sizes": fit.sizes, f"{x}_min": fit.cells_min, f"{x}_max": fit.cells_max,
-                     "fit": fit.text()})
+        rows.append(
+            {
+                by: label,
+                "k": fit.k,
+                "k_low": fit.k_low,
+                "k_high": fit.k_high,
+                "a": fit.a,
+                "points": len(part),
+                "sizes": fit.sizes,
+                f"{x}_min": fit.cells_min,
+                f"{x}_max": fit.cells_max,
+                "fit": fit.text(),
+            }
+        )
     columns = ["k", "k_low", "k_high", "a", "points", "sizes", f"{x}_min", f"{x}_max", "fit"]
     return pd.DataFrame(rows).set_index(by) if rows else pd.DataFrame(columns=columns)
 
@@ -425,8 +573,22 @@ def connectivity_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame |
         return None
     table = pd.read_csv(source)
     table.insert(0, "variant", table["paradigm"] + "/" + table["encoding"] + "/" + table["connectivity"])
-    keep = ["variant", "puzzles", "skipped", "solved", "unique_without_rule", "timeouts", "total_s",
-            "median_ms", "worst_s", "size", "mean_size", "mean_choices", "vs_none", "vs_default"]
+    keep = [
+        "variant",
+        "puzzles",
+        "skipped",
+        "solved",
+        "unique_without_rule",
+        "timeouts",
+        "total_s",
+        "median_ms",
+        "worst_s",
+        "size",
+        "mean_size",
+        "mean_choices",
+        "vs_none",
+        "vs_default",
+    ]
     return table[[c for c in keep if c in table]].set_index("variant")
 
 
@@ -439,9 +601,15 @@ def connectivity_families(root: str | os.PathLike | None = None) -> pd.DataFrame
     not times); None when there is none. The relaxation's rows are left out."""
     columns = {}
     for doc in _connectivity_summaries(root):
-        rows = {f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + (" (default)" if r["default"] else ""):
-                r.get("vs_none") for r in doc["summary"] if not r["relaxed"]}
-        columns[f"{doc['family']} ({doc['puzzles']}, {str(doc.get('timestamp', '?'))[:10]})"] = pd.Series(rows, dtype=float)
+        rows = {
+            f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}"
+            + (" (default)" if r["default"] else ""): r.get("vs_none")
+            for r in doc["summary"]
+            if not r["relaxed"]
+        }
+        columns[f"{doc['family']} ({doc['puzzles']}, {str(doc.get('timestamp', '?'))[:10]})"] = pd.Series(
+            rows, dtype=float
+        )
     if not columns:
         return None
     return pd.DataFrame(columns).sort_index()
@@ -449,8 +617,10 @@ def connectivity_families(root: str | os.PathLike | None = None) -> pd.DataFrame
 
 def _connectivity_summaries(root: str | os.PathLike | None) -> list[dict]:
     base = Path(root) if root else repo_root() / "results"
-    return [dict(json.loads(path.read_text(encoding="utf-8")), folder=path.parent)
-            for path in sorted(base.glob("connectivity*/summary.json"))]
+    return [
+        dict(json.loads(path.read_text(encoding="utf-8")), folder=path.parent)
+        for path in sorted(base.glob("connectivity*/summary.json"))
+    ]
 
 
 def connectivity_growth(root: str | os.PathLike | None = None) -> pd.DataFrame | None:
@@ -464,14 +634,19 @@ def connectivity_growth(root: str | os.PathLike | None = None) -> pd.DataFrame |
         for r in doc["summary"]:
             if "time_k" not in r:
                 continue
-            rows.append({
-                "family": doc["family"],
-                "variant": f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + (" (default)" if r["default"] else ""),
-                "time k": r["time_k"], "time 95% CI": _interval(r["time_k_low"], r["time_k_high"]),
-                "size k": r["size_k"], "size 95% CI": _interval(r["size_k_low"], r["size_k_high"]),
-                "cells": r["time_fit_cells"] or r["size_fit_cells"],
-                "note": "; ".join(n for n in (r["time_fit_note"], r["size_fit_note"]) if n) or "",
-            })
+            rows.append(
+                {
+                    "family": doc["family"],
+                    "variant": f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}"
+                    + (" (default)" if r["default"] else ""),
+                    "time k": r["time_k"],
+                    "time 95% CI": _interval(r["time_k_low"], r["time_k_high"]),
+                    "size k": r["size_k"],
+                    "size 95% CI": _interval(r["size_k_low"], r["size_k_high"]),
+                    "cells": r["time_fit_cells"] or r["size_fit_cells"],
+                    "note": "; ".join(n for n in (r["time_fit_note"], r["size_fit_note"]) if n) or "",
+                }
+            )
     return pd.DataFrame(rows).set_index(["family", "variant"]) if rows else None
 
 
@@ -482,8 +657,11 @@ def _interval(low: float | None, high: float | None) -> str:
 def connectivity_runs(root: str | os.PathLike | None = None) -> pd.DataFrame | None:
     """Every run of every committed connectivity study (``runs.csv`` beside each summary), with
     its family: what the growth plots draw. None when there is none."""
-    frames = [pd.read_csv(doc["folder"] / "runs.csv").assign(family=doc["family"])
-              for doc in _connectivity_summaries(root) if (doc["folder"] / "runs.csv").exists()]
+    frames = [
+        pd.read_csv(doc["folder"] / "runs.csv").assign(family=doc["family"])
+        for doc in _connectivity_summaries(root)
+        if (doc["folder"] / "runs.csv").exists()
+    ]
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
@@ -515,16 +693,25 @@ def closure_table(df: pd.DataFrame) -> pd.DataFrame:
         pred = closure_delta(int(r), int(c))
         d_atoms = by.loc["closure", "size_atoms"] - by.loc["none", "size_atoms"]
         d_rules = by.loc["closure", "size_rules"] - by.loc["none", "size_rules"]
-        rows.append({
-            "instance": inst, "grid": f"{r}x{c}", "cells": pred["cells"],
-            "atoms without": int(by.loc["none", "size_atoms"]), "atoms with": int(by.loc["closure", "size_atoms"]),
-            "added atoms": int(d_atoms), "cells^2": pred["atoms"], "added atoms / cells^2": d_atoms / pred["atoms"],
-            "rules without": int(by.loc["none", "size_rules"]), "rules with": int(by.loc["closure", "size_rules"]),
-            "added rules": int(d_rules), "predicted added rules": pred["rules"],
-            "rules exact": int(d_rules) == pred["rules"],
-            "rules with / without": by.loc["closure", "size_rules"] / by.loc["none", "size_rules"],
-            "closure share of rules": d_rules / by.loc["closure", "size_rules"],
-        })
+        rows.append(
+            {
+                "instance": inst,
+                "grid": f"{r}x{c}",
+                "cells": pred["cells"],
+                "atoms without": int(by.loc["none", "size_atoms"]),
+                "atoms with": int(by.loc["closure", "size_atoms"]),
+                "added atoms": int(d_atoms),
+                "cells^2": pred["atoms"],
+                "added atoms / cells^2": d_atoms / pred["atoms"],
+                "rules without": int(by.loc["none", "size_rules"]),
+                "rules with": int(by.loc["closure", "size_rules"]),
+                "added rules": int(d_rules),
+                "predicted added rules": pred["rules"],
+                "rules exact": int(d_rules) == pred["rules"],
+                "rules with / without": by.loc["closure", "size_rules"] / by.loc["none", "size_rules"],
+                "closure share of rules": d_rules / by.loc["closure", "size_rules"],
+            }
+        )
     return pd.DataFrame(rows).set_index("instance").sort_values("cells") if rows else pd.DataFrame()
 
 
@@ -538,32 +725,40 @@ def seed000_ablation(puzzle: Puzzle, repeat: int = 3, count: int = 1, timeout: f
 
     rows = []
     for key, conn in (("with", "closure"), ("without", "none")):
-        results = [solve(puzzle, "asp", "seed000", count=count, timeout=timeout, strict=False, connectivity=conn)
-                   for _ in range(max(1, repeat))]
+        results = [
+            solve(puzzle, "asp", "seed000", count=count, timeout=timeout, strict=False, connectivity=conn)
+            for _ in range(max(1, repeat))
+        ]
         r = results[0]
-        rows.append({
-            "connectivity rule": key,
-            "atoms": r.size.get("atoms"),
-            "rules": r.size.get("rules"),
-            "choices": r.search.get("choices"),
-            "conflicts": r.search.get("conflicts"),
-            "time_s": statistics.median(x.timings.total for x in results),
-            "ground_s": statistics.median(x.timings.build for x in results),
-            "answers": r.count,
-            "verified": r.verified,
-            "seed atoms": SEED000[key]["atoms"],
-            "seed rules": SEED000[key]["rules"],
-            "seed truth assignments": SEED000[key]["truth_assignments"],
-            "seed time_s": SEED000[key]["time_s"],
-        })
+        rows.append(
+            {
+                "connectivity rule": key,
+                "atoms": r.size.get("atoms"),
+                "rules": r.size.get("rules"),
+                "choices": r.search.get("choices"),
+                "conflicts": r.search.get("conflicts"),
+                "time_s": statistics.median(x.timings.total for x in results),
+                "ground_s": statistics.median(x.timings.build for x in results),
+                "answers": r.count,
+                "verified": r.verified,
+                "seed atoms": SEED000[key]["atoms"],
+                "seed rules": SEED000[key]["rules"],
+                "seed truth assignments": SEED000[key]["truth_assignments"],
+                "seed time_s": SEED000[key]["time_s"],
+            }
+        )
     table = pd.DataFrame(rows).set_index("connectivity rule")
-    ratio = table.loc["with"].apply(pd.to_numeric, errors="coerce") / table.loc["without"].apply(pd.to_numeric, errors="coerce")
+    ratio = table.loc["with"].apply(pd.to_numeric, errors="coerce") / table.loc["without"].apply(
+        pd.to_numeric, errors="coerce"
+    )
     table.loc["ratio with/without"] = ratio
     return table
 
 
 # -- small figures the plot library does not have -----------------------------------------------
-def time_distribution(df: pd.DataFrame, by: str = "label", time: str = "time_total", title: str | None = None):
+def time_distribution(
+    df: pd.DataFrame, by: str = "label", time: str = "time_total", title: str | None = None
+):
     """Box plot of run times per configuration (log scale, seconds); solved runs only."""
     import matplotlib.pyplot as plt
 
@@ -579,7 +774,9 @@ def time_distribution(df: pd.DataFrame, by: str = "label", time: str = "time_tot
     fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(labels) + 2), 4.2))
     series = [data.loc[data[by] == lab, time].dropna().to_numpy(float) for lab in labels]
     ax.boxplot(series, showfliers=True)
-    ax.set_xticks(range(1, len(labels) + 1), [str(x) for x in labels], rotation=30, ha="right", fontsize="small")
+    ax.set_xticks(
+        range(1, len(labels) + 1), [str(x) for x in labels], rotation=30, ha="right", fontsize="small"
+    )
     ax.set_yscale("log")
     ax.set_ylabel(f"{time.replace('time_', '')} time per puzzle (s)")
     ax.set_title(title or "Time distribution per configuration")
@@ -639,6 +836,7 @@ def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
     """Median time and search effort per strategy (the one option each run set, or the solver
     when it set none), and each strategy's time relative to the fastest of the same paradigm and
     encoding (1.0 = fastest)."""
+
     def first(options: Any, solver: Any) -> tuple[str, str]:
         items = sorted((options or {}).items()) if isinstance(options, Mapping) else []
         if items:
@@ -650,12 +848,14 @@ def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
     data = df.assign(option=[k for k, _ in picked], value=[v for _, v in picked])
     keys = ["paradigm", "encoding", "option", "value"]
     g = data.groupby(keys)
-    table = pd.DataFrame({
-        "runs": g.size(),
-        "solved": g["solved"].sum().astype(int),
-        "median_s": g["time_total"].median(),
-        "median_choices": g["search_choices"].median() if "search_choices" in data else np.nan,
-    })
+    table = pd.DataFrame(
+        {
+            "runs": g.size(),
+            "solved": g["solved"].sum().astype(int),
+            "median_s": g["time_total"].median(),
+            "median_choices": g["search_choices"].median() if "search_choices" in data else np.nan,
+        }
+    )
     fastest = table.groupby(level=["paradigm", "encoding", "option"])["median_s"].transform("min")
     table["vs_fastest"] = table["median_s"] / fastest
     return table
@@ -677,7 +877,7 @@ def strategy_bars(table: pd.DataFrame, title: str = "Search strategies"):
         ax.set_ylabel("median time per board (ms)")
         ax.set_ylim(bottom=0)
         ax.grid(True, axis="y", alpha=0.3)
-    for ax in list(axes.flat)[len(groups):]:
+    for ax in list(axes.flat)[len(groups) :]:
         ax.set_visible(False)
     fig.suptitle(title)
     fig.tight_layout()

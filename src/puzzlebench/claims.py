@@ -52,9 +52,14 @@ def janko_claims(root: Path) -> list[str]:
     corpus = _load_json(root / "janko" / "summary.json")
     out = _janko_run(corpus)
     in_corpus = list(corpus.get("families", ())) if corpus else []
-    lines = {f: i + 1 for i, f in enumerate(f for f in in_corpus
-                                             if any(r["family"] == f and r["paradigm"] != "puzzlekit"
-                                                    for r in corpus["summary"]))}
+    lines = {
+        f: i + 1
+        for i, f in enumerate(
+            f
+            for f in in_corpus
+            if any(r["family"] == f and r["paradigm"] != "puzzlekit" for r in corpus["summary"])
+        )
+    }
     for path in sorted(root.glob("janko-*/summary.json")):
         doc = _load_json(path)
         if doc and len(doc.get("families", ())) == 1:
@@ -75,47 +80,78 @@ def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
     ours = [r for r in rows if r["paradigm"] != peer]
     puzzles = {r["family"]: r["puzzles"] for r in rows}
     solved_all = all(r["solved"] == r["puzzles"] for r in ours)
-    out = [f"**Every paradigm's default encoding {'solves' if solved_all else 'does not solve'} every janko puzzle** "
-           f"with its published answer and a uniqueness proof: "
-           + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
-           + f" ({sum(r['puzzles'] for r in ours):,} runs of "
-           + ", ".join(dict.fromkeys(r["paradigm"].upper() for r in ours))
-           + f"; `benchmarks/janko.py`, {_where(doc)})"
-           + ("" if solved_all else ": not solved and proven within the limit, "
-              + ", ".join(f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']} {_NAMES.get(r['family'], r['family'])}"
-                          for r in ours if r["solved"] < r["puzzles"]))
-           + "."]
+    out = [
+        f"**Every paradigm's default encoding {'solves' if solved_all else 'does not solve'} every janko puzzle** "
+        f"with its published answer and a uniqueness proof: "
+        + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
+        + f" ({sum(r['puzzles'] for r in ours):,} runs of "
+        + ", ".join(dict.fromkeys(r["paradigm"].upper() for r in ours))
+        + f"; `benchmarks/janko.py`, {_where(doc)})"
+        + (
+            ""
+            if solved_all
+            else ": not solved and proven within the limit, "
+            + ", ".join(
+                f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']} {_NAMES.get(r['family'], r['family'])}"
+                for r in ours
+                if r["solved"] < r["puzzles"]
+            )
+        )
+        + "."
+    ]
     for family in doc["families"]:
         mine = [r for r in ours if r["family"] == family]
         theirs = next((r for r in rows if r["family"] == family and r["paradigm"] == peer), None)
         if not mine:
             continue
         best = min(mine, key=lambda r: r["total_s"])
-        others = ", ".join(f"{r['paradigm'].upper()} {r['total_s']:.1f} s" for r in sorted(mine, key=lambda r: r["total_s"])
-                           if r is not best)
+        others = ", ".join(
+            f"{r['paradigm'].upper()} {r['total_s']:.1f} s"
+            for r in sorted(mine, key=lambda r: r["total_s"])
+            if r is not best
+        )
         sampled = best.get("peer_puzzles") and (doc.get("peer_every") or 1) > 1
         if sampled:  # puzzlekit ran on a sample (janko.py --peer-every)
-            versus = (f"; on the {best['peer_puzzles']} puzzles puzzlekit ran (every {doc.get('peer_every')}th) "
-                      f"{best['on_peer_puzzles_s']:.2f} s against puzzlekit's {theirs['total_s']:.2f} s "
-                      f"({best['vs_puzzlekit']:.3f}; one answer, no proof)"
-                      if theirs and best.get("vs_puzzlekit") is not None else "")
+            versus = (
+                f"; on the {best['peer_puzzles']} puzzles puzzlekit ran (every {doc.get('peer_every')}th) "
+                f"{best['on_peer_puzzles_s']:.2f} s against puzzlekit's {theirs['total_s']:.2f} s "
+                f"({best['vs_puzzlekit']:.3f}; one answer, no proof)"
+                if theirs and best.get("vs_puzzlekit") is not None
+                else ""
+            )
         else:
-            versus = (f", {best['vs_puzzlekit']:.3f} of puzzlekit's {theirs['total_s']:.2f} s (one answer, no proof)"
-                      if theirs and best.get("vs_puzzlekit") is not None else "")
+            versus = (
+                f", {best['vs_puzzlekit']:.3f} of puzzlekit's {theirs['total_s']:.2f} s (one answer, no proof)"
+                if theirs and best.get("vs_puzzlekit") is not None
+                else ""
+            )
         worst = max(mine, key=lambda r: r["worst_s"] or 0)
-        unsolved = [f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}" for r in mine if r["solved"] < r["puzzles"]]
+        unsolved = [
+            f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}"
+            for r in mine
+            if r["solved"] < r["puzzles"]
+        ]
         count = f" ({best['puzzles']:,} puzzles)" if sampled else ""
         if apart:  # a run of its own: which paradigms ran in it, where and when
-            count = (f" ({best['puzzles']:,} puzzles; "
-                     + ", ".join(r["paradigm"].upper() for r in sorted(mine, key=lambda r: r["total_s"]))
-                     + (" and puzzlekit" if theirs else "") + f" in one run, {_where(doc)})")
+            count = (
+                f" ({best['puzzles']:,} puzzles; "
+                + ", ".join(r["paradigm"].upper() for r in sorted(mine, key=lambda r: r["total_s"]))
+                + (" and puzzlekit" if theirs else "")
+                + f" in one run, {_where(doc)})"
+            )
         limit = doc.get("timeout")
-        out.append(f"{_NAMES.get(family, family)}{count}: "
-                   f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
-                   f"{versus}{f'; then {others}' if others else ''}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
-                   f"({worst['paradigm']}, {worst['worst_id']})"
-                   + (f"; not solved and proven{f' within {limit:g} s' if limit else ''}: " + ", ".join(unsolved)
-                      if unsolved else "") + ".")
+        out.append(
+            f"{_NAMES.get(family, family)}{count}: "
+            f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
+            f"{versus}{f'; then {others}' if others else ''}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
+            f"({worst['paradigm']}, {worst['worst_id']})"
+            + (
+                f"; not solved and proven{f' within {limit:g} s' if limit else ''}: " + ", ".join(unsolved)
+                if unsolved
+                else ""
+            )
+            + "."
+        )
     return out
 
 
@@ -131,11 +167,13 @@ def _growth(rows: list[dict]) -> str:
     fitted = [r for r in rows if r.get("time_k") not in (None, "")]
     if len(fitted) < 2:
         return ""
-    name = lambda r: f"{r['paradigm'].upper()} {r['connectivity']}"  # noqa: E731
+    name = lambda r: f"{r['paradigm'].upper()} {r['connectivity']}"
     lo, hi = (min(fitted, key=lambda r: float(r["time_k"])), max(fitted, key=lambda r: float(r["time_k"])))
-    return (f"; time grows as cells^k with k = {float(hi['time_k']):.2f} [{float(hi['time_k_low']):.2f}, "
-            f"{float(hi['time_k_high']):.2f}] for {name(hi)} down to {float(lo['time_k']):.2f} for {name(lo)} "
-            f"(95% intervals)")
+    return (
+        f"; time grows as cells^k with k = {float(hi['time_k']):.2f} [{float(hi['time_k_low']):.2f}, "
+        f"{float(hi['time_k_high']):.2f}] for {name(hi)} down to {float(lo['time_k']):.2f} for {name(lo)} "
+        f"(95% intervals)"
+    )
 
 
 def connectivity_claims(root: Path) -> list[str]:
@@ -148,24 +186,43 @@ def connectivity_claims(root: Path) -> list[str]:
         return []
 
     def row(paradigm: str, encoding: str, connectivity: str) -> dict[str, str] | None:
-        return next((r for r in rows if (r["paradigm"], r["encoding"], r["connectivity"]) == (paradigm, encoding, connectivity)), None)
+        return next(
+            (
+                r
+                for r in rows
+                if (r["paradigm"], r["encoding"], r["connectivity"]) == (paradigm, encoding, connectivity)
+            ),
+            None,
+        )
 
     def ratio(r: dict[str, str] | None, col: str) -> str:
         return f"{float(r[col]):.2f}x" if r and r.get(col) not in (None, "") else "?"
 
-    reach, lazy, prop = row("asp", "default", "reach"), row("sat", "default", "lazy"), row("sat", "default", "propagator")
+    reach, lazy, prop = (
+        row("asp", "default", "reach"),
+        row("sat", "default", "lazy"),
+        row("sat", "default", "propagator"),
+    )
     closure, seed = row("asp", "default", "closure"), row("asp", "seed000", "closure")
-    cheaper = [f"{name} {ratio(r, 'vs_none')}" for name, r in
-               (("ASP reach", reach), ("SAT lazy cuts", lazy), ("SAT propagator", prop)) if r]
-    out = [f"**Seed 000's question** (why \"all white cells connected\" slowed its solver): on "
-           f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles{_sample(meta)}, relative to the same encoding without the rule, "
-           + ", ".join(cheaper)
-           + (f"; the all-pairs closure is {ratio(closure, 'vs_none')} inside our program and seed 000's own "
-              f"program is {ratio(seed, 'vs_none')} (boards up to 400 cells), with "
-              f"{float(closure['mean_size']):,.0f} ground rules on average against {float(reach['mean_size']):,.0f} for reach"
-              if closure and seed and reach else "")
-           + _growth([r for r in meta.get("summary", []) if not r["relaxed"]])
-           + f" (`benchmarks/connectivity.py`{', ' + _where(meta) if meta else ''})."]
+    cheaper = [
+        f"{name} {ratio(r, 'vs_none')}"
+        for name, r in (("ASP reach", reach), ("SAT lazy cuts", lazy), ("SAT propagator", prop))
+        if r
+    ]
+    out = [
+        f'**Seed 000\'s question** (why "all white cells connected" slowed its solver): on '
+        f"{reach['puzzles'] if reach else '?'} janko Kuromasu puzzles{_sample(meta)}, relative to the same encoding without the rule, "
+        + ", ".join(cheaper)
+        + (
+            f"; the all-pairs closure is {ratio(closure, 'vs_none')} inside our program and seed 000's own "
+            f"program is {ratio(seed, 'vs_none')} (boards up to 400 cells), with "
+            f"{float(closure['mean_size']):,.0f} ground rules on average against {float(reach['mean_size']):,.0f} for reach"
+            if closure and seed and reach
+            else ""
+        )
+        + _growth([r for r in meta.get("summary", []) if not r["relaxed"]])
+        + f" (`benchmarks/connectivity.py`{', ' + _where(meta) if meta else ''})."
+    ]
     return out
 
 
@@ -177,16 +234,22 @@ def solver_claims(root: Path) -> list[str]:
             continue
         family = path.parent.name.removeprefix("solvers-")
         table = [t for t in doc["table"] if t["encoding"] == "default"]
-        wrong = sorted({cfg for d in doc["disagreements"] for cfg, what in d["answers"].items() if what == "none"})
+        wrong = sorted(
+            {cfg for d in doc["disagreements"] for cfg, what in d["answers"].items() if what == "none"}
+        )
         sat = [t for t in table if t["paradigm"] == "sat" and t["vs_default_solver"]]
         smt = {t["solver"]: t for t in table if t["paradigm"] == "smt"}
-        text = (f"{_NAMES.get(family, family)}, every solver ({doc['runs']:,} runs, `benchmarks/solvers.py`, {_where(doc)}): "
-                f"{len(doc['disagreements'])} puzzle(s) on which two (solver, encoding) pairs prove different things")
+        text = (
+            f"{_NAMES.get(family, family)}, every solver ({doc['runs']:,} runs, `benchmarks/solvers.py`, {_where(doc)}): "
+            f"{len(doc['disagreements'])} puzzle(s) on which two (solver, encoding) pairs prove different things"
+        )
         if wrong:
             text += f" ({', '.join(wrong)} wrongly report no answer)"
         if sat:
-            text += (f"; the {len(sat)} SAT solvers are within {min(t['vs_default_solver'] for t in sat):.2f}-"
-                     f"{max(t['vs_default_solver'] for t in sat):.2f}x of the default")
+            text += (
+                f"; the {len(sat)} SAT solvers are within {min(t['vs_default_solver'] for t in sat):.2f}-"
+                f"{max(t['vs_default_solver'] for t in sat):.2f}x of the default"
+            )
         if "cvc5" in smt and smt["cvc5"]["vs_default_solver"]:
             text += f"; cvc5 takes {smt['cvc5']['vs_default_solver']:.1f}x z3's time"
         out.append(text + ".")
@@ -201,15 +264,22 @@ def other_connectivity_claims(root: Path) -> list[str]:
         if not doc:
             continue
         rows = [r for r in doc["summary"] if not r["relaxed"] and r.get("vs_none")]
-        parts = [f"{r['paradigm'].upper()} {r['connectivity']}{' (default)' if r['default'] else ''} "
-                 f"{r['vs_none']:.2f}x" for r in rows if r["default"] or r["connectivity"] in ("propagator", "reach")]
+        parts = [
+            f"{r['paradigm'].upper()} {r['connectivity']}{' (default)' if r['default'] else ''} "
+            f"{r['vs_none']:.2f}x"
+            for r in rows
+            if r["default"] or r["connectivity"] in ("propagator", "reach")
+        ]
         unique = next((r["unique_without_rule"] for r in doc["summary"] if r["relaxed"]), None)
         family = _NAMES.get(doc["family"], doc["family"])
-        out.append(f"The same question on {doc['puzzles']} janko {family} puzzles{_sample(doc)}: relative to the same "
-                   f"encoding without the rule, " + ", ".join(parts)
-                   + (f"; without it {unique} of them get their one valid answer" if unique is not None else "")
-                   + _growth(rows)
-                   + f" (`benchmarks/connectivity.py --family {doc['family']}`, {_where(doc)}).")
+        out.append(
+            f"The same question on {doc['puzzles']} janko {family} puzzles{_sample(doc)}: relative to the same "
+            f"encoding without the rule, "
+            + ", ".join(parts)
+            + (f"; without it {unique} of them get their one valid answer" if unique is not None else "")
+            + _growth(rows)
+            + f" (`benchmarks/connectivity.py --family {doc['family']}`, {_where(doc)})."
+        )
     return out
 
 
@@ -218,12 +288,18 @@ def frontier_claims(root: Path) -> list[str]:
     if not doc:
         return []
     side = doc["side"]
-    solves = sorted((r for r in doc["summary"] if r["kind"] == "solve" and not r["options"]),
-                    key=lambda r: (-r["solved"], r["median_s"]))
-    parts = [f"{r['paradigm'].upper()} {r['solved']}/{r['runs']}, median {r['median_s']:.1f} s, worst {r['worst_s']:.1f} s"
-             for r in solves]
-    text = (f"The frontier, {side}x{side} Kuromasu (the bundled boards, `count=2`, timeout {doc['timeout']:g} s): "
-            + "; ".join(parts))
+    solves = sorted(
+        (r for r in doc["summary"] if r["kind"] == "solve" and not r["options"]),
+        key=lambda r: (-r["solved"], r["median_s"]),
+    )
+    parts = [
+        f"{r['paradigm'].upper()} {r['solved']}/{r['runs']}, median {r['median_s']:.1f} s, worst {r['worst_s']:.1f} s"
+        for r in solves
+    ]
+    text = (
+        f"The frontier, {side}x{side} Kuromasu (the bundled boards, `count=2`, timeout {doc['timeout']:g} s): "
+        + "; ".join(parts)
+    )
     made = [r for r in doc["summary"] if r["kind"] == "generate"]
     if made:
         text += f"; generating one board with its uniqueness proof takes {made[0]['median_s']:.0f} s"
@@ -232,7 +308,11 @@ def frontier_claims(root: Path) -> list[str]:
 
 def main_job_claims(root: Path) -> list[str]:
     reference = _load_json(root / "reference.json")
-    names = reference.get("main", []) if isinstance(reference, dict) else sorted(_load_json(root / "machines.json") or {})
+    names = (
+        reference.get("main", [])
+        if isinstance(reference, dict)
+        else sorted(_load_json(root / "machines.json") or {})
+    )
     out = []
     for name in names:
         report = root / name / "report.txt"
@@ -248,19 +328,28 @@ def main_job_claims(root: Path) -> list[str]:
             walls = [w for w in walls if isinstance(w, (int, float))]
             # the runs are sequential: their wall times add up to the job's time, less start-up and plots
             took = f", the runs taking {sum(walls) / 60:.0f} min one after another" if walls else ""
-        disagreements = re.search(r"Disagreements between complete encodings: (\d+)", report.read_text(encoding="utf-8"))
-        out.append(f"The main job on `{name}` ({_where(machine)}{took}): {head}; "
-                   f"{disagreements.group(1) if disagreements else '?'} disagreements between complete encodings "
-                   f"(`results/{name}/report.txt`).")
+        disagreements = re.search(
+            r"Disagreements between complete encodings: (\d+)", report.read_text(encoding="utf-8")
+        )
+        out.append(
+            f"The main job on `{name}` ({_where(machine)}{took}): {head}; "
+            f"{disagreements.group(1) if disagreements else '?'} disagreements between complete encodings "
+            f"(`results/{name}/report.txt`)."
+        )
     return out
 
 
 def claims(root: str | Path = "results") -> list[str]:
     """Every claim the results under ``root`` support, in README order."""
     root = Path(root)
-    return (janko_claims(root) + solver_claims(root) + connectivity_claims(root) + other_connectivity_claims(root)
-            + frontier_claims(root)
-            + main_job_claims(root))
+    return (
+        janko_claims(root)
+        + solver_claims(root)
+        + connectivity_claims(root)
+        + other_connectivity_claims(root)
+        + frontier_claims(root)
+        + main_job_claims(root)
+    )
 
 
 def block(root: str | Path = "results") -> str:

@@ -13,7 +13,8 @@ import json
 import math
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import errors
 from .errors import PuzzleError, SolverUnavailable
@@ -81,7 +82,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 # -- hard limits: one solve in an isolated child (the benchmark runner's machinery) ---------------
-def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
+def isolated_task(puzzle: Puzzle, desc: Mapping[str, Any]) -> dict[str, Any]:
     """What the worker child runs for ``solve``/``check --timeout`` (``task="puzzlebench.cli:isolated_task"``):
     one solve, returned whole (answers included) so the parent prints it as if it had run here."""
     import dataclasses
@@ -90,8 +91,14 @@ def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
 
     try:
         result = solve(
-            puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
-            solver=desc.get("solver") or None, strict=False, **desc["options"],
+            puzzle,
+            desc["paradigm"],
+            desc["encoding"],
+            count=desc["count"],
+            timeout=desc["timeout"],
+            solver=desc.get("solver") or None,
+            strict=False,
+            **desc["options"],
         )
     except (PuzzleError, SolverUnavailable) as exc:  # re-raised in the parent, as in-process solving would
         return {"status": "error", "error": str(exc), "raise": type(exc).__name__}
@@ -100,21 +107,38 @@ def isolated_task(puzzle: "Puzzle", desc: Mapping[str, Any]) -> dict[str, Any]:
         "status": status,
         "error": result.error,
         "result": {
-            "encoding": result.encoding, "status": status,
-            "solutions": [s.sorted() for s in result.solutions], "exhausted": result.exhausted,
-            "complete": result.complete, "options": dict(result.options),
-            "timings": dataclasses.asdict(result.timings), "size": dict(result.size),
-            "search": dict(result.search), "backend": result.backend, "backend_version": result.backend_version,
-            "solver": result.solver, "solver_version": result.solver_version,
-            "encoding_hash": result.encoding_hash, "error": result.error, "extra": dict(result.extra),
-            "deduce": result.deduce, "settled": result.settled,
+            "encoding": result.encoding,
+            "status": status,
+            "solutions": [s.sorted() for s in result.solutions],
+            "exhausted": result.exhausted,
+            "complete": result.complete,
+            "options": dict(result.options),
+            "timings": dataclasses.asdict(result.timings),
+            "size": dict(result.size),
+            "search": dict(result.search),
+            "backend": result.backend,
+            "backend_version": result.backend_version,
+            "solver": result.solver,
+            "solver_version": result.solver_version,
+            "encoding_hash": result.encoding_hash,
+            "error": result.error,
+            "extra": dict(result.extra),
+            "deduce": result.deduce,
+            "settled": result.settled,
         },
     }
 
 
-def solve_isolated(puzzle: "Puzzle", paradigm: str, encoding: str = "default", count: int = 1,
-                   timeout: float = 60.0, memory_mb: int | None = DEFAULT_MEMORY_MB, solver: str | None = None,
-                   options: Mapping[str, Any] | None = None) -> "Result":
+def solve_isolated(
+    puzzle: Puzzle,
+    paradigm: str,
+    encoding: str = "default",
+    count: int = 1,
+    timeout: float = 60.0,
+    memory_mb: int | None = DEFAULT_MEMORY_MB,
+    solver: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Result:
     """:func:`puzzlebench.solve` in a child process under a hard wall-clock limit (``timeout`` plus
     the runner's grace, then SIGKILL to the child's process group) and a memory limit.
 
@@ -127,27 +151,54 @@ def solve_isolated(puzzle: "Puzzle", paradigm: str, encoding: str = "default", c
     from .bench.spec import Run, SuiteItem
     from .result import Result, Status, Timings
 
-    run = Run(SuiteItem(puzzle, puzzle.name or "puzzle", "cli"), paradigm, encoding, dict(options or {}), count,
-              0, timeout, memory_mb, task=f"{__name__}:isolated_task", solver=solver or "")
+    run = Run(
+        SuiteItem(puzzle, puzzle.name or "puzzle", "cli"),
+        paradigm,
+        encoding,
+        dict(options or {}),
+        count,
+        0,
+        timeout,
+        memory_mb,
+        task=f"{__name__}:isolated_task",
+        solver=solver or "",
+    )
     fields = execute(run.describe())
     raised = fields.get("raise")
     if raised:
         cls = getattr(errors, raised, None)
         message = fields.get("error") or raised
-        if not (isinstance(cls, type) and issubclass(cls, (PuzzleError, SolverUnavailable))) or cls is errors.ParseError:
+        if (
+            not (isinstance(cls, type) and issubclass(cls, (PuzzleError, SolverUnavailable)))
+            or cls is errors.ParseError
+        ):
             cls = PuzzleError
         raise cls(message)
     data = fields.get("result")
     if isinstance(data, dict):
         solutions = tuple(puzzle.solution(tuple(cell) for cell in cells) for cells in data["solutions"])
         return Result(
-            family=puzzle.family, paradigm=paradigm, encoding=data["encoding"], status=Status(data["status"]),
-            solutions=solutions, exhausted=data["exhausted"], complete=data["complete"], options=data["options"],
-            timings=Timings(**data["timings"]), size=data["size"], search=data["search"],
-            backend=data["backend"], backend_version=data["backend_version"], solver=data["solver"],
-            solver_version=data["solver_version"], encoding_hash=data["encoding_hash"],
-            deduce=data.get("deduce", "none"), settled=data.get("settled", 0),
-            violations=tuple(tuple(puzzle.verify(s)) for s in solutions), error=data["error"], extra=data["extra"],
+            family=puzzle.family,
+            paradigm=paradigm,
+            encoding=data["encoding"],
+            status=Status(data["status"]),
+            solutions=solutions,
+            exhausted=data["exhausted"],
+            complete=data["complete"],
+            options=data["options"],
+            timings=Timings(**data["timings"]),
+            size=data["size"],
+            search=data["search"],
+            backend=data["backend"],
+            backend_version=data["backend_version"],
+            solver=data["solver"],
+            solver_version=data["solver_version"],
+            encoding_hash=data["encoding_hash"],
+            deduce=data.get("deduce", "none"),
+            settled=data.get("settled", 0),
+            violations=tuple(tuple(puzzle.verify(s)) for s in solutions),
+            error=data["error"],
+            extra=data["extra"],
         )
     # The child did not report a result: killed at the limit, out of memory, crashed.
     try:
@@ -158,18 +209,25 @@ def solve_isolated(puzzle: "Puzzle", paradigm: str, encoding: str = "default", c
     try:
         spec = registry.solver(paradigm, solver)
         solver_name, version = spec.name, spec.version()
-    except Exception:  # noqa: BLE001 - names for the report only
+    except Exception:  # noqa: BLE001  (names for the report only)
         pass
     try:
         encoding_name = registry.get(puzzle.family, paradigm, encoding).name
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001  (names for the report only)
         pass
     wall = float(fields.get("time_wall") or 0.0)
     return Result(
-        family=puzzle.family, paradigm=paradigm, encoding=encoding_name, status=status,
-        complete=bool(run.complete) if run.complete is not None else True, options=dict(options or {}),
-        timings=Timings(total=wall, build=wall), solver=solver_name, solver_version=version,
-        error=fields.get("error"), extra={"peak_rss_mb": fields.get("peak_rss_mb")},
+        family=puzzle.family,
+        paradigm=paradigm,
+        encoding=encoding_name,
+        status=status,
+        complete=bool(run.complete) if run.complete is not None else True,
+        options=dict(options or {}),
+        timings=Timings(total=wall, build=wall),
+        solver=solver_name,
+        solver_version=version,
+        error=fields.get("error"),
+        extra={"peak_rss_mb": fields.get("peak_rss_mb")},
     )
 
 
@@ -191,12 +249,26 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise PuzzleError(f"--count must be >= 0, got {args.count}")
     if timeout is None:
         result = solve(
-            puzzle, args.paradigm, args.encoding, count=args.count, timeout=None,
-            solver=args.solver, strict=False, **parse_options(args.option, args.deduce),
+            puzzle,
+            args.paradigm,
+            args.encoding,
+            count=args.count,
+            timeout=None,
+            solver=args.solver,
+            strict=False,
+            **parse_options(args.option, args.deduce),
         )
     else:
-        result = solve_isolated(puzzle, args.paradigm, args.encoding, count=args.count, timeout=timeout,
-                                memory_mb=memory, solver=args.solver, options=parse_options(args.option, args.deduce))
+        result = solve_isolated(
+            puzzle,
+            args.paradigm,
+            args.encoding,
+            count=args.count,
+            timeout=timeout,
+            memory_mb=memory,
+            solver=args.solver,
+            options=parse_options(args.option, args.deduce),
+        )
     if args.json:
         print(json.dumps(result.to_json(puzzle.rows, puzzle.cols), default=str))
     else:
@@ -204,9 +276,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print()
         label = f"{result.paradigm}/{result.encoding} on {result.solver} ({result.solver_version})"
         shown = "exhausted" if result.exhausted else "not exhausted"
-        print(f"{label}: {result.status}, {result.count} solution(s), {shown}, "
-              f"{result.timings.total * 1000:.1f} ms (deduce={result.deduce}: {result.settled} cells settled in "
-              f"{result.timings.deduce * 1000:.1f} ms; build {result.timings.build * 1000:.1f} ms)")
+        print(
+            f"{label}: {result.status}, {result.count} solution(s), {shown}, "
+            f"{result.timings.total * 1000:.1f} ms (deduce={result.deduce}: {result.settled} cells settled in "
+            f"{result.timings.deduce * 1000:.1f} ms; build {result.timings.build * 1000:.1f} ms)"
+        )
         for i, answer in enumerate(result.solutions, 1):
             print(f"\nsolution {i}:")
             print(render_text(puzzle, answer, result.violations[i - 1] if result.violations else ()))
@@ -227,10 +301,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for source in args.sources:
         puzzle = load(source, args.format)
         if timeout is None:
-            reports.append(crosscheck(
-                puzzle, paradigms=args.paradigm or None, count=args.count, timeout=CHECK_SOFT_TIMEOUT,
-                encoding=args.encoding, options=options, source=source, solvers=args.solver,
-            ))
+            reports.append(
+                crosscheck(
+                    puzzle,
+                    paradigms=args.paradigm or None,
+                    count=args.count,
+                    timeout=CHECK_SOFT_TIMEOUT,
+                    encoding=args.encoding,
+                    options=options,
+                    source=source,
+                    solvers=args.solver,
+                )
+            )
         else:
             reports.append(_crosscheck_isolated(puzzle, args, options, source, timeout, memory))
     if args.json:
@@ -240,8 +322,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0 if all(r.agree for r in reports) else 1
 
 
-def _crosscheck_isolated(puzzle: "Puzzle", args: argparse.Namespace, options: Mapping[str, Any], source: str,
-                         timeout: float, memory: int):
+def _crosscheck_isolated(
+    puzzle: Puzzle,
+    args: argparse.Namespace,
+    options: Mapping[str, Any],
+    source: str,
+    timeout: float,
+    memory: int,
+):
     """:func:`puzzlebench.crosscheck.crosscheck`, each configuration solved by :func:`solve_isolated`."""
     from .crosscheck import CrossCheck, Outcome, default_configs, judge
     from .errors import EncodingError
@@ -250,8 +338,16 @@ def _crosscheck_isolated(puzzle: "Puzzle", args: argparse.Namespace, options: Ma
     outcomes = []
     for cfg in configs:
         try:
-            result = solve_isolated(puzzle, cfg.paradigm, cfg.encoding, count=args.count, timeout=timeout,
-                                    memory_mb=memory, solver=cfg.solver, options=cfg.options)
+            result = solve_isolated(
+                puzzle,
+                cfg.paradigm,
+                cfg.encoding,
+                count=args.count,
+                timeout=timeout,
+                memory_mb=memory,
+                solver=cfg.solver,
+                options=cfg.options,
+            )
             outcomes.append(Outcome(cfg, result))
         except (EncodingError, SolverUnavailable) as exc:
             outcomes.append(Outcome(cfg, None, str(exc)))
@@ -273,9 +369,17 @@ def _cmd_encodings(args: argparse.Namespace) -> int:
         from . import deduce
 
         families = [args.family] if args.family else [str(f) for f in Family]
-        rows = [{"family": fam, "deduction": d.name, "default": d.name == deduce.default_deduction(fam),
-                 "description": d.description, "reference": d.reference}
-                for fam in families for d in deduce.deducers(fam)]
+        rows = [
+            {
+                "family": fam,
+                "deduction": d.name,
+                "default": d.name == deduce.default_deduction(fam),
+                "description": d.description,
+                "reference": d.reference,
+            }
+            for fam in families
+            for d in deduce.deducers(fam)
+        ]
         if args.json:
             print(json.dumps(rows, indent=1))
             return 0
@@ -305,11 +409,17 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     for spec in registry.solvers(args.paradigm):
         reason = spec.unavailable_reason()
         default = spec.name == registry.paradigm(spec.paradigm).default_solver
-        rows.append({
-            "paradigm": spec.paradigm, "solver": spec.name, "default": default, "installed": reason is None,
-            "version": spec.version() if reason is None else None, "description": spec.description,
-            "unavailable": reason,
-        })
+        rows.append(
+            {
+                "paradigm": spec.paradigm,
+                "solver": spec.name,
+                "default": default,
+                "installed": reason is None,
+                "version": spec.version() if reason is None else None,
+                "description": spec.description,
+                "unavailable": reason,
+            }
+        )
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
@@ -323,9 +433,12 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
 
 def _add_plugin_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--plugin", action="append", default=[], metavar="MODULE",
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
         help="import a module that registers encodings/solvers (repeatable; also $PUZZLEBENCH_PLUGINS "
-             "and the 'puzzlebench.plugins' entry-point group)",
+        "and the 'puzzlebench.plugins' entry-point group)",
     )
 
 
@@ -337,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="puzzlebench",
         description=f"Compare ASP, SMT, SAT, CP and MIP encodings and solvers on {', '.join(titles[:-1])} and "
-                    f"{titles[-1]}: verified, cross-checked, benchmarked.",
+        f"{titles[-1]}: verified, cross-checked, benchmarked.",
     )
     _add_plugin_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -355,19 +468,35 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve a puzzle in one paradigm")
     p.add_argument("source")
     p.add_argument("--paradigm", default="sat", choices=paradigms)
-    p.add_argument("--solver", help="one of the paradigm's solvers (see 'puzzlebench solvers'; default: its own)")
-    p.add_argument("--deduce", metavar="NAME",
-                   help="the deduction stage before encoding: auto (the family's default, the same for every "
-                        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
-                        "--deductions')")
+    p.add_argument(
+        "--solver", help="one of the paradigm's solvers (see 'puzzlebench solvers'; default: its own)"
+    )
+    p.add_argument(
+        "--deduce",
+        metavar="NAME",
+        help="the deduction stage before encoding: auto (the family's default, the same for every "
+        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
+        "--deductions')",
+    )
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="encoding or backend option (repeatable)")
+    p.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="encoding or backend option (repeatable)"
+    )
     p.add_argument("--count", type=int, default=1, help="answers wanted: 1, 2 proves uniqueness, 0 all")
-    p.add_argument("--timeout", type=positive_seconds, default=None,
-                   help="seconds, a hard limit: the solve runs in an isolated child process, killed at the limit "
-                        "(default: no limit, solved in this process)")
-    p.add_argument("--memory", type=positive_megabytes, default=None, metavar="MB",
-                   help=f"memory limit of that child (with --timeout; default {DEFAULT_MEMORY_MB})")
+    p.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        help="seconds, a hard limit: the solve runs in an isolated child process, killed at the limit "
+        "(default: no limit, solved in this process)",
+    )
+    p.add_argument(
+        "--memory",
+        type=positive_megabytes,
+        default=None,
+        metavar="MB",
+        help=f"memory limit of that child (with --timeout; default {DEFAULT_MEMORY_MB})",
+    )
     p.add_argument("--format", help="input format (auto-detected when omitted)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_solve)
@@ -375,20 +504,38 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="cross-check a puzzle across every available paradigm")
     p.add_argument("sources", nargs="+")
     p.add_argument("--paradigm", action="append", choices=paradigms, help="restrict (repeatable)")
-    p.add_argument("--solver", action="append", metavar="NAME",
-                   help="run these solvers instead of each paradigm's default (repeatable; 'all' = every installed one)")
-    p.add_argument("--deduce", metavar="NAME",
-                   help="the deduction stage before encoding: auto (the family's default, the same for every "
-                        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
-                        "--deductions')")
+    p.add_argument(
+        "--solver",
+        action="append",
+        metavar="NAME",
+        help="run these solvers instead of each paradigm's default (repeatable; 'all' = every installed one)",
+    )
+    p.add_argument(
+        "--deduce",
+        metavar="NAME",
+        help="the deduction stage before encoding: auto (the family's default, the same for every "
+        "paradigm), none (the bare puzzle), or one of the family's ('puzzlebench encodings "
+        "--deductions')",
+    )
     p.add_argument("--encoding", default="default", help="a registered name, or an encoding file (.lp, .mzn)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
-    p.add_argument("--count", type=int, default=2, help="answers wanted per paradigm (2 proves uniqueness, 0 all)")
-    p.add_argument("--timeout", type=positive_seconds, default=None,
-                   help="seconds per run, a hard limit: each run in an isolated child process, killed at the limit "
-                        f"(default: {CHECK_SOFT_TIMEOUT:g} s, soft, in this process)")
-    p.add_argument("--memory", type=positive_megabytes, default=None, metavar="MB",
-                   help=f"memory limit of each child (with --timeout; default {DEFAULT_MEMORY_MB})")
+    p.add_argument(
+        "--count", type=int, default=2, help="answers wanted per paradigm (2 proves uniqueness, 0 all)"
+    )
+    p.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=None,
+        help="seconds per run, a hard limit: each run in an isolated child process, killed at the limit "
+        f"(default: {CHECK_SOFT_TIMEOUT:g} s, soft, in this process)",
+    )
+    p.add_argument(
+        "--memory",
+        type=positive_megabytes,
+        default=None,
+        metavar="MB",
+        help=f"memory limit of each child (with --timeout; default {DEFAULT_MEMORY_MB})",
+    )
     p.add_argument("--format")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_check)
@@ -396,9 +543,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("encodings", help="list the encoding registry")
     p.add_argument("--family", choices=[str(f) for f in Family])
     p.add_argument("--paradigm", choices=paradigms)
-    p.add_argument("--schema", nargs=2, metavar=("FAMILY", "PARADIGM"),
-                   help="print the instance interface an encoding of FAMILY in PARADIGM is written against")
-    p.add_argument("--deductions", action="store_true", help="list the families' deductions (the --deduce stage)")
+    p.add_argument(
+        "--schema",
+        nargs=2,
+        metavar=("FAMILY", "PARADIGM"),
+        help="print the instance interface an encoding of FAMILY in PARADIGM is written against",
+    )
+    p.add_argument(
+        "--deductions", action="store_true", help="list the families' deductions (the --deduce stage)"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_encodings)
 

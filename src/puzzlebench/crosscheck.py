@@ -8,9 +8,10 @@ are run and reported (do their answers happen to pass the verifier?) but never e
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from . import registry
 from .errors import EncodingError, SolverUnavailable
@@ -106,12 +107,21 @@ class CrossCheck:
     def _run_json(o: Outcome) -> dict[str, Any]:
         """One run: its record (``Result.to_record``, the one schema), the label, what the count
         says (``unique``, ``2+``, ...), and the answers' cells."""
-        base = {"label": o.label, "paradigm": o.config.paradigm, "encoding": o.config.encoding,
-                "solver": o.config.solver, "status": o.status, "error": o.error}
+        base = {
+            "label": o.label,
+            "paradigm": o.config.paradigm,
+            "encoding": o.config.encoding,
+            "solver": o.config.solver,
+            "status": o.status,
+            "error": o.error,
+        }
         if o.result is not None:
             base.update(o.result.to_record())
-        base.update(count_text=o.count_text, verified=o.result.verified if o.result else None,
-                    solutions=[s.sorted() for s in o.result.solutions] if o.result else [])
+        base.update(
+            count_text=o.count_text,
+            verified=o.result.verified if o.result else None,
+            solutions=[s.sorted() for s in o.result.solutions] if o.result else [],
+        )
         return base
 
     def _repr_html_(self) -> str:
@@ -131,8 +141,13 @@ class CrossCheck:
         )
 
 
-def default_configs(puzzle: Puzzle, paradigms: Sequence[str] | None = None, encoding: str = "default",
-                    options: Mapping[str, Any] | None = None, solvers: Sequence[str] | None = None) -> list[Config]:
+def default_configs(
+    puzzle: Puzzle,
+    paradigms: Sequence[str] | None = None,
+    encoding: str = "default",
+    options: Mapping[str, Any] | None = None,
+    solvers: Sequence[str] | None = None,
+) -> list[Config]:
     """One configuration per available paradigm that has ``encoding`` for this family, on its
     default solver; ``solvers`` names solvers instead (each in its own paradigm; ``"all"``:
     every installed solver of the chosen paradigms)."""
@@ -141,8 +156,11 @@ def default_configs(puzzle: Puzzle, paradigms: Sequence[str] | None = None, enco
     for p in chosen:
         if not registry.encodings(puzzle.family, p) and not _is_file(encoding):
             continue
-        names = [s.name for s in registry.solvers(p)
-                 if (solvers and ("all" in solvers and s.supported() or s.name in solvers))]
+        names = [
+            s.name
+            for s in registry.solvers(p)
+            if (solvers and ("all" in solvers and s.supported() or s.name in solvers))
+        ]
         if solvers and not names and not paradigms:
             continue  # solvers were named, none of them in this paradigm
         for name in names or [None]:
@@ -176,12 +194,24 @@ def crosscheck(
     """
     from .solvers import solve
 
-    configs = list(configs) if configs is not None else default_configs(puzzle, paradigms, encoding, options, solvers)
+    configs = (
+        list(configs)
+        if configs is not None
+        else default_configs(puzzle, paradigms, encoding, options, solvers)
+    )
     outcomes = []
     for cfg in configs:
         try:
-            result = solve(puzzle, cfg.paradigm, cfg.encoding, count=count, timeout=timeout, solver=cfg.solver,
-                           strict=False, **dict(cfg.options))
+            result = solve(
+                puzzle,
+                cfg.paradigm,
+                cfg.encoding,
+                count=count,
+                timeout=timeout,
+                solver=cfg.solver,
+                strict=False,
+                **dict(cfg.options),
+            )
             outcomes.append(Outcome(cfg, result))
         except (EncodingError, SolverUnavailable) as exc:
             outcomes.append(Outcome(cfg, None, str(exc)))
@@ -207,7 +237,9 @@ def judge(outcomes: Sequence[Outcome], count: int) -> tuple[Verdict, list[str]]:
             diffs.append(f"{o.label} is relaxed: its {r.count} answer(s) {passed} the verifier")
             continue
         for i, v in rejected:
-            diffs.append(f"{o.label}: answer {i + 1} rejected by the verifier: " + "; ".join(str(x) for x in v[:3]))
+            diffs.append(
+                f"{o.label}: answer {i + 1} rejected by the verifier: " + "; ".join(str(x) for x in v[:3])
+            )
         complete.append(o)
 
     disagree = any(o.result and o.result.complete and not o.result.verified for o in outcomes)
@@ -247,8 +279,10 @@ def _compare(a: Outcome, b: Outcome, limit: int) -> str | None:
             if len(sa) == len(sb) == 1:
                 (x,), (y,) = sa, sb
                 only_a, only_b = sorted(x - y), sorted(y - x)
-                return (f"{a.label} and {b.label} give different answers: "
-                        f"only in {a.label}: {_cells(only_a)}; only in {b.label}: {_cells(only_b)}")
+                return (
+                    f"{a.label} and {b.label} give different answers: "
+                    f"only in {a.label}: {_cells(only_a)}; only in {b.label}: {_cells(only_b)}"
+                )
             return f"{a.label} and {b.label} enumerate different answer sets ({len(sa - sb)} vs {len(sb - sa)} not shared)"
     return None
 
@@ -265,7 +299,9 @@ def format_reports(reports: Sequence[CrossCheck]) -> str:
         name = rep.puzzle.name or rep.source or rep.puzzle.family.value
         lines.append(f"{name}  {rep.puzzle.family.value} {rep.puzzle.rows}x{rep.puzzle.cols}")
         width = max([len(o.label) for o in rep.outcomes] + [10])
-        lines.append(f"  {'run':<{width}}  {'status':<8} {'count':<7} {'total ms':>9} {'build ms':>9}  verified")
+        lines.append(
+            f"  {'run':<{width}}  {'status':<8} {'count':<7} {'total ms':>9} {'build ms':>9}  verified"
+        )
         for o in rep.outcomes:
             r = o.result
             total = f"{r.timings.total * 1000:9.1f}" if r else f"{'-':>9}"

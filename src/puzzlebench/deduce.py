@@ -17,10 +17,11 @@ stay options of those solvers.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from .errors import EncodingError
 from .model import Cell, Family, Puzzle
@@ -89,8 +90,15 @@ _DEDUCERS: dict[Family, dict[str, Deducer]] = {}
 _DEFAULTS: dict[Family, str] = {}
 
 
-def register_deducer(family: Family | str, name: str, run: Callable[[Puzzle], Deductions], description: str,
-                     reference: str = "", default: bool = False, load: Callable[[], None] | None = None) -> Deducer:
+def register_deducer(
+    family: Family | str,
+    name: str,
+    run: Callable[[Puzzle], Deductions],
+    description: str,
+    reference: str = "",
+    default: bool = False,
+    load: Callable[[], None] | None = None,
+) -> Deducer:
     """Add a deduction to ``family``; ``default=True`` makes it what every paradigm gets by default."""
     fam = Family(family)
     if name in (NONE, AUTO):
@@ -146,7 +154,11 @@ def deduce(puzzle: Puzzle, name: str | None = AUTO) -> Deductions:
     if resolved == NONE:
         return BARE
     found = _DEDUCERS[puzzle.family][resolved].run(puzzle)
-    return found if found.name == resolved else Deductions(resolved, found.settled, found.facts, found.contradiction)
+    return (
+        found
+        if found.name == resolved
+        else Deductions(resolved, found.settled, found.facts, found.contradiction)
+    )
 
 
 #: The deductions of the solve in progress, for the encodings that use a derived fact.

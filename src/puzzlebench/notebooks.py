@@ -9,8 +9,9 @@ fails loudly on the first cell that raises.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 
@@ -20,8 +21,13 @@ def notebooks(directory: str | Path = NOTEBOOK_DIR) -> list[Path]:
     return sorted(p for p in Path(directory).glob("[0-9][0-9]_*.ipynb"))
 
 
-def execute(path: str | Path, parameters: Mapping[str, Any] | None = None, timeout: int = 600,
-            html: str | Path | None = None, cwd: str | Path | None = None):
+def execute(
+    path: str | Path,
+    parameters: Mapping[str, Any] | None = None,
+    timeout: int = 600,
+    html: str | Path | None = None,
+    cwd: str | Path | None = None,
+):
     """Run a notebook top to bottom; return the executed notebook (and write HTML if asked)."""
     import nbformat
     from nbclient import NotebookClient
@@ -30,8 +36,9 @@ def execute(path: str | Path, parameters: Mapping[str, Any] | None = None, timeo
     nb = nbformat.read(path, as_version=4)
     if parameters:
         _inject(nb, parameters)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(cwd or path.parent)}})
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd or path.parent)}}
+    )
     try:
         client.execute()
     finally:  # a failed run still leaves its HTML, error cell included
@@ -44,9 +51,13 @@ def execute(path: str | Path, parameters: Mapping[str, Any] | None = None, timeo
     return nb
 
 
-def execute_all(out_dir: str | Path, parameters: Mapping[str, Any] | None = None,
-                directory: str | Path = NOTEBOOK_DIR, timeout: int = 3600,
-                figures: bool = True) -> dict[str, dict[str, Any]]:
+def execute_all(
+    out_dir: str | Path,
+    parameters: Mapping[str, Any] | None = None,
+    directory: str | Path = NOTEBOOK_DIR,
+    timeout: int = 3600,
+    figures: bool = True,
+) -> dict[str, dict[str, Any]]:
     """Execute every numbered notebook, writing ``out_dir/<notebook>.html`` for each.
 
     ``parameters`` apply to every notebook, except entries keyed by a notebook's name (e.g.
@@ -86,5 +97,7 @@ def _inject(nb, parameters: Mapping[str, Any]) -> None:
 
     source = "# injected parameters\n" + "\n".join(f"{k} = {v!r}" for k, v in parameters.items())
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
-    at = next((i + 1 for i, c in enumerate(nb.cells) if "parameters" in c.get("metadata", {}).get("tags", [])), 0)
+    at = next(
+        (i + 1 for i, c in enumerate(nb.cells) if "parameters" in c.get("metadata", {}).get("tags", [])), 0
+    )
     nb.cells.insert(at, cell)

@@ -8,8 +8,8 @@ refuse runs measured under different settings (timeout, memory limit, machine): 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -41,8 +41,14 @@ def _labels(df: pd.DataFrame, by: str) -> list[str]:
 
 
 #: One colour family per paradigm, so every configuration of a paradigm reads as kin.
-PARADIGM_COLOURS = {"asp": "tab:blue", "smt": "tab:purple", "sat": "tab:green", "cp": "tab:orange",
-                    "minizinc": "tab:brown", "puzzlekit": "tab:gray"}
+PARADIGM_COLOURS = {
+    "asp": "tab:blue",
+    "smt": "tab:purple",
+    "sat": "tab:green",
+    "cp": "tab:orange",
+    "minizinc": "tab:brown",
+    "puzzlekit": "tab:gray",
+}
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 LINESTYLES = ("-", "--", "-.", (0, (3, 1, 1, 1)), (0, (5, 2)))
 
@@ -57,8 +63,11 @@ def _styles(labels: Sequence[str]) -> dict[str, dict]:
         i = seen.get(paradigm, 0)
         seen[paradigm] = i + 1
         colour = PARADIGM_COLOURS.get(paradigm)
-        out[label] = {"marker": MARKERS[i % len(MARKERS)], "linestyle": LINESTYLES[i % len(LINESTYLES)],
-                      **({"color": colour} if colour else {})}
+        out[label] = {
+            "marker": MARKERS[i % len(MARKERS)],
+            "linestyle": LINESTYLES[i % len(LINESTYLES)],
+            **({"color": colour} if colour else {}),
+        }
     return out
 
 
@@ -90,9 +99,23 @@ def _instance(df: pd.DataFrame) -> pd.Series:
 PHASE_COLOURS = {"build": "tab:orange", "solve": "tab:blue"}
 
 #: The natural size metric of each paradigm: what its solver is actually handed.
-NATURAL_SIZE = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints",
-                "mip": "size_constraints", "minizinc": "size_flat_constraints", "puzzlekit": "size_constraints"}
-_SIZE_FALLBACK = ("size_constraints", "size_clauses", "size_rules", "size_assertions", "size_atoms", "size_variables")
+NATURAL_SIZE = {
+    "asp": "size_rules",
+    "sat": "size_clauses",
+    "smt": "size_assertions",
+    "cp": "size_constraints",
+    "mip": "size_constraints",
+    "minizinc": "size_flat_constraints",
+    "puzzlekit": "size_constraints",
+}
+_SIZE_FALLBACK = (
+    "size_constraints",
+    "size_clauses",
+    "size_rules",
+    "size_assertions",
+    "size_atoms",
+    "size_variables",
+)
 
 UNSOLVED_LABEL = "timeout/unsolved"
 
@@ -177,7 +200,9 @@ def _instance_sets(df: pd.DataFrame, by: str) -> list[tuple[object, frozenset, l
     return groups
 
 
-def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = False, title: str | None = None) -> Figure:
+def cactus(
+    df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = False, title: str | None = None
+) -> Figure:
     """Instances solved (x) within a time (y, log scale), one line per configuration.
 
     Lines are only drawn together when their configurations ran on the same instances: one panel
@@ -208,7 +233,13 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
             exact = [label for label in labels if not marks[label][0]]
             best_runs = runs[runs[by].isin(exact)]
             if len(best_runs):
-                best = best_runs.assign(_inst=_instance(best_runs)).groupby("_inst")[time].min().sort_values().to_numpy()
+                best = (
+                    best_runs.assign(_inst=_instance(best_runs))
+                    .groupby("_inst")[time]
+                    .min()
+                    .sort_values()
+                    .to_numpy()
+                )
                 ax.plot(np.arange(1, len(best) + 1), best, "k:", linewidth=1.4, label="virtual best")
                 entries += 1
         ax.set_yscale("log")
@@ -232,7 +263,9 @@ def cactus(df: pd.DataFrame, by: str = "label", time: str = TIME, vbs: bool = Fa
     return fig
 
 
-def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIME, timeout: float | None = None) -> Figure:
+def scatter(
+    df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIME, timeout: float | None = None
+) -> Figure:
     """Per-instance times of configuration ``x`` against ``y`` (log-log); unsolved runs sit on the border."""
     require_comparable(df, "scatter plot")
     limit = _timeout_of(df, timeout)
@@ -245,7 +278,14 @@ def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIM
     border = (pairs[x] >= limit) | (pairs[y] >= limit)
     ax.scatter(pairs.loc[~border, x], pairs.loc[~border, y], s=12, alpha=0.7, label="both solved")
     if border.any():
-        ax.scatter(pairs.loc[border, x], pairs.loc[border, y], s=18, marker="x", color="red", label="timeout / failure")
+        ax.scatter(
+            pairs.loc[border, x],
+            pairs.loc[border, y],
+            s=18,
+            marker="x",
+            color="red",
+            label="timeout / failure",
+        )
     lo = max(min(pairs.min().min(), limit) * 0.5, 1e-5)
     ax.plot([lo, limit], [lo, limit], "k-", linewidth=0.8)
     for f in (10, 0.1):
@@ -264,12 +304,20 @@ def scatter(df: pd.DataFrame, x: str, y: str, by: str = "label", time: str = TIM
     return fig
 
 
-def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: str,
-             unsolved: pd.DataFrame | None = None, timeout: float | None = None) -> Figure:
+def _vs_grid(
+    df: pd.DataFrame,
+    value: str | dict,
+    by: str,
+    ylabel: str,
+    title: str,
+    unsolved: pd.DataFrame | None = None,
+    timeout: float | None = None,
+) -> Figure:
     """Median ``value`` against grid cells per series, log-log, one panel per family.
 
     ``value`` is a column, or a mapping paradigm -> column (each series then plots its paradigm's
     column, named in its legend label). ``unsolved`` rows are drawn as "x" at the timeout line."""
+
     def column(rows: pd.DataFrame) -> str | None:
         if isinstance(value, str):
             return value
@@ -279,7 +327,7 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
             col = next((c for c in _SIZE_FALLBACK if c in rows and rows[c].notna().any()), None)
         return col
 
-    cells = lambda d: d["rows"] * d["cols"]  # noqa: E731
+    cells = lambda d: d["rows"] * d["cols"]
     data = df.assign(cells=cells)
     if unsolved is not None:
         unsolved = unsolved.assign(cells=cells)
@@ -299,7 +347,11 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
             col = column(rows) if len(rows) else None
             rows = rows[rows[col].notna()] if col else rows.iloc[:0]
             suffix = marks[label][0]
-            name = str(label) + suffix + ("" if isinstance(value, str) or col is None else f": {col.replace('size_', '')}")
+            name = (
+                str(label)
+                + suffix
+                + ("" if isinstance(value, str) or col is None else f": {col.replace('size_', '')}")
+            )
             n_lost = int((lost[by] == label).sum()) if lost is not None else 0
             grouped = rows.groupby("cells")[col].median() if col else pd.Series(dtype=float)
             colour = None
@@ -309,8 +361,13 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
                 extra = [fit.text()] if fit.fitted else []
                 if n_lost:
                     extra.append(f"{n_lost} unsolved")
-                line = ax.plot(grouped.index, grouped.to_numpy(), markersize=4, **styles[label],
-                               label=name + (f" ({', '.join(extra)})" if extra else ""))[0]
+                line = ax.plot(
+                    grouped.index,
+                    grouped.to_numpy(),
+                    markersize=4,
+                    **styles[label],
+                    label=name + (f" ({', '.join(extra)})" if extra else ""),
+                )[0]
                 colour = line.get_color()
                 entries += 1
                 if np.isfinite(k):
@@ -318,13 +375,21 @@ def _vs_grid(df: pd.DataFrame, value: str | dict, by: str, ylabel: str, title: s
                     ax.plot(xs, a * xs**k, linestyle=":", color=colour, linewidth=1)
             if n_lost:
                 xs = lost.loc[lost[by] == label, "cells"].to_numpy(float)
-                ax.plot(xs, np.full(len(xs), limit), linestyle="none", marker="x", markersize=6,
-                        color=colour or styles[label].get("color", "k"),
-                        label="_nolegend_" if colour else f"{name} ({n_lost} unsolved)")
+                ax.plot(
+                    xs,
+                    np.full(len(xs), limit),
+                    linestyle="none",
+                    marker="x",
+                    markersize=6,
+                    color=colour or styles[label].get("color", "k"),
+                    label="_nolegend_" if colour else f"{name} ({n_lost} unsolved)",
+                )
                 entries += colour is None
         if lost is not None and len(lost):
             ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8)
-            ax.plot([], [], linestyle="none", marker="x", color="k", label=f"{UNSOLVED_LABEL} (at {limit:g} s)")
+            ax.plot(
+                [], [], linestyle="none", marker="x", color="k", label=f"{UNSOLVED_LABEL} (at {limit:g} s)"
+            )
             entries += 1
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -354,11 +419,22 @@ def size_vs_grid(df: pd.DataFrame, size: str | None = None, by: str = "label") -
     if size is not None:
         if size not in df:
             raise KeyError(f"no column {size!r} in the results")
-        return _vs_grid(df[df[size].notna()], size, by, size.replace("size_", "") + " (count)", "Encoding size vs grid size")
+        return _vs_grid(
+            df[df[size].notna()],
+            size,
+            by,
+            size.replace("size_", "") + " (count)",
+            "Encoding size vs grid size",
+        )
     if not any(c.startswith("size_") for c in df.columns):
         raise KeyError("no size_* column in the results")
-    return _vs_grid(df, dict(NATURAL_SIZE), by, "size (count; metric per series in the legend)",
-                    "Encoding size vs grid size")
+    return _vs_grid(
+        df,
+        dict(NATURAL_SIZE),
+        by,
+        "size (count; metric per series in the legend)",
+        "Encoding size vs grid size",
+    )
 
 
 def runtime_vs_grid(df: pd.DataFrame, by: str = "label", time: str = TIME) -> Figure:
@@ -367,14 +443,22 @@ def runtime_vs_grid(df: pd.DataFrame, by: str = "label", time: str = TIME) -> Fi
     require_comparable(df, "runtime vs grid plot")
     df = df.reset_index(drop=True)  # a frame concatenated from several may repeat index values
     ok = solved_mask(df)
-    return _vs_grid(df[ok & df[time].notna()], time, by, f"{time.replace('time_', '')} time (s)", "Runtime vs grid size",
-                    unsolved=df[~ok])
+    return _vs_grid(
+        df[ok & df[time].notna()],
+        time,
+        by,
+        f"{time.replace('time_', '')} time (s)",
+        "Runtime vs grid size",
+        unsolved=df[~ok],
+    )
 
 
 _DEFAULTS: dict[tuple, object] = {}
 
 
-def family_growth(runs: pd.DataFrame, value: str = "time_total", ylabel: str = "median total time (s)") -> Figure:
+def family_growth(
+    runs: pd.DataFrame, value: str = "time_total", ylabel: str = "median total time (s)"
+) -> Figure:
     """Median ``value`` against board cells per connectivity variant, log-log, one panel per family:
     the runs of ``benchmarks/connectivity.py`` (``analysis.connectivity_runs``) that finished
     (sat or unsat; timeouts would flatten the curves). The legend gives each fitted exponent."""
@@ -433,7 +517,9 @@ def option_values(df: pd.DataFrame, option: str) -> pd.Series:
     return pd.Series(out, index=df.index, dtype=object)
 
 
-def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME, "size_atoms"), by: str = "paradigm") -> Figure:
+def ablation_bars(
+    df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME, "size_atoms"), by: str = "paradigm"
+) -> Figure:
     """Median time and size per value of one option (e.g. ``connectivity``), grouped by paradigm.
 
     Default runs appear under their real value (see :func:`option_values`). A value whose runs
@@ -448,7 +534,9 @@ def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME,
     if not metrics:
         raise KeyError(f"none of the metrics are present for option {option!r}")
     families = _families(data)
-    fig, axes = plt.subplots(len(families), len(metrics), figsize=(5.5 * len(metrics), 4.2 * len(families)), squeeze=False)
+    fig, axes = plt.subplots(
+        len(families), len(metrics), figsize=(5.5 * len(metrics), 4.2 * len(families)), squeeze=False
+    )
     for row_axes, family in zip(axes, families):
         part = _of_family(data, family)
         relaxed = {v for v, rows in part.groupby("_value") if _relaxed(rows)}
@@ -465,11 +553,17 @@ def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME,
                     for bar in bars:
                         bar.set_hatch("//")
                         bar.set_edgecolor("k")
-            ax.set_ylabel(("time (s)" if metric.startswith("time") else metric.replace("size_", "") + " (count)") + ", median")
+            ax.set_ylabel(
+                ("time (s)" if metric.startswith("time") else metric.replace("size_", "") + " (count)")
+                + ", median"
+            )
             ax.set_xlabel(by)
             ax.set_title(_named(f"{metric} by {option}", family))
-            ax.legend(title=option + (" (hatched: relaxed, answers may fail the verifier)" if relaxed else ""),
-                      fontsize="small", title_fontsize="small")
+            ax.legend(
+                title=option + (" (hatched: relaxed, answers may fail the verifier)" if relaxed else ""),
+                fontsize="small",
+                title_fontsize="small",
+            )
             _tidy_log(ax)
     fig.tight_layout()
     return fig
@@ -477,7 +571,9 @@ def ablation_bars(df: pd.DataFrame, option: str, metrics: Sequence[str] = (TIME,
 
 def _answer_sets(data: pd.DataFrame) -> list[frozenset]:
     out = []
-    for many, one in zip(data.get("solution_hashes", pd.Series([None] * len(data), index=data.index)), data["solution_hash"]):
+    for many, one in zip(
+        data.get("solution_hashes", pd.Series([None] * len(data), index=data.index)), data["solution_hash"]
+    ):
         if isinstance(many, (list, tuple, np.ndarray)) and len(many):
             out.append(frozenset(map(str, many)))
         elif isinstance(one, str) and one:
@@ -523,7 +619,9 @@ def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
         answers: dict = {}
         for row in part.to_dict("records"):
             done = legacy or bool(row.get("exhausted")) is True or row.get("status") == "unsat"
-            answers.setdefault(row[by], {}).setdefault(row["_inst"], {"status": row["status"], "set": row["_set"], "done": done})
+            answers.setdefault(row[by], {}).setdefault(
+                row["_inst"], {"status": row["status"], "set": row["_set"], "done": done}
+            )
         mat = np.full((n, n), np.nan)
         shared = np.zeros((n, n), dtype=int)
         for i, a in enumerate(labels):
@@ -546,7 +644,9 @@ def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
                     ax.text(j, i, "n/c", ha="center", va="center", fontsize="x-small", color="dimgrey")
         fig.colorbar(im, ax=ax, label="comparable instances with the same answers")
         limit = _count_limit(part)
-        notes = ([f"count={limit}"] if limit is not None else []) + ([] if legacy else ["grey n/c: not comparable, enumeration not exhausted"])
+        notes = ([f"count={limit}"] if limit is not None else []) + (
+            [] if legacy else ["grey n/c: not comparable, enumeration not exhausted"]
+        )
         title = "Agreement between configurations" + (f" ({'; '.join(notes)})" if notes else "")
         ax.set_title(_named(title, family), fontsize="medium")
         width = max(width, 2.5 + 0.7 * max(n, 2))
@@ -570,8 +670,13 @@ def phase_bars(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> Figure
     ax.set_xlim(0, 100)
     fams = _families(df)
     ax.set_title(_named("Build vs solve time, summed over runs", fams[0] if len(fams) == 1 else None))
-    ax.legend(["build (encode, ground, load)", "solve (search, uniqueness proof)"], fontsize="small",
-              loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+    ax.legend(
+        ["build (encode, ground, load)", "solve (search, uniqueness proof)"],
+        fontsize="small",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.15),
+        ncol=2,
+    )
     fig.tight_layout()
     return fig
 
@@ -602,6 +707,8 @@ def save_standard_plots(df: pd.DataFrame, outdir: str | Path) -> list[Path]:
         conn = option_values(part, "connectivity")
         if conn.dropna().nunique() > 1:
             save(ablation_bars(part[conn.notna()], "connectivity"), f"{family}_connectivity_ablation")
-        if {"time_build", "time_solve"} <= set(part.columns) and part[["time_build", "time_solve"]].notna().any().any():
+        if {"time_build", "time_solve"} <= set(part.columns) and part[
+            ["time_build", "time_solve"]
+        ].notna().any().any():
             save(phase_bars(part), f"{family}_build_vs_solve")
     return written

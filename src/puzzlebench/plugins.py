@@ -70,8 +70,9 @@ def load_all() -> None:
         try:
             ep.load()
         except Exception as exc:
-            raise PluginError(f"plugin entry point {ep.name!r} = {ep.value!r} failed to load: "
-                              f"{type(exc).__name__}: {exc}") from exc
+            raise PluginError(
+                f"plugin entry point {ep.name!r} = {ep.value!r} failed to load: {type(exc).__name__}: {exc}"
+            ) from exc
     for name in filter(None, (part.strip() for part in os.environ.get(ENV_VAR, "").split(","))):
         _import(name, ENV_VAR)
 

@@ -17,8 +17,9 @@ main process and in every isolated worker alike (:mod:`puzzlebench.plugins`).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .encodings.base import EncodingSpec, Option
 from .errors import EncodingError, SolverUnavailable
@@ -46,17 +47,19 @@ class SolverSpec:
 
     name: str
     paradigm: str
-    backend: "str | type[Backend]"  # "module:Class", imported on first use, or the class itself
+    backend: str | type[Backend]  # "module:Class", imported on first use, or the class itself
     description: str = ""
     settings: Mapping[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
 
-    def backend_class(self) -> "type[Backend]":
+    def backend_class(self) -> type[Backend]:
         if not isinstance(self.backend, str):
             return self.backend
         cls = _import(self.backend)
         if cls is None:
-            raise SolverUnavailable(f"solver {self.name!r}: its backend module {self.backend.partition(':')[0]} is missing")
+            raise SolverUnavailable(
+                f"solver {self.name!r}: its backend module {self.backend.partition(':')[0]} is missing"
+            )
         return cls
 
     def supported(self) -> bool:
@@ -87,8 +90,14 @@ _USER_ENCODINGS: dict[tuple[str, str, str], EncodingSpec] = {}
 _DECLARED: dict[str, dict[tuple[str, str, str], EncodingSpec]] = {}
 
 
-def register_paradigm(name: str, description: str, default_solver: str, encodings_module: str | None = None,
-                      *, peer: bool = False) -> ParadigmSpec:
+def register_paradigm(
+    name: str,
+    description: str,
+    default_solver: str,
+    encodings_module: str | None = None,
+    *,
+    peer: bool = False,
+) -> ParadigmSpec:
     """Add a paradigm (its solvers and encodings are registered separately)."""
     spec = ParadigmSpec(name, description, default_solver, encodings_module, peer)
     _PARADIGMS[name] = spec
@@ -97,11 +106,19 @@ def register_paradigm(name: str, description: str, default_solver: str, encoding
     return spec
 
 
-def register_solver(name: str, paradigm: str, backend: "str | type[Backend]", description: str = "",
-                    settings: Mapping[str, Any] | None = None, aliases: Iterable[str] = ()) -> SolverSpec:
+def register_solver(
+    name: str,
+    paradigm: str,
+    backend: str | type[Backend],
+    description: str = "",
+    settings: Mapping[str, Any] | None = None,
+    aliases: Iterable[str] = (),
+) -> SolverSpec:
     """Add a solver to a paradigm: a backend class (or ``"module:Class"``) and its settings."""
     if paradigm not in _PARADIGMS:
-        raise EncodingError(f"register_solver({name!r}): unknown paradigm {paradigm!r} (choose from {', '.join(_PARADIGMS)})")
+        raise EncodingError(
+            f"register_solver({name!r}): unknown paradigm {paradigm!r} (choose from {', '.join(_PARADIGMS)})"
+        )
     spec = SolverSpec(name, paradigm, backend, description, dict(settings or {}), tuple(aliases))
     _SOLVERS[paradigm][name] = spec
     return spec
@@ -114,19 +131,40 @@ _BUILTIN_PARADIGMS = (
     ("cp", "constraint programming (OR-Tools CP-SAT)", "cpsat", "puzzlebench.encodings.cp", False),
     ("mip", "mixed-integer programming (HiGHS)", "highs", "puzzlebench.encodings.mip", False),
     ("minizinc", "MiniZinc models on MiniZinc's solvers", "gecode", "puzzlebench.encodings.minizinc", True),
-    ("puzzlekit", "puzzlekit's own CP-SAT models (a peer)", "puzzlekit", "puzzlebench.encodings.puzzlekit", True),
+    (
+        "puzzlekit",
+        "puzzlekit's own CP-SAT models (a peer)",
+        "puzzlekit",
+        "puzzlebench.encodings.puzzlekit",
+        True,
+    ),
 )
 for _name, _description, _default, _module, _peer in _BUILTIN_PARADIGMS:
     register_paradigm(_name, _description, _default, _module, peer=_peer)
 
 # ASP: clingo, and clasp's preset configurations as solvers of their own.
-register_solver("clingo", "asp", "puzzlebench.solvers.clingo_backend:ClingoBackend", "clingo, clasp's default configuration")
+register_solver(
+    "clingo",
+    "asp",
+    "puzzlebench.solvers.clingo_backend:ClingoBackend",
+    "clingo, clasp's default configuration",
+)
 for _config in ("frumpy", "jumpy", "tweety", "trendy", "crafty", "handy"):
-    register_solver(f"clingo-{_config}", "asp", "puzzlebench.solvers.clingo_backend:ClingoBackend",
-                    f"clingo with --configuration={_config}", {"configuration": _config})
+    register_solver(
+        f"clingo-{_config}",
+        "asp",
+        "puzzlebench.solvers.clingo_backend:ClingoBackend",
+        f"clingo with --configuration={_config}",
+        {"configuration": _config},
+    )
 # SMT: z3 through its API; cvc5 on the same assertions (z3's terms translated to cvc5's).
 register_solver("z3", "smt", "puzzlebench.solvers.z3_backend:Z3Backend", "z3 through its Python API")
-register_solver("cvc5", "smt", "puzzlebench.solvers.cvc5_backend:Cvc5Backend", "cvc5 (PyPI cvc5) on the encodings' z3 terms, translated")
+register_solver(
+    "cvc5",
+    "smt",
+    "puzzlebench.solvers.cvc5_backend:Cvc5Backend",
+    "cvc5 (PyPI cvc5) on the encodings' z3 terms, translated",
+)
 # SAT: every python-sat solver, by its canonical name (its aliases accepted too).
 _PYSAT_SOLVERS = (
     ("cadical195", "CaDiCaL 1.9.5 (IPASIR-UP external propagators)"),
@@ -135,7 +173,10 @@ _PYSAT_SOLVERS = (
     ("glucose42", "Glucose 4.2.1"),
     ("glucose4", "Glucose 4.1"),
     ("glucose3", "Glucose 3.0"),
-    ("lingeling", "Lingeling (its python-sat binding cannot be interrupted: the deadline is enforced between calls)"),
+    (
+        "lingeling",
+        "Lingeling (its python-sat binding cannot be interrupted: the deadline is enforced between calls)",
+    ),
     ("maplechrono", "MapleLCMDistChronoBT"),
     ("maplecm", "MapleCM"),
     ("maplesat", "MapleCOMSPS_LRB"),
@@ -147,20 +188,38 @@ _PYSAT_SOLVERS = (
     ("gluecard4", "Gluecard 4.1 (native cardinality constraints)"),
 )
 for _name, _description in _PYSAT_SOLVERS:
-    register_solver(_name, "sat", "puzzlebench.solvers.pysat_backend:PysatBackend", _description,
-                    {"solver": {"minisatgh": "minisat-gh"}.get(_name, _name)})
+    register_solver(
+        _name,
+        "sat",
+        "puzzlebench.solvers.pysat_backend:PysatBackend",
+        _description,
+        {"solver": {"minisatgh": "minisat-gh"}.get(_name, _name)},
+    )
 # CP: CP-SAT (MiniZinc's solvers run MiniZinc models, under the minizinc paradigm).
-register_solver("cpsat", "cp", "puzzlebench.solvers.cpsat_backend:CpSatBackend", "OR-Tools CP-SAT, one worker by default")
+register_solver(
+    "cpsat", "cp", "puzzlebench.solvers.cpsat_backend:CpSatBackend", "OR-Tools CP-SAT, one worker by default"
+)
 # MIP: HiGHS.
 register_solver("highs", "mip", "puzzlebench.solvers.highs_backend:HighsBackend", "HiGHS through highspy")
 # MiniZinc's solvers (Debian's minizinc ships Gecode; others when installed).
-for _name, _description in (("gecode", "Gecode through the minizinc driver"),
-                            ("chuffed", "Chuffed through the minizinc driver"),
-                            ("cp-sat", "OR-Tools CP-SAT through the minizinc driver")):
-    register_solver(_name, "minizinc", "puzzlebench.solvers.minizinc_backend:MiniZincBackend", _description,
-                    {"solver": _name})
-register_solver("puzzlekit", "puzzlekit", "puzzlebench.solvers.puzzlekit_backend:PuzzlekitBackend",
-                "puzzlekit 0.3.4's CP-SAT models")
+for _name, _description in (
+    ("gecode", "Gecode through the minizinc driver"),
+    ("chuffed", "Chuffed through the minizinc driver"),
+    ("cp-sat", "OR-Tools CP-SAT through the minizinc driver"),
+):
+    register_solver(
+        _name,
+        "minizinc",
+        "puzzlebench.solvers.minizinc_backend:MiniZincBackend",
+        _description,
+        {"solver": _name},
+    )
+register_solver(
+    "puzzlekit",
+    "puzzlekit",
+    "puzzlebench.solvers.puzzlekit_backend:PuzzlekitBackend",
+    "puzzlekit 0.3.4's CP-SAT models",
+)
 
 
 def _import(path: str):
@@ -199,7 +258,7 @@ def solvers(paradigm_name: str | None = None) -> list[SolverSpec]:
     """Registered solvers (of one paradigm), the default first within each paradigm."""
     _plugins()
     out = []
-    for p in ([paradigm_name] if paradigm_name else list(_PARADIGMS)):
+    for p in [paradigm_name] if paradigm_name else list(_PARADIGMS):
         default = paradigm(p).default_solver
         out.extend(sorted(_SOLVERS.get(p, {}).values(), key=lambda s: s.name != default))
     return out
@@ -264,7 +323,9 @@ def encodings(family: Family | str | None = None, paradigm: str | None = None) -
     fam = Family(family) if family is not None else None
     order = {p: i for i, p in enumerate(paradigms())}
     specs = [s for s in _all(paradigm).values() if fam is None or s.family == fam]
-    return sorted(specs, key=lambda s: (s.family.value, order.get(s.paradigm, 99), s.name != "default", s.name))
+    return sorted(
+        specs, key=lambda s: (s.family.value, order.get(s.paradigm, 99), s.name != "default", s.name)
+    )
 
 
 def get(family: Family | str, paradigm_name: str, name: str = "default") -> EncodingSpec:
@@ -283,7 +344,8 @@ def get(family: Family | str, paradigm_name: str, name: str = "default") -> Enco
     if spec is None:
         names = sorted(s.name for s in encodings(fam, paradigm_name))
         raise EncodingError(
-            f"no {paradigm_name} encoding {name!r} for {fam}" + (f" (available: {', '.join(names)})" if names else "")
+            f"no {paradigm_name} encoding {name!r} for {fam}"
+            + (f" (available: {', '.join(names)})" if names else "")
         )
     return spec
 
@@ -291,7 +353,7 @@ def get(family: Family | str, paradigm_name: str, name: str = "default") -> Enco
 def available(names: Iterable[str] | None = None) -> list[str]:
     """The paradigms among ``names`` (default: the compared ones) whose default solver is usable."""
     out = []
-    for p in (paradigms(peers=False) if names is None else names):
+    for p in paradigms(peers=False) if names is None else names:
         try:
             if solver(p).supported():
                 out.append(p)
@@ -300,7 +362,7 @@ def available(names: Iterable[str] | None = None) -> list[str]:
     return out
 
 
-def backend(paradigm_name: str) -> "type[Backend]":
+def backend(paradigm_name: str) -> type[Backend]:
     """The backend class of a paradigm's default solver."""
     return solver(paradigm_name).backend_class()
 
@@ -329,7 +391,9 @@ def register_encoding(
     """
     fam = Family(family)
     if paradigm not in _PARADIGMS:
-        raise EncodingError(f"register_encoding: unknown paradigm {paradigm!r} (choose from {', '.join(_PARADIGMS)})")
+        raise EncodingError(
+            f"register_encoding: unknown paradigm {paradigm!r} (choose from {', '.join(_PARADIGMS)})"
+        )
 
     def add(fn: Callable[..., Any]) -> EncodingSpec:
         key = (fam.value, paradigm, name)
@@ -338,8 +402,15 @@ def register_encoding(
         if key in _declared(paradigm):
             raise EncodingError(f"{paradigm}/{name} for {fam} is a built-in encoding; choose another name")
         spec = EncodingSpec(
-            family=fam, paradigm=paradigm, name=name, build=fn, description=description or (fn.__doc__ or "").strip(),
-            origin=origin, reference=reference, options=tuple(options), complete=complete,
+            family=fam,
+            paradigm=paradigm,
+            name=name,
+            build=fn,
+            description=description or (fn.__doc__ or "").strip(),
+            origin=origin,
+            reference=reference,
+            options=tuple(options),
+            complete=complete,
         )
         _USER_ENCODINGS[key] = spec
         return spec
@@ -398,8 +469,9 @@ def receive(payloads: Iterable[str]) -> None:
         item = pickle.loads(base64.b64decode(payload))
         if isinstance(item, ParadigmSpec):
             if item.name not in _PARADIGMS:
-                register_paradigm(item.name, item.description, item.default_solver, item.encodings_module,
-                                  peer=item.peer)
+                register_paradigm(
+                    item.name, item.description, item.default_solver, item.encodings_module, peer=item.peer
+                )
         elif isinstance(item, SolverSpec):
             _SOLVERS.setdefault(item.paradigm, {})[item.name] = item
         elif isinstance(item, EncodingSpec):

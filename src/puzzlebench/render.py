@@ -6,9 +6,9 @@ by violations are marked (``!`` in text, red in SVG). :func:`show` wraps a puzzl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable
 
 from .model import Puzzle, Solution, Violation, family_spec
 from .model.family import CellView
@@ -33,29 +33,41 @@ def _views(puzzle: Puzzle, marked: frozenset[Cell]) -> list[list[CellView]]:
     """Every cell's view, as its family draws it."""
     spec = family_spec(puzzle)
     context = spec.context(puzzle, marked)
-    return [[spec.view(puzzle, (r, c), marked, context) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    return [
+        [spec.view(puzzle, (r, c), marked, context) for c in range(puzzle.cols)] for r in range(puzzle.rows)
+    ]
 
 
-def render_text(puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None,
-                violations: Iterable[Violation] = ()) -> str:
+def render_text(
+    puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None, violations: Iterable[Violation] = ()
+) -> str:
     """The board as text, in the family's glyphs (Light Up: ``#`` wall, ``*`` bulb, ``+`` lit;
     Kuromasu: ``#`` black; LightBulbs: ``(n)`` lit); cells in ``violations`` get a ``!``."""
     bad = _bad_cells(violations)
     views = _views(puzzle, _cells(solution))
-    rows = [[view.text + ("!" if (r, c) in bad else "") for c, view in enumerate(row)] for r, row in enumerate(views)]
+    rows = [
+        [view.text + ("!" if (r, c) in bad else "") for c, view in enumerate(row)]
+        for r, row in enumerate(views)
+    ]
     width = max(len(t) for row in rows for t in row)
     return "\n".join(" ".join(t.rjust(width) for t in row) for row in rows)
 
 
-def render_svg(puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None,
-               violations: Iterable[Violation] = (), cell_size: int = CELL) -> str:
+def render_svg(
+    puzzle: Puzzle,
+    solution: Solution | Iterable[Cell] | None = None,
+    violations: Iterable[Violation] = (),
+    cell_size: int = CELL,
+) -> str:
     """The board as an SVG picture in the family's colours (violations outlined in red)."""
     bad = _bad_cells(violations)
     views = _views(puzzle, _cells(solution))
     s = cell_size
     w, h = puzzle.cols * s, puzzle.rows * s
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" '
-           f'viewBox="-1 -1 {w + 2} {h + 2}" font-family="sans-serif">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" '
+        f'viewBox="-1 -1 {w + 2} {h + 2}" font-family="sans-serif">'
+    ]
     from .formats.base import safe_name
 
     name = safe_name(puzzle.name)  # control characters are not even allowed in XML
@@ -64,15 +76,23 @@ def render_svg(puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None
     for r, row in enumerate(views):
         for c, view in enumerate(row):
             x, y = c * s, r * s
-            out.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="{view.fill}" stroke="#999" stroke-width="1"/>')
+            out.append(
+                f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="{view.fill}" stroke="#999" stroke-width="1"/>'
+            )
             if view.disc:
-                out.append(f'<circle cx="{x + s / 2}" cy="{y + s / 2}" r="{s * 0.32:.1f}" fill="#e8a800" stroke="#7a5800"/>')
+                out.append(
+                    f'<circle cx="{x + s / 2}" cy="{y + s / 2}" r="{s * 0.32:.1f}" fill="#e8a800" stroke="#7a5800"/>'
+                )
             if view.label is not None:
-                out.append(f'<text x="{x + s / 2}" y="{y + s * 0.68:.1f}" font-size="{s * 0.5:.0f}" '
-                           f'text-anchor="middle" fill="{view.ink}">{escape(view.label)}</text>')
+                out.append(
+                    f'<text x="{x + s / 2}" y="{y + s * 0.68:.1f}" font-size="{s * 0.5:.0f}" '
+                    f'text-anchor="middle" fill="{view.ink}">{escape(view.label)}</text>'
+                )
             if (r, c) in bad:
-                out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{s - 4}" height="{s - 4}" fill="red" '
-                           f'fill-opacity="0.25" stroke="red" stroke-width="2"/>')
+                out.append(
+                    f'<rect x="{x + 2}" y="{y + 2}" width="{s - 4}" height="{s - 4}" fill="red" '
+                    f'fill-opacity="0.25" stroke="red" stroke-width="2"/>'
+                )
     out.append(f'<rect x="0" y="0" width="{w}" height="{h}" fill="none" stroke="#000" stroke-width="2"/>')
     out.append("</svg>")
     return "\n".join(out)
@@ -101,6 +121,12 @@ class Shown:
 
 def show(puzzle: Puzzle, solution: Solution | Iterable[Cell] | None = None, check: bool = True) -> Shown:
     """Display ``puzzle`` with ``solution``; with ``check``, the verifier's complaints are marked."""
-    answer = None if solution is None else solution if isinstance(solution, Solution) else puzzle.solution(solution)
+    answer = (
+        None
+        if solution is None
+        else solution
+        if isinstance(solution, Solution)
+        else puzzle.solution(solution)
+    )
     violations = tuple(puzzle.verify(answer)) if (check and answer is not None) else ()
     return Shown(puzzle, answer, violations)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from .model import Family, Solution, Violation
 
-
 #: Error texts that mean an allocation failed (Python, C++ and the solvers' own wording).
 MEMORY_ERROR_MARKS: tuple[str, ...] = (
-    "MemoryError", "bad_alloc", "out of memory", "Out of memory", "memory exhausted", "annot allocate memory",
+    "MemoryError",
+    "bad_alloc",
+    "out of memory",
+    "Out of memory",
+    "memory exhausted",
+    "annot allocate memory",
 )
 
 
@@ -110,7 +115,12 @@ class Result:
         """Timings, sizes and search figures in one flat dict (the CLI's ``stats``)."""
         t = self.timings
         out: dict[str, Any] = {
-            "deduce_s": t.deduce, "build_s": t.build, "solve_s": t.solve, "first_s": t.first, "total_s": t.total, "cpu_s": t.cpu,
+            "deduce_s": t.deduce,
+            "build_s": t.build,
+            "solve_s": t.solve,
+            "first_s": t.first,
+            "total_s": t.total,
+            "cpu_s": t.cpu,
         }
         out.update({f"size_{k}": v for k, v in self.size.items()})
         out.update({f"search_{k}": v for k, v in self.search.items()})

@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pandas as pd
 
@@ -31,11 +32,50 @@ from .errors import PuzzleError
 
 #: Leading columns, in the shared record's order; any others follow.
 COLUMNS: tuple[str, ...] = (
-    "key", "puzzle_id", "puzzle_hash", "suite", "family", "rows", "cols", "paradigm", "solver", "solver_version",
-    "encoding", "encoding_hash", "options", "label", "complete", "repeat", "status", "verdict", "count", "count_limit", "exhausted", "solved", "par2",
-    "solution_hash", "expected_count", "time_build", "time_solve", "time_first", "time_total", "time_cpu",
-    "time_wall", "peak_rss_mb", "backend", "backend_version", "timeout", "memory_mb", "jobs", "versions",
-    "git_commit", "python", "machine", "machine_id", "timestamp", "error",
+    "key",
+    "puzzle_id",
+    "puzzle_hash",
+    "suite",
+    "family",
+    "rows",
+    "cols",
+    "paradigm",
+    "solver",
+    "solver_version",
+    "encoding",
+    "encoding_hash",
+    "options",
+    "label",
+    "complete",
+    "repeat",
+    "status",
+    "verdict",
+    "count",
+    "count_limit",
+    "exhausted",
+    "solved",
+    "par2",
+    "solution_hash",
+    "expected_count",
+    "time_build",
+    "time_solve",
+    "time_first",
+    "time_total",
+    "time_cpu",
+    "time_wall",
+    "peak_rss_mb",
+    "backend",
+    "backend_version",
+    "timeout",
+    "memory_mb",
+    "jobs",
+    "versions",
+    "git_commit",
+    "python",
+    "machine",
+    "machine_id",
+    "timestamp",
+    "error",
 )
 SOLVED_STATUSES = ("sat", "unsat")
 #: Columns holding dicts or lists: kept as objects in the frame, JSON text in CSV/Parquet.
@@ -65,7 +105,9 @@ def incomparable(df: pd.DataFrame) -> dict[str, list]:
             if len(values) > 1:
                 out[col] = values
     if {"solver", "solver_version"} <= set(df.columns):
-        for solver, versions in df.dropna(subset=["solver", "solver_version"]).groupby("solver")["solver_version"]:
+        for solver, versions in df.dropna(subset=["solver", "solver_version"]).groupby("solver")[
+            "solver_version"
+        ]:
             if versions.nunique() > 1:
                 out[f"{solver} version"] = sorted(versions.unique(), key=str)
     return out
@@ -80,8 +122,10 @@ def require_comparable(df: pd.DataFrame, what: str) -> None:
     """Refuse ``what`` (a plot, a table) over runs measured under different settings."""
     found = {k: v for k, v in incomparable(df).items() if k in COMPARABLE}
     if found:
-        raise PuzzleError(f"{what}: the runs are not comparable, they differ in {describe_incomparable(found)}; "
-                          f"select one setting first (e.g. df[df.timeout == {found.get('timeout', ['T'])[0]}])")
+        raise PuzzleError(
+            f"{what}: the runs are not comparable, they differ in {describe_incomparable(found)}; "
+            f"select one setting first (e.g. df[df.timeout == {found.get('timeout', ['T'])[0]}])"
+        )
 
 
 class DuplicateRecordsWarning(UserWarning):
@@ -120,7 +164,9 @@ def _flatten(record: dict[str, Any]) -> dict[str, Any]:
             for k, v in nested.items():
                 record.setdefault(f"{group}_{k}", v)
     if "label" not in record and "paradigm" in record:
-        record["label"] = make_label(record["paradigm"], record.get("encoding", "default"), record.get("options") or {})
+        record["label"] = make_label(
+            record["paradigm"], record.get("encoding", "default"), record.get("options") or {}
+        )
     return record
 
 
@@ -152,8 +198,12 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     # Rule: a run counts once; the first record of a key is kept (the one stored first)
     df, dropped = drop_duplicate_keys(df)
     if dropped:
-        warnings.warn(f"{dropped} duplicate record(s) dropped: a run key stored more than once; "
-                      "the first record of each key is kept", DuplicateRecordsWarning, stacklevel=2)
+        warnings.warn(
+            f"{dropped} duplicate record(s) dropped: a run key stored more than once; "
+            "the first record of each key is kept",
+            DuplicateRecordsWarning,
+            stacklevel=2,
+        )
     for col in COLUMNS:  # records of failed runs lack measurements; the columns are still there
         if col not in df.columns:
             df[col] = None
@@ -163,8 +213,12 @@ def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     df["machine_id"] = [machine_id(m) if isinstance(m, dict) and m else None for m in df["machine"]]
     found = incomparable(df)
     if found:
-        warnings.warn(f"runs measured under different settings: {describe_incomparable(found)}; reports split "
-                      "them and plots refuse them until one setting is selected", IncomparableRunsWarning, stacklevel=2)
+        warnings.warn(
+            f"runs measured under different settings: {describe_incomparable(found)}; reports split "
+            "them and plots refuse them until one setting is selected",
+            IncomparableRunsWarning,
+            stacklevel=2,
+        )
     df["solved"] = [is_solved(r) for r in df.to_dict("records")]
     timeout = pd.to_numeric(df.get("timeout"), errors="coerce")
     df["par2"] = pd.to_numeric(df["time_total"], errors="coerce").where(df["solved"], 2 * timeout)
@@ -180,7 +234,10 @@ def _flat_copy(df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for col in NESTED:
         if col in out:
-            out[col] = [json.dumps(v, sort_keys=True, default=str) if isinstance(v, (dict, list)) else v for v in out[col]]
+            out[col] = [
+                json.dumps(v, sort_keys=True, default=str) if isinstance(v, (dict, list)) else v
+                for v in out[col]
+            ]
     return out
 
 
@@ -199,7 +256,9 @@ def to_parquet(df: pd.DataFrame, path: str | Path) -> Path:
     flat = _flat_copy(df)
     for col in flat.columns:  # mixed object columns (None beside numbers or text) as text
         if flat[col].dtype == object:
-            flat[col] = flat[col].map(lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v))
+            flat[col] = flat[col].map(
+                lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v)
+            )
     flat.to_parquet(path, index=False)
     return path
 
@@ -244,5 +303,13 @@ def to_mkplot(df: pd.DataFrame, path: str | Path, benchmark: str = "puzzlebench"
     return written
 
 
-__all__ = ["COLUMNS", "DuplicateRecordsWarning", "drop_duplicate_keys", "is_solved", "load", "to_csv", "to_mkplot",
-           "to_parquet"]
+__all__ = [
+    "COLUMNS",
+    "DuplicateRecordsWarning",
+    "drop_duplicate_keys",
+    "is_solved",
+    "load",
+    "to_csv",
+    "to_mkplot",
+    "to_parquet",
+]

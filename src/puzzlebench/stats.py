@@ -46,8 +46,13 @@ class PowerFit:
         return f"k={self.k:.2f} [{self.k_low:.2f}, {self.k_high:.2f}]"
 
 
-def fit_power_law(cells: np.ndarray, values: np.ndarray, min_sizes: int = MIN_SIZES, min_span: float = MIN_SPAN,
-                  max_half_width: float = MAX_HALF_WIDTH) -> PowerFit:
+def fit_power_law(
+    cells: np.ndarray,
+    values: np.ndarray,
+    min_sizes: int = MIN_SIZES,
+    min_span: float = MIN_SPAN,
+    max_half_width: float = MAX_HALF_WIDTH,
+) -> PowerFit:
     """Fit ``value = a * cells**k`` to the per-size medians of positive values."""
     from scipy import stats
 
@@ -68,7 +73,22 @@ def fit_power_law(cells: np.ndarray, values: np.ndarray, min_sizes: int = MIN_SI
     fit = stats.linregress(np.log(sizes), np.log(medians))
     half = float(stats.t.ppf(0.975, len(sizes) - 2) * fit.stderr)
     if not math.isfinite(half) or half > max_half_width:
-        return PowerFit(nan, nan, float(fit.slope - half), float(fit.slope + half), len(sizes), lo, hi,
-                        f"too noisy (k={fit.slope:.2f} +/- {half:.2f})")
-    return PowerFit(float(fit.slope), float(math.exp(fit.intercept)), float(fit.slope - half),
-                    float(fit.slope + half), len(sizes), lo, hi)
+        return PowerFit(
+            nan,
+            nan,
+            float(fit.slope - half),
+            float(fit.slope + half),
+            len(sizes),
+            lo,
+            hi,
+            f"too noisy (k={fit.slope:.2f} +/- {half:.2f})",
+        )
+    return PowerFit(
+        float(fit.slope),
+        float(math.exp(fit.intercept)),
+        float(fit.slope - half),
+        float(fit.slope + half),
+        len(sizes),
+        lo,
+        hi,
+    )

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from .errors import PuzzleError
 from .formats import FORMATS, iter_janko, load, load_solution
@@ -106,35 +107,50 @@ def _from_manifest(path: Path) -> Suite:
         file = folder / item["file"]
         fmt = (item.get("meta") or {}).get("format")
         sol = item.get("solution")
-        entries.append(SuiteEntry(
-            id=str(item.get("id") or Path(item["file"]).stem),
-            family=item.get("family"),
-            solutions=item.get("solutions"),
-            meta={"origin": item.get("origin"), **(item.get("meta") or {})},
-            _puzzle=lambda file=file, fmt=fmt, fam=item.get("family"): load(file, fmt, fam),
-            _solution=(lambda p, s=folder / sol: load_solution(s, p)) if sol else None,
-        ))
+        entries.append(
+            SuiteEntry(
+                id=str(item.get("id") or Path(item["file"]).stem),
+                family=item.get("family"),
+                solutions=item.get("solutions"),
+                meta={"origin": item.get("origin"), **(item.get("meta") or {})},
+                _puzzle=lambda file=file, fmt=fmt, fam=item.get("family"): load(file, fmt, fam),  # noqa: B008  (bound per entry)
+                _solution=(lambda p, s=folder / sol: load_solution(s, p)) if sol else None,
+            )
+        )
     return Suite(str(doc.get("suite") or folder.name), entries, str(doc.get("description", "")), folder)
 
 
 def _from_folder(folder: Path) -> Suite:
     """Every puzzle file in a folder (by extension; answer files ``*.answer.*`` are skipped)."""
     extensions = {ext for fmt in FORMATS.values() for ext in fmt.extensions} | {".txt"}
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in extensions and ".answer." not in p.name)
+    files = sorted(
+        p for p in folder.iterdir() if p.is_file() and p.suffix in extensions and ".answer." not in p.name
+    )
     entries = [SuiteEntry(id=p.stem, _puzzle=lambda p=p: load(p)) for p in files]
     return Suite(folder.name, entries, f"puzzle files in {folder}", folder)
 
 
 def _from_janko(path: Path) -> Suite:
     entries = [
-        SuiteEntry(id=e.id, family=e.puzzle.family.value, meta=dict(e.puzzle.meta), _puzzle=e.puzzle, _solution=e.solution)
+        SuiteEntry(
+            id=e.id,
+            family=e.puzzle.family.value,
+            meta=dict(e.puzzle.meta),
+            _puzzle=e.puzzle,
+            _solution=e.solution,
+        )
         for e in iter_janko(path)
     ]
     return Suite(path.stem, entries, f"janko corpus {path.name} (published solutions)", path)
 
 
-def load_suite(name_or_path: str | os.PathLike, limit: int | None = None, sample: int | None = None,
-               seed: int = 0, family: str | None = None) -> Suite:
+def load_suite(
+    name_or_path: str | os.PathLike,
+    limit: int | None = None,
+    sample: int | None = None,
+    seed: int = 0,
+    family: str | None = None,
+) -> Suite:
     """A bundled suite by name, a folder (with or without manifest), a manifest or a janko JSON file.
 
     ``family`` keeps one family; ``sample`` draws that many entries at random (fixed ``seed``);
@@ -146,7 +162,11 @@ def load_suite(name_or_path: str | os.PathLike, limit: int | None = None, sample
     if not path.exists() and (bundled / "manifest.json").exists():
         path = bundled
     if path.is_dir():
-        suite = _from_manifest(path / "manifest.json") if (path / "manifest.json").exists() else _from_folder(path)
+        suite = (
+            _from_manifest(path / "manifest.json")
+            if (path / "manifest.json").exists()
+            else _from_folder(path)
+        )
     elif path.is_file() and path.name == "manifest.json":
         suite = _from_manifest(path)
     elif path.is_file() and path.suffix == ".json":

@@ -15,6 +15,16 @@ from .spec import Run, SuiteItem, Sweep, load_items
 from .store import ResultStore, read_records
 
 __all__ = [
-    "DaskExecutor", "ResultStore", "Run", "SequentialExecutor", "SuiteItem", "Sweep", "SweepOutcome",
-    "ThreadExecutor", "execute", "load_items", "read_records", "run_sweep",
+    "DaskExecutor",
+    "ResultStore",
+    "Run",
+    "SequentialExecutor",
+    "SuiteItem",
+    "Sweep",
+    "SweepOutcome",
+    "ThreadExecutor",
+    "execute",
+    "load_items",
+    "read_records",
+    "run_sweep",
 ]

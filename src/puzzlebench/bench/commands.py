@@ -6,8 +6,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import PuzzleError
 from ..model import Family
@@ -18,8 +19,13 @@ from .spec import Run, SuiteItem, Sweep, load_items, read_toml
 #: Suites found under ``puzzles/`` but not listed here run their first ``MAIN_DEFAULT_LIMIT`` puzzles.
 #: gen-nurikabe runs its boards up to 10x10 (9 boards; every paradigm proves each in well under a second).
 MAIN_SUITES: dict[str, int | None] = {
-    "seeds": None, "tatham": None, "gen-lightup": None, "gen-kuromasu": 50, "gen-lightbulbs": None,
-    "gen-hitori": None, "gen-nurikabe": 10,
+    "seeds": None,
+    "tatham": None,
+    "gen-lightup": None,
+    "gen-kuromasu": 50,
+    "gen-lightbulbs": None,
+    "gen-hitori": None,
+    "gen-nurikabe": 10,
 }
 MAIN_DEFAULT_LIMIT: int | None = 10
 #: The ablations run on boards up to this side; beyond it their slow variants only time out.
@@ -39,11 +45,16 @@ MAIN_PEERS: dict[str, tuple[int, int | None]] = {"puzzlekit": (1, None), "minizi
 #: Second solvers beside each paradigm's default (where installed), on the default encodings and
 #: the boards of the ablations: the same statement read by another program.
 MAIN_SOLVERS: dict[str, tuple[str, ...]] = {
-    "asp": ("clingo-tweety", "clingo-trendy"), "smt": ("cvc5",), "sat": ("glucose4", "maplechrono"),
+    "asp": ("clingo-tweety", "clingo-trendy"),
+    "smt": ("cvc5",),
+    "sat": ("glucose4", "maplechrono"),
 }
 #: Ablations: per family, options of each paradigm's default encoding run at every value.
-MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {"kuromasu": ("connectivity",), "hitori": ("connectivity",),
-                                               "nurikabe": ("connectivity", "islands")}
+MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {
+    "kuromasu": ("connectivity",),
+    "hitori": ("connectivity",),
+    "nurikabe": ("connectivity", "islands"),
+}
 #: The ``--smoke`` settings: a taste of everything in seconds.
 SMOKE = {"limit": 1, "timeout": 10.0, "count": 2, "repeat": 1}
 
@@ -64,9 +75,17 @@ def _executor(jobs: int | None, scheduler: str | None, dask_local: int | None):
     return SequentialExecutor()
 
 
-def execute_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, jobs: int | None = None,
-                  scheduler: str | None = None, dask_local: int | None = None, quiet: bool = False,
-                  notes: Sequence[str] = ()):
+def execute_sweep(
+    runs: Sequence[Run],
+    out: str,
+    *,
+    resume: bool = False,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    quiet: bool = False,
+    notes: Sequence[str] = (),
+):
     """Run ``runs`` into ``out`` with the chosen executor; returns the sweep's outcome."""
     from .runner import run_sweep
 
@@ -94,12 +113,23 @@ def sweep_from_args(args: argparse.Namespace) -> tuple[Sweep, dict[str, Any]]:
     """The sweep of ``puzzlebench bench``: the TOML file's keys, overridden by flags given."""
     conf: dict[str, Any] = read_toml(args.sweep_file) if args.sweep_file else {}
     given = {
-        "suites": args.suite, "paradigms": args.paradigm, "solvers": args.solver, "encodings": args.encoding,
+        "suites": args.suite,
+        "paradigms": args.paradigm,
+        "solvers": args.solver,
+        "encodings": args.encoding,
         "families": args.family,
-        "options": _parse_option_lists(args.option) or None, "count": args.count, "repeat": args.repeat,
-        "timeout": args.timeout, "memory": args.memory, "limit": args.limit, "out": args.out, "jobs": args.jobs,
-        "scheduler": args.scheduler, "dask_local": args.dask_local,
-        "resume": args.resume or None, "quiet": args.quiet or None,
+        "options": _parse_option_lists(args.option) or None,
+        "count": args.count,
+        "repeat": args.repeat,
+        "timeout": args.timeout,
+        "memory": args.memory,
+        "limit": args.limit,
+        "out": args.out,
+        "jobs": args.jobs,
+        "scheduler": args.scheduler,
+        "dask_local": args.dask_local,
+        "resume": args.resume or None,
+        "quiet": args.quiet or None,
     }
     conf.update({k: v for k, v in given.items() if v is not None})
     if not conf.get("suites"):
@@ -122,8 +152,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if not runs:
         raise PuzzleError("the sweep has no runs (no puzzles, or no registered configuration)")
     outcome = execute_sweep(runs, sweep.out, notes=notes, **run_keys)
-    print(f"{outcome.stored} run(s) stored, {outcome.skipped} already present, {outcome.failures} failure(s) "
-          f"-> {outcome.path}", file=sys.stderr)
+    print(
+        f"{outcome.stored} run(s) stored, {outcome.skipped} already present, {outcome.failures} failure(s) "
+        f"-> {outcome.path}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -135,8 +168,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.json:
         from .report import solved_table, vbs_table
 
-        print(json.dumps({"solved": solved_table(df).to_dict("records"), "vbs": vbs_table(df).to_dict("records"),
-                          "disagreements": disagreements(df)}, default=str, indent=1))
+        print(
+            json.dumps(
+                {
+                    "solved": solved_table(df).to_dict("records"),
+                    "vbs": vbs_table(df).to_dict("records"),
+                    "disagreements": disagreements(df),
+                },
+                default=str,
+                indent=1,
+            )
+        )
     else:
         print(format_report(df))
     return 0
@@ -164,7 +206,7 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
     for folder in bundled_suites(root):
         loaded = load_items(str(folder))
         if smoke:
-            loaded = loaded[:SMOKE["limit"]]
+            loaded = loaded[: SMOKE["limit"]]
         elif folder.name in MAIN_SUITES:
             side = MAIN_SUITES[folder.name]
             loaded = [i for i in loaded if side is None or max(i.puzzle.rows, i.puzzle.cols) <= side]
@@ -183,12 +225,19 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                     continue
                 for opt in spec.options:
                     if opt.name in names and opt.choices:
-                        runs += Sweep(items=small, paradigms=[paradigm], families=[family],
-                                      options={opt.name: list(opt.choices)}, **settings).expand(notes)
+                        runs += Sweep(
+                            items=small,
+                            paradigms=[paradigm],
+                            families=[family],
+                            options={opt.name: list(opt.choices)},
+                            **settings,
+                        ).expand(notes)
     headline = {**settings, "repeat": MAIN_HEADLINE_REPEAT} if not smoke else settings
     runs += Sweep(items=small, paradigms=paradigms, **headline).expand(notes)
     for paradigm in paradigms:
-        others = [name for name in MAIN_SOLVERS.get(paradigm, ()) if registry.solver(paradigm, name).supported()]
+        others = [
+            name for name in MAIN_SOLVERS.get(paradigm, ()) if registry.solver(paradigm, name).supported()
+        ]
         if others:
             runs += Sweep(items=small, paradigms=[paradigm], solvers=others, **settings).expand(notes)
     for peer in registry.available(tuple(MAIN_PEERS)):
@@ -220,12 +269,18 @@ def _index_machines(base: Path, mine: Path) -> list[str]:
             index = {}
     except (OSError, ValueError):
         index = {}
-    index[mine.name] = {"machine": metadata.machine(), "git_commit": metadata.git_commit(),
-                        "timestamp": metadata.timestamp()}
+    index[mine.name] = {
+        "machine": metadata.machine(),
+        "git_commit": metadata.git_commit(),
+        "timestamp": metadata.timestamp(),
+    }
     index_path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return [f"{base / name}: results of another machine ({entry.get('machine', {}).get('cpu', '?')}, "
-            f"{entry.get('timestamp', '?')}), kept as they are" for name, entry in sorted(index.items())
-            if name != mine.name and isinstance(entry, dict)]
+    return [
+        f"{base / name}: results of another machine ({entry.get('machine', {}).get('cpu', '?')}, "
+        f"{entry.get('timestamp', '?')}), kept as they are"
+        for name, entry in sorted(index.items())
+        if name != mine.name and isinstance(entry, dict)
+    ]
 
 
 def _cmd_main(args: argparse.Namespace) -> int:
@@ -236,8 +291,10 @@ def _cmd_main(args: argparse.Namespace) -> int:
     base = Path(args.out)
     out = machine_folder(base)
     out.mkdir(parents=True, exist_ok=True)
-    notes: list[str] = [f"measuring on this machine ({metadata.machine()['cpu']}, {metadata.machine()['cores']} "
-                        f"cores, id {metadata.machine()['id']}) into {out}"]
+    notes: list[str] = [
+        f"measuring on this machine ({metadata.machine()['cpu']}, {metadata.machine()['cores']} "
+        f"cores, id {metadata.machine()['id']}) into {out}"
+    ]
     notes += _index_machines(base, out)
     runs = main_runs(args.smoke, notes, Path(args.puzzles) if args.puzzles else None)
     for note in notes:
@@ -246,18 +303,43 @@ def _cmd_main(args: argparse.Namespace) -> int:
     if args.fresh and jsonl.exists():
         jsonl.unlink()
     started = time.perf_counter()
-    outcome = execute_sweep(runs, str(jsonl), resume=True, jobs=args.jobs, scheduler=args.scheduler,
-                            dask_local=args.dask_local, quiet=args.quiet, notes=notes)
+    outcome = execute_sweep(
+        runs,
+        str(jsonl),
+        resume=True,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        dask_local=args.dask_local,
+        quiet=args.quiet,
+        notes=notes,
+    )
     df = results.load(jsonl)
     results.to_csv(solved_table(df), out / "summary.csv")
     results.to_csv(df, out / "runs.csv")
-    (out / "machine.json").write_text(json.dumps({
-        "machine": metadata.machine(), "versions": metadata.versions(), "git_commit": metadata.git_commit(),
-        "python": metadata.python_version(), "timestamp": metadata.timestamp(),
-        "settings": {"smoke": args.smoke, "timeout": runs[0].timeout if runs else None, "count": MAIN_COUNT,
-                     "memory_mb": MAIN_MEMORY_MB, "runs": len(runs), "jobs": args.jobs or 1,
-                     "stored": outcome.stored, "elapsed_s": round(time.perf_counter() - started, 1)},
-    }, indent=1) + "\n", encoding="utf-8")
+    (out / "machine.json").write_text(
+        json.dumps(
+            {
+                "machine": metadata.machine(),
+                "versions": metadata.versions(),
+                "git_commit": metadata.git_commit(),
+                "python": metadata.python_version(),
+                "timestamp": metadata.timestamp(),
+                "settings": {
+                    "smoke": args.smoke,
+                    "timeout": runs[0].timeout if runs else None,
+                    "count": MAIN_COUNT,
+                    "memory_mb": MAIN_MEMORY_MB,
+                    "runs": len(runs),
+                    "jobs": args.jobs or 1,
+                    "stored": outcome.stored,
+                    "elapsed_s": round(time.perf_counter() - started, 1),
+                },
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     try:
         from ..plots import save_standard_plots
     except ImportError:
@@ -292,30 +374,55 @@ def _execute_notebooks(out: Path) -> None:
 def _executor_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-j", "--jobs", type=int, default=None, help="runs at once (default 1: cleanest timings)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask scheduler (tcp://host:8786)")
-    p.add_argument("--dask-local", type=int, metavar="N", help="run on a local Dask cluster of N worker processes")
+    p.add_argument(
+        "--dask-local", type=int, metavar="N", help="run on a local Dask cluster of N worker processes"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bench``, ``report`` and ``main`` to the ``puzzlebench`` command line."""
-    p = subparsers.add_parser("bench", help="run a benchmark sweep (isolated, resumable runs)",
-                              description="Run suites x paradigms x encodings x options, one child process per run.")
+    p = subparsers.add_parser(
+        "bench",
+        help="run a benchmark sweep (isolated, resumable runs)",
+        description="Run suites x paradigms x encodings x options, one child process per run.",
+    )
     p.add_argument("sweep_file", nargs="?", help="TOML sweep definition (flags given override its keys)")
-    p.add_argument("--suite", action="append", metavar="NAME|PATH", help="bundled suite, folder, manifest or corpus file (repeatable)")
+    p.add_argument(
+        "--suite",
+        action="append",
+        metavar="NAME|PATH",
+        help="bundled suite, folder, manifest or corpus file (repeatable)",
+    )
     p.add_argument("--paradigm", action="append", help="paradigm (repeatable; default: all installed)")
-    p.add_argument("--solver", action="append", metavar="NAME",
-                   help="solver (repeatable; each applies to its own paradigm; 'all' = every installed one; "
-                        "default: each paradigm's own)")
-    p.add_argument("--encoding", action="append", help="encoding name or file (.lp, .mzn) (repeatable; default: default)")
-    p.add_argument("--family", action="append", choices=[str(f) for f in Family], help="restrict to these families")
-    p.add_argument("--option", action="append", metavar="KEY=V1,V2", help="option values; the sweep takes the cartesian product")
+    p.add_argument(
+        "--solver",
+        action="append",
+        metavar="NAME",
+        help="solver (repeatable; each applies to its own paradigm; 'all' = every installed one; "
+        "default: each paradigm's own)",
+    )
+    p.add_argument(
+        "--encoding", action="append", help="encoding name or file (.lp, .mzn) (repeatable; default: default)"
+    )
+    p.add_argument(
+        "--family", action="append", choices=[str(f) for f in Family], help="restrict to these families"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=V1,V2",
+        help="option values; the sweep takes the cartesian product",
+    )
     p.add_argument("--count", type=int, help="answers wanted per run (2 proves uniqueness, 0 all; default 2)")
     p.add_argument("--repeat", type=int, help="repetitions of each run (default 1)")
     p.add_argument("--timeout", type=float, help="seconds per run, enforced by the parent (default 60)")
     p.add_argument("--memory", type=int, metavar="MB", help="memory limit per run (default 2048)")
     p.add_argument("--limit", type=int, metavar="N", help="first N puzzles of each suite")
     p.add_argument("--out", help="JSON-lines results file (default results/sweep.jsonl)")
-    p.add_argument("--resume", action="store_true", help="continue an existing results file, skipping stored runs")
+    p.add_argument(
+        "--resume", action="store_true", help="continue an existing results file, skipping stored runs"
+    )
     _executor_flags(p)
     p.set_defaults(func=_cmd_bench)
 
@@ -329,7 +436,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--smoke", action="store_true", help="tiny settings, for tests")
     p.add_argument("--fresh", action="store_true", help="start over instead of resuming main.jsonl")
     p.add_argument("--puzzles", metavar="DIR", help="folder of bundled suites (default ./puzzles)")
-    p.add_argument("--notebooks", action=argparse.BooleanOptionalAction, default=None,
-                   help="also write executed HTML copies of the notebooks to OUT/notebooks (default: yes, not with --smoke)")
+    p.add_argument(
+        "--notebooks",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also write executed HTML copies of the notebooks to OUT/notebooks (default: yes, not with --smoke)",
+    )
     _executor_flags(p)
     p.set_defaults(func=_cmd_main)

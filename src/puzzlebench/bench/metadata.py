@@ -8,7 +8,7 @@ import os
 import platform
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from importlib import metadata as _md
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ BACKEND_DISTRIBUTIONS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def versions() -> dict[str, str]:
     """Installed versions of the solver libraries and Python (read from package metadata)."""
     out = {"python": platform.python_version()}
@@ -38,13 +38,18 @@ def versions() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def git_commit(where: str | None = None) -> str:
     """``git rev-parse HEAD`` of the project's checkout, or ``"unknown"`` outside one."""
     root = Path(where) if where else Path(__file__).resolve().parents[3]
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True,
+            ["git", "rev-parse", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         )
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -87,11 +92,17 @@ def machine_id(info: dict[str, Any] | None = None) -> str:
     info = info if info is not None else machine()
     if info.get("id"):
         return str(info["id"])
-    ident = [info.get("cpu"), info.get("cores"), info.get("memory_gb"), info.get("host"), info.get("install", "")]
+    ident = [
+        info.get("cpu"),
+        info.get("cores"),
+        info.get("memory_gb"),
+        info.get("host"),
+        info.get("install", ""),
+    ]
     return hashlib.sha256(repr(ident).encode()).hexdigest()[:10]
 
 
-@lru_cache(maxsize=None)
+@cache
 def machine() -> dict[str, Any]:
     """CPU model, core count (usable by this process), memory, platform, host name, and the
     machine's :func:`machine_id`."""

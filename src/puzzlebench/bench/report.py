@@ -28,10 +28,18 @@ def instances(df: pd.DataFrame) -> pd.DataFrame:
     df = df.assign(solver_text=_solver_text(df))
     return (
         df.groupby(keys, dropna=False, sort=True)
-        .agg(solved=("solved", "all"), par2=("par2", "median"), time=("time_total", "median"),
-             time_min=("time_total", "min"), time_max=("time_total", "max"), repeats=("time_total", "size"),
-             complete=("complete", "first"), paradigm=("paradigm", "first"), encoding=("encoding", "first"),
-             solver=("solver_text", "first"))
+        .agg(
+            solved=("solved", "all"),
+            par2=("par2", "median"),
+            time=("time_total", "median"),
+            time_min=("time_total", "min"),
+            time_max=("time_total", "max"),
+            repeats=("time_total", "size"),
+            complete=("complete", "first"),
+            paradigm=("paradigm", "first"),
+            encoding=("encoding", "first"),
+            solver=("solver_text", "first"),
+        )
         .reset_index()
     )
 
@@ -40,10 +48,17 @@ def _solver_text(df: pd.DataFrame) -> pd.Series:
     """``name version`` of each run's solver ('' when the records do not say)."""
     if "solver" not in df.columns:
         return pd.Series([""] * len(df), index=df.index)
-    version = df["solver_version"] if "solver_version" in df.columns else pd.Series([None] * len(df), index=df.index)
+    version = (
+        df["solver_version"]
+        if "solver_version" in df.columns
+        else pd.Series([None] * len(df), index=df.index)
+    )
     return [
-        (f"{name}" + (f" {ver}" if isinstance(ver, str) and ver and not ver.startswith(str(name)) else "")
-         if isinstance(name, str) else "")
+        (
+            f"{name}" + (f" {ver}" if isinstance(ver, str) and ver and not ver.startswith(str(name)) else "")
+            if isinstance(name, str)
+            else ""
+        )
         for name, ver in zip(df["solver"], version)
     ]
 
@@ -53,12 +68,20 @@ def solved_table(df: pd.DataFrame) -> pd.DataFrame:
     configurations run more than once the repetitions and the spread of their times (the median
     over puzzles of (slowest - fastest) / median repetition; NaN for single runs)."""
     inst = instances(df)
-    inst = inst.assign(spread=((inst["time_max"] - inst["time_min"]) / inst["time"]).where(inst["repeats"] > 1))
+    inst = inst.assign(
+        spread=((inst["time_max"] - inst["time_min"]) / inst["time"]).where(inst["repeats"] > 1)
+    )
     table = (
         inst.groupby(["label", "family"], sort=True)
-        .agg(puzzles=("solved", "size"), solved=("solved", "sum"), par2=("par2", "mean"),
-             repeats=("repeats", "max"), spread=("spread", "median"),
-             complete=("complete", "first"), solver=("solver", "first"))
+        .agg(
+            puzzles=("solved", "size"),
+            solved=("solved", "sum"),
+            par2=("par2", "mean"),
+            repeats=("repeats", "max"),
+            spread=("spread", "median"),
+            complete=("complete", "first"),
+            solver=("solver", "first"),
+        )
         .reset_index()
     )
     table["solved"] = table["solved"].astype(int)
@@ -73,13 +96,15 @@ def vbs_table(df: pd.DataFrame) -> pd.DataFrame:
     for family, group in inst.groupby("family", sort=True):
         per_puzzle = group.sort_values(["par2", "label"]).groupby(INSTANCE, dropna=False).first()
         best = per_puzzle[per_puzzle["solved"]]["label"].value_counts()
-        rows.append({
-            "family": family,
-            "puzzles": len(per_puzzle),
-            "solved": int(per_puzzle["solved"].sum()),
-            "par2": float(per_puzzle["par2"].mean()),
-            "fastest": ", ".join(f"{label} {n}" for label, n in best.items()),
-        })
+        rows.append(
+            {
+                "family": family,
+                "puzzles": len(per_puzzle),
+                "solved": int(per_puzzle["solved"].sum()),
+                "par2": float(per_puzzle["par2"].mean()),
+                "fastest": ", ".join(f"{label} {n}" for label, n in best.items()),
+            }
+        )
     return pd.DataFrame(rows, columns=["family", "puzzles", "solved", "par2", "fastest"])
 
 
@@ -95,7 +120,9 @@ def _view(row: pd.Series) -> str:
     lo, hi = _bounds(row)
     count = f"{lo}" if lo == hi else f">={lo}"
     answer = f" answer {row['solution_hash']}" if lo == hi == 1 else ""
-    return f"{row['label']}: {row['status']}, {count} answer(s){answer}, verifier {row.get('verdict') or 'none'}"
+    return (
+        f"{row['label']}: {row['status']}, {count} answer(s){answer}, verifier {row.get('verdict') or 'none'}"
+    )
 
 
 def disagreements(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -111,7 +138,7 @@ def disagreements(df: pd.DataFrame) -> list[dict[str, Any]]:
         problems: list[str] = []
         rows = [r for _, r in views.iterrows()]
         for i, a in enumerate(rows):
-            for b in rows[i + 1:]:
+            for b in rows[i + 1 :]:
                 (alo, ahi), (blo, bhi) = _bounds(a), _bounds(b)
                 if ahi < blo or bhi < alo:
                     problems.append(f"counts: {a['label']} vs {b['label']}")
@@ -123,8 +150,15 @@ def disagreements(df: pd.DataFrame) -> list[dict[str, Any]]:
                 if not lo <= int(expected) <= hi:
                     problems.append(f"{a['label']} vs the suite's known count {int(expected)}")
         if problems:
-            out.append({"family": family, "suite": suite, "puzzle_id": pid,
-                        "problems": sorted(set(problems)), "views": [_view(r) for r in rows]})
+            out.append(
+                {
+                    "family": family,
+                    "suite": suite,
+                    "puzzle_id": pid,
+                    "problems": sorted(set(problems)),
+                    "views": [_view(r) for r in rows],
+                }
+            )
     return out
 
 
@@ -159,20 +193,28 @@ def format_report(df: pd.DataFrame) -> str:
     df, found = drop_duplicate_keys(df)
     lines: list[str] = []
     statuses = df["status"].value_counts()
-    lines.append(f"{len(df)} runs over {df['puzzle_hash'].nunique()} puzzles, {df['label'].nunique()} configurations; "
-                 + ", ".join(f"{s} {n}" for s, n in statuses.items()))
+    lines.append(
+        f"{len(df)} runs over {df['puzzle_hash'].nunique()} puzzles, {df['label'].nunique()} configurations; "
+        + ", ".join(f"{s} {n}" for s, n in statuses.items())
+    )
     if "load_avg" in df.columns and pd.to_numeric(df["load_avg"], errors="coerce").notna().any():
         load = pd.to_numeric(df["load_avg"], errors="coerce").dropna()
-        lines.append(f"Machine load (1-minute load average at the end of each run): median {load.median():.2f}, "
-                     f"max {load.max():.2f}")
+        lines.append(
+            f"Machine load (1-minute load average at the end of each run): median {load.median():.2f}, "
+            f"max {load.max():.2f}"
+        )
     if already + found:
-        lines.append(f"Duplicate records dropped: {already + found} (a run key stored more than once; "
-                     "the first record of each key is counted)")
+        lines.append(
+            f"Duplicate records dropped: {already + found} (a run key stored more than once; "
+            "the first record of each key is counted)"
+        )
     differ = incomparable(df)
     split = [col for col in COMPARABLE if col in differ]
     if differ:
-        lines.append(f"Not comparable as one set: the runs differ in {describe_incomparable(differ)}"
-                     + (f"; the tables are split by {', '.join(split)}" if split else ""))
+        lines.append(
+            f"Not comparable as one set: the runs differ in {describe_incomparable(differ)}"
+            + (f"; the tables are split by {', '.join(split)}" if split else "")
+        )
     if split:
         for values, group in df.groupby(split, dropna=False, sort=True):
             values = values if isinstance(values, tuple) else (values,)
@@ -190,26 +232,39 @@ def _tables(df: pd.DataFrame) -> list[str]:
     table["solved"] = table["solved"].astype(str) + "/" + table["puzzles"].astype(str)
     asked = _asked_counts(df)
     if asked:
-        table["label"] = table["label"].map(lambda label: f"{label} (count={asked[label]})" if label in asked else label)
+        table["label"] = table["label"].map(
+            lambda label: f"{label} (count={asked[label]})" if label in asked else label
+        )
     relaxed = table["complete"].eq(False)
     table.loc[relaxed, "label"] = table.loc[relaxed, "label"] + " (relaxed)"
     table = table.sort_values(["family", "label"], kind="stable")
     repeated = table["repeats"].gt(1).any()
     if repeated:
-        table["spread"] = [f"{r}x, {s:.0%}" if r > 1 and s == s else "" for r, s in zip(table["repeats"], table["spread"])]
+        table["spread"] = [
+            f"{r}x, {s:.0%}" if r > 1 and s == s else "" for r, s in zip(table["repeats"], table["spread"])
+        ]
     shown = table.drop(columns=["puzzles", "complete", "repeats"] + ([] if repeated else ["spread"]))
-    lines.append(shown.rename(columns={"par2": "PAR-2", "spread": "repeats, spread"})
-                 .to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    lines.append(
+        shown.rename(columns={"par2": "PAR-2", "spread": "repeats, spread"}).to_string(
+            index=False, float_format=lambda x: f"{x:.3f}"
+        )
+    )
     if repeated:
-        lines.append("repeats, spread: runs per puzzle, and the median over puzzles of (slowest - fastest) / median "
-                     "of the repetitions; PAR-2 takes each puzzle's median repetition")
+        lines.append(
+            "repeats, spread: runs per puzzle, and the median over puzzles of (slowest - fastest) / median "
+            "of the repetitions; PAR-2 takes each puzzle's median repetition"
+        )
     if relaxed.any():
-        lines.append("(relaxed): an encoding without one of the rules; it counts as solved only where every "
-                     "answer it found passed the verifier, i.e. where the dropped rule was not needed")
+        lines.append(
+            "(relaxed): an encoding without one of the rules; it counts as solved only where every "
+            "answer it found passed the verifier, i.e. where the dropped rule was not needed"
+        )
     vbs = vbs_table(df)
     if not vbs.empty:
         lines += ["", "Virtual best solver (complete configurations):"]
-        lines.append(vbs.rename(columns={"par2": "PAR-2"}).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        lines.append(
+            vbs.rename(columns={"par2": "PAR-2"}).to_string(index=False, float_format=lambda x: f"{x:.3f}")
+        )
     found = disagreements(df)
     lines += ["", f"Disagreements between complete encodings: {len(found)}"]
     for d in found:

@@ -46,10 +46,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..errors import PuzzleError
 from . import metadata
@@ -71,7 +72,9 @@ DASK_CONNECT_TIMEOUT = 5.0
 STALE_AFTER = 120.0
 FAILURE_STATUSES = frozenset({"timeout", "error", "wrong", "crash", "memout"})
 RUNNERS = ("benchexec", "subprocess")
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -222,8 +225,12 @@ def _janitor_tell(op: str, kind: str, path: str) -> None:
     with _janitor_lock:
         if _janitor is None or _janitor.poll() is not None:
             try:
-                _janitor = subprocess.Popen([sys.executable, "-m", "puzzlebench.bench.worker", "--janitor"],
-                                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True)
+                _janitor = subprocess.Popen(
+                    [sys.executable, "-m", "puzzlebench.bench.worker", "--janitor"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
             except OSError:
                 return
         try:
@@ -270,7 +277,7 @@ def sweep_leftovers() -> None:
             return False
 
     def owner_gone(name: str) -> bool:  # our folders carry their parent's pid: puzzlebench-run-<pid>-...
-        pid = name[len(RUN_DIR_PREFIX):].split("-")[0] if name.startswith(RUN_DIR_PREFIX) else ""
+        pid = name[len(RUN_DIR_PREFIX) :].split("-")[0] if name.startswith(RUN_DIR_PREFIX) else ""
         return pid.isdigit() and not os.path.exists(f"/proc/{pid}")
 
     tmp = tempfile.gettempdir()
@@ -373,8 +380,13 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
     try:
         with open(os.path.join(run_dir, "output.log"), "wb") as log:
             start = time.perf_counter()
-            proc = subprocess.Popen(_worker_command(run_dir), stdin=watch_r, stdout=log,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+            proc = subprocess.Popen(
+                _worker_command(run_dir),
+                stdin=watch_r,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
     except BaseException:
         os.close(watch_w)
         raise
@@ -402,8 +414,14 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
         _, wait_status, _ = os.wait4(proc.pid, 0)  # its rusage would include our memory: unused
         os.close(watch_w)  # only now: the supervisor reads a close as the parent's death
     wall = time.perf_counter() - start
-    return _Ended("subprocess", os.waitstatus_to_exitcode(wait_status), wall, killed=killed, stopped=stopped,
-                  peak_mb=sampler.peak)
+    return _Ended(
+        "subprocess",
+        os.waitstatus_to_exitcode(wait_status),
+        wall,
+        killed=killed,
+        stopped=stopped,
+        peak_mb=sampler.peak,
+    )
 
 
 def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: int | None) -> _Ended:
@@ -438,8 +456,11 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
     _thread.run_dir, _thread.cgroups = run_dir, []  # see _BenchExecTempfile
     try:
         result = rx.execute_run(
-            _worker_command(run_dir), output_filename=os.path.join(run_dir, "output.log"), stdin=watch_r,
-            walltimelimit=timeout + kill_grace + 2, write_header=False,  # BenchExec's limit: a backstop
+            _worker_command(run_dir),
+            output_filename=os.path.join(run_dir, "output.log"),
+            stdin=watch_r,
+            walltimelimit=timeout + kill_grace + 2,
+            write_header=False,  # BenchExec's limit: a backstop
             memlimit=(int(memory_mb) + CGROUP_HEADROOM_MB) * 1024 * 1024 if memory_mb else None,
         )
     finally:
@@ -453,17 +474,27 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
     wall = result.get("walltime", time.perf_counter() - start)
     reason = result.get("terminationreason")
     exit_code = result.get("exitcode")
-    code = -exit_code.signal if exit_code is not None and exit_code.signal else getattr(exit_code, "value", 0) or 0
+    code = (
+        -exit_code.signal
+        if exit_code is not None and exit_code.signal
+        else getattr(exit_code, "value", 0) or 0
+    )
     memory = result.get("memory")
     return _Ended(
-        "benchexec", code, wall, killed=bool(killed) or reason in ("walltime", "cputime", "cputime-soft"),
+        "benchexec",
+        code,
+        wall,
+        killed=bool(killed) or reason in ("walltime", "cputime", "cputime-soft"),
         stopped=bool(stopped),
-        memory_exceeded=reason == "memory", peak_mb=memory / (1024 * 1024) if memory is not None else None,
+        memory_exceeded=reason == "memory",
+        peak_mb=memory / (1024 * 1024) if memory is not None else None,
         cpu_s=result.get("cputime"),
     )
 
 
-def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: str | None = None) -> dict[str, Any]:
+def execute(
+    desc: Mapping[str, Any], kill_grace: float | None = None, runner: str | None = None
+) -> dict[str, Any]:
     """Run one description in its own child process; return the record fields it determines."""
     kill_grace = KILL_GRACE if kill_grace is None else kill_grace
     timeout = float(desc["timeout"])
@@ -497,8 +528,12 @@ def execute(desc: Mapping[str, Any], kill_grace: float | None = None, runner: st
         shutil.rmtree(run_dir, ignore_errors=True)
         _janitor_tell("-", "dir", run_dir)
     fields.update(
-        runner=ended.runner, versions=metadata.versions(), git_commit=metadata.git_commit(),
-        python=metadata.python_version(), machine=metadata.machine(), timestamp=metadata.timestamp(),
+        runner=ended.runner,
+        versions=metadata.versions(),
+        git_commit=metadata.git_commit(),
+        python=metadata.python_version(),
+        machine=metadata.machine(),
+        timestamp=metadata.timestamp(),
         load_avg=metadata.load_average(),  # how busy the machine was: timings under load are slower
     )
     return fields
@@ -523,16 +558,32 @@ def _outcome(ended: _Ended, run_dir: str, timeout: float, memory_mb: int | None)
         fields: dict[str, Any] = {"status": "error", "error": "killed: the sweep was interrupted"}
     else:
         code = solver["exit_code"] if solver and not ended.killed else ended.code
-        fields = _classify(code, ended.killed, result, _tail(os.path.join(run_dir, "output.log")), timeout,
-                           memory_mb, peak, ended.memory_exceeded)
+        fields = _classify(
+            code,
+            ended.killed,
+            result,
+            _tail(os.path.join(run_dir, "output.log")),
+            timeout,
+            memory_mb,
+            peak,
+            ended.memory_exceeded,
+        )
     fields["time_wall"] = ended.wall
     fields["peak_rss_mb"] = peak
     fields["time_cpu_run"] = cpu
     return fields
 
 
-def _classify(code: int, killed: bool, result: dict[str, Any] | None, log: str, timeout: float,
-              memory_mb: int | None, peak_mb: float | None, memory_exceeded: bool = False) -> dict[str, Any]:
+def _classify(
+    code: int,
+    killed: bool,
+    result: dict[str, Any] | None,
+    log: str,
+    timeout: float,
+    memory_mb: int | None,
+    peak_mb: float | None,
+    memory_exceeded: bool = False,
+) -> dict[str, Any]:
     """Status from how the child ended: our kill, its own report, the cgroup's limit, or a signal."""
     from .worker import is_memory_error
 
@@ -542,19 +593,28 @@ def _classify(code: int, killed: bool, result: dict[str, Any] | None, log: str, 
         result.setdefault("status", "error")
         return result
     if memory_exceeded:
-        return {"status": "memout", "error": f"killed at the cgroup's memory limit ({memory_mb} MB + headroom)"
-                + (f": {log[-500:]}" if log else "")}
+        return {
+            "status": "memout",
+            "error": f"killed at the cgroup's memory limit ({memory_mb} MB + headroom)"
+            + (f": {log[-500:]}" if log else ""),
+        }
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
         # Rule: a death after hitting the limit is a memout (allocation failure text, or the run's
         # own peak RSS at the limit when the signal is one an allocation failure raises: abort or
         # kill, not a segfault); a kill from outside below the limit stays a crash
-        near_limit = (bool(memory_mb) and peak_mb is not None and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
-                      and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS))
+        near_limit = (
+            bool(memory_mb)
+            and peak_mb is not None
+            and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
+            and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS)
+        )
         status = "memout" if is_memory_error(log) or near_limit else "crash"
         return {"status": status, "error": f"child killed by {name}" + (f": {log[-500:]}" if log else "")}
-    return {"status": "memout" if is_memory_error(log) else "crash",
-            "error": f"child exited with status {code} without a result" + (f": {log[-500:]}" if log else "")}
+    return {
+        "status": "memout" if is_memory_error(log) else "crash",
+        "error": f"child exited with status {code} without a result" + (f": {log[-500:]}" if log else ""),
+    }
 
 
 # -- executors ---------------------------------------------------------------------------------
@@ -566,7 +626,9 @@ class SequentialExecutor:
 
     jobs = 1
 
-    def map(self, descs: Sequence[Mapping[str, Any]], started: Started | None = None) -> Iterator[tuple[str, dict]]:
+    def map(
+        self, descs: Sequence[Mapping[str, Any]], started: Started | None = None
+    ) -> Iterator[tuple[str, dict]]:
         for desc in descs:
             if started:
                 started(desc)
@@ -581,7 +643,9 @@ class ThreadExecutor:
             raise ValueError(f"jobs must be >= 1, got {jobs}")
         self.jobs = jobs
 
-    def map(self, descs: Sequence[Mapping[str, Any]], started: Started | None = None) -> Iterator[tuple[str, dict]]:
+    def map(
+        self, descs: Sequence[Mapping[str, Any]], started: Started | None = None
+    ) -> Iterator[tuple[str, dict]]:
         with ThreadPoolExecutor(self.jobs) as pool:
             futures = {pool.submit(execute, d): d for d in descs}
             try:
@@ -620,8 +684,14 @@ class DaskExecutor:
             self._scratch = tempfile.mkdtemp(prefix="puzzlebench-dask-")
             try:
                 with dask.config.set({"temporary-directory": self._scratch}):
-                    self._cluster = LocalCluster(n_workers=local, threads_per_worker=1, processes=True, memory_limit=0,
-                                                 dashboard_address=None, local_directory=self._scratch)
+                    self._cluster = LocalCluster(
+                        n_workers=local,
+                        threads_per_worker=1,
+                        processes=True,
+                        memory_limit=0,
+                        dashboard_address=None,
+                        local_directory=self._scratch,
+                    )
                 self.client = Client(self._cluster)
             except BaseException:
                 self.close()
@@ -631,11 +701,14 @@ class DaskExecutor:
                 self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
             except Exception as exc:  # Rule: an unreachable scheduler is one line, not a traceback
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise PuzzleError(f"cannot reach the Dask scheduler at {address} within "
-                                  f"{DASK_CONNECT_TIMEOUT:g} s: {first}") from None
+                raise PuzzleError(
+                    f"cannot reach the Dask scheduler at {address} within {DASK_CONNECT_TIMEOUT:g} s: {first}"
+                ) from None
         self.jobs = local if local else sum(self.client.nthreads().values())
 
-    def map(self, descs: Sequence[Mapping[str, Any]], started: Started | None = None) -> Iterator[tuple[str, dict]]:
+    def map(
+        self, descs: Sequence[Mapping[str, Any]], started: Started | None = None
+    ) -> Iterator[tuple[str, dict]]:
         from distributed import as_completed as dask_completed
 
         futures = {self.client.submit(execute, dict(d), pure=False, key=f"run-{d['key']}"): d for d in descs}
@@ -697,12 +770,24 @@ def _not_reused(pending: Sequence[Run], out: str) -> list[str]:
     wanted = {(r.item.id, r.puzzle.content_hash(), r.label, r.count, r.repeat): r for r in pending}
     differ: dict[str, int] = {}
     for rec in read_records(out):
-        run = wanted.get((rec.get("puzzle_id"), rec.get("puzzle_hash"), rec.get("label"), rec.get("count_limit"),
-                          rec.get("repeat")))
+        run = wanted.get(
+            (
+                rec.get("puzzle_id"),
+                rec.get("puzzle_hash"),
+                rec.get("label"),
+                rec.get("count_limit"),
+                rec.get("repeat"),
+            )
+        )
         if run is None:
             continue
-        now = {"timeout": run.timeout, "memory_mb": run.memory_mb, "solver_version": run.solver_version,
-               "encoding_hash": run.encoding_hash, "machine": machine_id()}
+        now = {
+            "timeout": run.timeout,
+            "memory_mb": run.memory_mb,
+            "solver_version": run.solver_version,
+            "encoding_hash": run.encoding_hash,
+            "machine": machine_id(),
+        }
         then = {**{k: rec.get(k) for k in MEASUREMENT}, "machine": machine_id(rec.get("machine") or {})}
         for name in MEASUREMENT:
             if then[name] not in (None, "") and then[name] != now[name]:
@@ -710,12 +795,21 @@ def _not_reused(pending: Sequence[Run], out: str) -> list[str]:
     if not differ:
         return []
     what = ", ".join(f"{name} ({n})" for name, n in sorted(differ.items()))
-    return [f"{out}: stored records of {len(pending)} pending run(s) were measured under other settings and are "
-            f"not reused: they differ in {what}; new records are added beside them"]
+    return [
+        f"{out}: stored records of {len(pending)} pending run(s) were measured under other settings and are "
+        f"not reused: they differ in {what}; new records are added beside them"
+    ]
 
 
-def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: Any = None,
-              quiet: bool = False, notes: Sequence[str] = ()) -> SweepOutcome:
+def run_sweep(
+    runs: Sequence[Run],
+    out: str,
+    *,
+    resume: bool = False,
+    executor: Any = None,
+    quiet: bool = False,
+    notes: Sequence[str] = (),
+) -> SweepOutcome:
     """Execute ``runs`` (skipping stored keys when resuming), appending one record per run.
 
     The results file is locked for the sweep (a second sweep on it is refused, see
@@ -761,8 +855,10 @@ def run_sweep(runs: Sequence[Run], out: str, *, resume: bool = False, executor: 
             bar.close()
             if not quiet and "ipykernel" in sys.modules:
                 # a saved notebook cannot redraw the bar's widget: leave its final state as text
-                print(f"{outcome.stored} run(s) stored, {outcome.skipped} already present, {outcome.failures} "
-                      f"failure(s) in {time.perf_counter() - began:.1f} s -> {out}")
+                print(
+                    f"{outcome.stored} run(s) stored, {outcome.skipped} already present, {outcome.failures} "
+                    f"failure(s) in {time.perf_counter() - began:.1f} s -> {out}"
+                )
         stopped_by = _stop_signal
     if stopped_by is not None:
         raise SweepInterrupted(stopped_by)

@@ -27,16 +27,16 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from .. import registry
 from ..errors import EncodingError, PuzzleError, SolverUnavailable
 from ..model import Family, Puzzle, family_spec
-
 
 
 # -- puzzles across the process boundary -------------------------------------------------------
@@ -94,7 +94,9 @@ def load_items(source: str) -> list[SuiteItem]:
     try:
         from ..suites import load_suite
     except ImportError as exc:
-        raise PuzzleError(f"cannot read suite {source!r}: puzzlebench.suites is unavailable ({exc})") from None
+        raise PuzzleError(
+            f"cannot read suite {source!r}: puzzlebench.suites is unavailable ({exc})"
+        ) from None
     loaded = load_suite(source)
     name = str(getattr(loaded, "name", None) or getattr(loaded, "suite", None) or Path(str(source)).stem)
     entries = getattr(loaded, "entries", None) or getattr(loaded, "puzzles", None) or loaded
@@ -115,17 +117,19 @@ def items_from(entries: Iterable[Any], suite: str) -> list[SuiteItem]:
         expected = None if isinstance(entry, Puzzle) else getattr(entry, "solutions", None)
         if expected is None:
             expected = puzzle.meta.get("solutions")
-        items.append(SuiteItem(
-            puzzle=puzzle,
-            id=str(pid or puzzle.name or f"{suite}#{i}"),
-            suite=str(getattr(entry, "suite", None) or suite),
-            expected_count=int(expected) if isinstance(expected, int) else None,
-        ))
+        items.append(
+            SuiteItem(
+                puzzle=puzzle,
+                id=str(pid or puzzle.name or f"{suite}#{i}"),
+                suite=str(getattr(entry, "suite", None) or suite),
+                expected_count=int(expected) if isinstance(expected, int) else None,
+            )
+        )
     return items
 
 
 # -- runs ---------------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _solver_version(paradigm: str, solver: str) -> str:
     try:
         return registry.solver(paradigm, solver or None).version()
@@ -182,9 +186,21 @@ class Run:
         from .metadata import machine_id
 
         ident = [
-            self.item.id, self.puzzle.content_hash(), self.puzzle.family.value, self.paradigm, self.encoding,
-            sorted((k, str(v)) for k, v in self.options.items()), self.count, self.repeat, self.task,
-            self.solver, self.encoding_hash, self.solver_version, self.timeout, self.memory_mb, machine_id(),
+            self.item.id,
+            self.puzzle.content_hash(),
+            self.puzzle.family.value,
+            self.paradigm,
+            self.encoding,
+            sorted((k, str(v)) for k, v in self.options.items()),
+            self.count,
+            self.repeat,
+            self.task,
+            self.solver,
+            self.encoding_hash,
+            self.solver_version,
+            self.timeout,
+            self.memory_mb,
+            machine_id(),
         ]
         return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:20]
 
@@ -228,11 +244,23 @@ class Run:
         """The record fields the run itself determines (so even a crashed run's record has them)."""
         p = self.puzzle
         return {
-            "key": self.key, "puzzle_id": self.item.id, "puzzle_hash": p.content_hash(), "suite": self.item.suite,
-            "family": p.family.value, "rows": p.rows, "cols": p.cols, "paradigm": self.paradigm,
-            "solver": self.solver, "encoding": self.encoding, "options": dict(self.options), "label": self.label, "complete": self.complete,
+            "key": self.key,
+            "puzzle_id": self.item.id,
+            "puzzle_hash": p.content_hash(),
+            "suite": self.item.suite,
+            "family": p.family.value,
+            "rows": p.rows,
+            "cols": p.cols,
+            "paradigm": self.paradigm,
+            "solver": self.solver,
+            "encoding": self.encoding,
+            "options": dict(self.options),
+            "label": self.label,
+            "complete": self.complete,
             "repeat": self.repeat,
-            "expected_count": self.item.expected_count, "count_limit": self.count, "timeout": self.timeout,
+            "expected_count": self.item.expected_count,
+            "count_limit": self.count,
+            "timeout": self.timeout,
             "memory_mb": self.memory_mb,
         }
 
@@ -249,8 +277,9 @@ def make_label(paradigm: str, encoding: str, options: Mapping[str, Any], solver:
     return label + (f"@{solver}" if solver and solver != default else "")
 
 
-def normalise_options(family: Family, paradigm: str, encoding: str, given: Mapping[str, Any],
-                      solver: str | None = None) -> dict[str, Any] | None:
+def normalise_options(
+    family: Family, paradigm: str, encoding: str, given: Mapping[str, Any], solver: str | None = None
+) -> dict[str, Any] | None:
     """The options this configuration knows, parsed, minus those equal to their default.
 
     Options another encoding or backend declares are dropped (a sweep over several families
@@ -280,7 +309,9 @@ class Sweep:
 
     suites: Sequence[str] = ()
     paradigms: Sequence[str] = ()
-    solvers: Sequence[str] = ()  # solver names (each applies to its paradigm), "all"; default: each paradigm's own
+    solvers: Sequence[
+        str
+    ] = ()  # solver names (each applies to its paradigm), "all"; default: each paradigm's own
     encodings: Sequence[str] = ("default",)
     options: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     families: Sequence[str] = ()
@@ -293,8 +324,25 @@ class Sweep:
     items: Sequence[SuiteItem] = ()  # puzzles given directly (Python API)
     task: str | None = None
 
-    KEYS = ("suites", "paradigms", "solvers", "encodings", "options", "families", "count", "repeat", "timeout", "memory",
-            "limit", "out", "jobs", "scheduler", "dask_local", "resume", "quiet")
+    KEYS = (
+        "suites",
+        "paradigms",
+        "solvers",
+        "encodings",
+        "options",
+        "families",
+        "count",
+        "repeat",
+        "timeout",
+        "memory",
+        "limit",
+        "out",
+        "jobs",
+        "scheduler",
+        "dask_local",
+        "resume",
+        "quiet",
+    )
 
     def __post_init__(self) -> None:
         # Types and ranges first, each error naming its key (the TOML key / CLI flag: memory, not memory_mb).
@@ -343,8 +391,11 @@ class Sweep:
         notes = notes if notes is not None else []
         paradigms = list(self.paradigms) or registry.available()
         if self.solvers and not self.paradigms:  # the paradigms of the named solvers
-            paradigms = list(dict.fromkeys(s.paradigm for s in registry.solvers()
-                                           if s.name in self.solvers or "all" in self.solvers))
+            paradigms = list(
+                dict.fromkeys(
+                    s.paradigm for s in registry.solvers() if s.name in self.solvers or "all" in self.solvers
+                )
+            )
         names = sorted(self.options)
         combos = [dict(zip(names, values)) for values in itertools.product(*(self.options[n] for n in names))]
         runs: list[Run] = []
@@ -367,8 +418,18 @@ class Sweep:
                         notes.append(f"skipped {family.value} {paradigm}/{encoding}: not registered")
                     continue
                 for rep in range(self.repeat):
-                    run = Run(item, paradigm, encoding, options, self.count, rep, self.timeout, self.memory_mb,
-                              self.task, solver)
+                    run = Run(
+                        item,
+                        paradigm,
+                        encoding,
+                        options,
+                        self.count,
+                        rep,
+                        self.timeout,
+                        self.memory_mb,
+                        self.task,
+                        solver,
+                    )
                     if run.key not in seen:  # options another config ignores collapse to one run
                         seen.add(run.key)
                         runs.append(run)
@@ -388,11 +449,18 @@ def _whole(value: Any) -> bool:
 _SETTINGS: dict[str, tuple[Any, str, bool]] = {
     "count": (lambda v: _whole(v) and v >= 0, "a whole number >= 0 (0 = all answers)", False),
     "repeat": (lambda v: _whole(v) and v >= 1, "a whole number >= 1", False),
-    "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
-                "a positive, finite number of seconds", False),
+    "timeout": (
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0,
+        "a positive, finite number of seconds",
+        False,
+    ),
     "memory": (lambda v: _whole(v) and v >= 1, "a positive whole number of MB", True),
     "limit": (lambda v: _whole(v) and v >= 1, "a positive whole number of puzzles", True),
-    "out": (lambda v: isinstance(v, (str, os.PathLike)) and str(v).strip() != "", "a file path (a string)", False),
+    "out": (
+        lambda v: isinstance(v, (str, os.PathLike)) and str(v).strip() != "",
+        "a file path (a string)",
+        False,
+    ),
     "jobs": (lambda v: _whole(v) and v >= 1, "a positive whole number of runs", True),
     "dask_local": (lambda v: _whole(v) and v >= 1, "a positive whole number of workers", True),
     "scheduler": (lambda v: isinstance(v, str) and v.strip() != "", "a scheduler address (a string)", True),
@@ -408,7 +476,7 @@ def check_setting(key: str, value: Any) -> Any:
     if key in _LISTS:
         if isinstance(value, str):
             value = [value]
-        if (not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value)):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
             raise PuzzleError(f"{key} must be a list of names (strings), got {_shown(value)}")
         return list(value)
     rule = _SETTINGS.get(key)
@@ -436,8 +504,10 @@ def read_toml(path: str | os.PathLike) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"sweep file {path}: {str(exc).splitlines()[0]}") from None
     except UnicodeDecodeError as exc:  # a binary file: tomllib reads UTF-8 only
-        raise PuzzleError(f"sweep file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
-                          f"at offset {exc.start}); a sweep file is TOML") from None
+        raise PuzzleError(
+            f"sweep file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+            f"at offset {exc.start}); a sweep file is TOML"
+        ) from None
     unknown = sorted(set(data) - set(Sweep.KEYS))
     if unknown:
         raise PuzzleError(f"sweep file {path}: unknown key {unknown[0]!r} (valid: {', '.join(Sweep.KEYS)})")
@@ -446,9 +516,15 @@ def read_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise PuzzleError(f"sweep file {path}: [options] must be a table of lists")
     for key, values in options.items():
         for value in values if isinstance(values, list) else [values]:
-            if not isinstance(value, (str, int, float, bool)) or isinstance(value, float) and not math.isfinite(value):
-                raise PuzzleError(f"sweep file {path}: option {key!r} must be a value or a list of values "
-                                  f"(strings, numbers, booleans), got {_shown(value)}")
+            if (
+                not isinstance(value, (str, int, float, bool))
+                or isinstance(value, float)
+                and not math.isfinite(value)
+            ):
+                raise PuzzleError(
+                    f"sweep file {path}: option {key!r} must be a value or a list of values "
+                    f"(strings, numbers, booleans), got {_shown(value)}"
+                )
     data["options"] = {k: list(v) if isinstance(v, list) else [v] for k, v in options.items()}
     for key in list(data):
         if key == "options":

@@ -8,7 +8,7 @@ already present, so a resumed sweep neither loses a finished record nor duplicat
 One writer at a time: a store holds an exclusive ``flock`` on the results file from opening to
 closing (a sweep's whole duration), taken without waiting. A second sweep on the same file is
 refused with :class:`StoreLockedError` (the CLI prints one line and exits with status 2) instead of
-running and appending the same runs again (measured before: 52 lines for 26 runs). The lock is on
+running and appending the same runs again (each run then stored twice). The lock is on
 the results file itself, so no lock file is left behind; that is also why a torn line is repaired
 by truncating in place, never by replacing the file (a new file would not carry the lock).
 """
@@ -19,8 +19,9 @@ import json
 import os
 import stat
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import PuzzleError
 
@@ -53,17 +54,51 @@ class ResultsWarning(UserWarning):
 _STR = (str,)
 _NUM = (int, float)
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "key": _STR, "puzzle_id": _STR, "puzzle_hash": _STR, "suite": _STR, "family": _STR, "paradigm": _STR,
-    "solver": _STR, "solver_version": _STR, "encoding": _STR, "encoding_hash": _STR, "label": _STR,
-    "status": _STR, "verdict": _STR, "solution_hash": _STR, "backend": _STR, "backend_version": _STR,
-    "error": _STR, "git_commit": _STR, "python": _STR, "timestamp": _STR,
-    "options": (dict,), "resolved_options": (dict,), "versions": (dict,), "machine": (dict,), "extra": (dict,),
+    "key": _STR,
+    "puzzle_id": _STR,
+    "puzzle_hash": _STR,
+    "suite": _STR,
+    "family": _STR,
+    "paradigm": _STR,
+    "solver": _STR,
+    "solver_version": _STR,
+    "encoding": _STR,
+    "encoding_hash": _STR,
+    "label": _STR,
+    "status": _STR,
+    "verdict": _STR,
+    "solution_hash": _STR,
+    "backend": _STR,
+    "backend_version": _STR,
+    "error": _STR,
+    "git_commit": _STR,
+    "python": _STR,
+    "timestamp": _STR,
+    "options": (dict,),
+    "resolved_options": (dict,),
+    "versions": (dict,),
+    "machine": (dict,),
+    "extra": (dict,),
     "solution_hashes": (list,),
-    "rows": (int,), "cols": (int,), "repeat": (int,), "count": (int,), "count_limit": (int,),
-    "expected_count": (int,), "jobs": (int,), "memory_mb": _NUM,
-    "timeout": _NUM, "time_build": _NUM, "time_solve": _NUM, "time_first": _NUM, "time_total": _NUM,
-    "time_cpu": _NUM, "time_wall": _NUM, "peak_rss_mb": _NUM, "peak_rss_self_mb": _NUM,
-    "exhausted": (bool,), "complete": (bool,),
+    "rows": (int,),
+    "cols": (int,),
+    "repeat": (int,),
+    "count": (int,),
+    "count_limit": (int,),
+    "expected_count": (int,),
+    "jobs": (int,),
+    "memory_mb": _NUM,
+    "timeout": _NUM,
+    "time_build": _NUM,
+    "time_solve": _NUM,
+    "time_first": _NUM,
+    "time_total": _NUM,
+    "time_cpu": _NUM,
+    "time_wall": _NUM,
+    "peak_rss_mb": _NUM,
+    "peak_rss_self_mb": _NUM,
+    "exhausted": (bool,),
+    "complete": (bool,),
 }
 
 
@@ -201,7 +236,7 @@ class ResultStore:
             os.close(self._fd)  # releases the lock
             self._fd = -1
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

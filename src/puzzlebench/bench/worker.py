@@ -14,9 +14,9 @@ runner. Two processes then do one job each:
   - reaps the solver with ``wait4`` and writes its exit status, own peak RSS and CPU time to
     ``RUN_DIR/exit.json``. Why not measure in the process the runner started: Linux carries a
     process's peak RSS across ``exec``, so a child of a parent holding 500 MB reports >= 500 MB
-    from its own ``getrusage`` and from the parent's ``wait4`` alike (measured: 510 MB for an idle
-    interpreter whose ``VmHWM`` was 9 MB). A process forked from the small supervisor starts from
-    the supervisor's ~25 MB instead.
+    from its own ``getrusage`` and from the parent's ``wait4`` alike, however little it uses
+    itself. A process forked from the small supervisor starts from the supervisor's few MB
+    instead.
   - watches the runner: end-of-file on stdin means the runner died, whatever killed it (SIGKILL
     included). The supervisor then kills the solver and everything left in the run's process
     group (and empties and removes the BenchExec cgroups it ran in), removes the run's files, and
@@ -29,8 +29,8 @@ Memory limit: ``RLIMIT_DATA``, not ``RLIMIT_AS``. Since Linux 4.7 ``RLIMIT_DATA`
 private writable mapping (brk heap and anonymous ``mmap``), which is what solvers allocate, while
 ``RLIMIT_AS`` also charges address space that is only reserved (glibc's 64 MB per-thread malloc
 arenas, thread stacks), so it fails multithreaded solvers (CP-SAT, z3) long before they use the
-memory (measured: CP-SAT with 8 workers aborts under ``RLIMIT_AS`` = 512 MB, "cannot allocate
-memory for thread-local data", at a real peak of 135 MB; under ``RLIMIT_DATA`` = 512 MB it solves).
+memory (CP-SAT with several workers aborts under an ``RLIMIT_AS`` a few times its real peak,
+"cannot allocate memory for thread-local data", and solves under the same ``RLIMIT_DATA``).
 An allocation over the limit surfaces as ``MemoryError`` (Python), ``std::bad_alloc``
 (C++ backends) or an abort; all become ``memout`` here or in the parent.
 """
@@ -49,7 +49,8 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..result import MEMORY_ERROR_MARKS
 
@@ -101,9 +102,8 @@ def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:
 
 def run(desc: Mapping[str, Any]) -> dict[str, Any]:
     """Solve (or call the test task) and describe the outcome as record fields."""
-    from .spec import puzzle_from_json
-
     from .. import plugins, registry
+    from .spec import puzzle_from_json
 
     sys.path.extend(p for p in desc.get("sys_path", ()) if p not in sys.path)
     for name in desc.get("plugins", ()):
@@ -116,8 +116,14 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
         from ..solvers import solve
 
         outcome = solve(
-            puzzle, desc["paradigm"], desc["encoding"], count=desc["count"], timeout=desc["timeout"],
-            solver=desc.get("solver") or None, strict=False, **desc["options"],
+            puzzle,
+            desc["paradigm"],
+            desc["encoding"],
+            count=desc["count"],
+            timeout=desc["timeout"],
+            solver=desc.get("solver") or None,
+            strict=False,
+            **desc["options"],
         )
     return outcome if isinstance(outcome, dict) else outcome.to_record()
 
@@ -200,7 +206,9 @@ def own_cgroups() -> list[str]:
 
 def _benchexec_cgroups() -> list[str]:
     """Folders of the per-run BenchExec cgroups this process is in."""
-    return [folder for folder in own_cgroups() if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX)]
+    return [
+        folder for folder in own_cgroups() if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX)
+    ]
 
 
 def remove_cgroup(folder: str, leave: bool = False) -> None:
@@ -273,8 +281,9 @@ def supervise(run_dir: str, parent_pid: int | None) -> int:
     except (AttributeError, OSError):
         exited = None
     while True:
-        ready = select.select([fd for fd in (watch, exited) if fd is not None], [], [],
-                              0.5 if exited is not None else 0.02)[0]
+        ready = select.select(
+            [fd for fd in (watch, exited) if fd is not None], [], [], 0.5 if exited is not None else 0.02
+        )[0]
         if watch is not None and watch in ready and not os.read(watch, 4096):
             _orphaned(solver, run_dir)  # end of file: the runner died
         if parent_pid and os.getppid() != parent_pid:
@@ -282,11 +291,14 @@ def supervise(run_dir: str, parent_pid: int | None) -> int:
         pid, status, usage = os.wait4(solver, os.WNOHANG)
         if pid:
             break
-    _write_json(os.path.join(run_dir, "exit.json"), {
-        "exit_code": os.waitstatus_to_exitcode(status),
-        "peak_rss_mb": maxrss_mb(usage.ru_maxrss),  # the solver's own, and its reaped children's
-        "cpu_s": usage.ru_utime + usage.ru_stime,
-    })
+    _write_json(
+        os.path.join(run_dir, "exit.json"),
+        {
+            "exit_code": os.waitstatus_to_exitcode(status),
+            "peak_rss_mb": maxrss_mb(usage.ru_maxrss),  # the solver's own, and its reaped children's
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+        },
+    )
     return 0
 
 
@@ -322,8 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--janitor"]:
         return janitor()
     if len(argv) not in (1, 2) or not os.path.isdir(argv[0]):
-        print("usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
-              file=sys.stderr)
+        print(
+            "usage: python -m puzzlebench.bench.worker RUN_DIR [PARENT_PID]  (RUN_DIR holds desc.json)",
+            file=sys.stderr,
+        )
         return 2
     run_dir, parent_pid = argv[0], int(argv[1]) if len(argv) == 2 else None
     # Rule: fork only while single-threaded (a fork after threads can deadlock the child)

@@ -27,8 +27,19 @@ def probe(puzzle: Puzzle) -> Deductions:
     return _deductions("probe", Views(puzzle, probe=True, whole_views=WHOLE_VIEWS))
 
 
-register_deducer("kuromasu", "views", views, "each number's feasible views revised to a fixpoint, and the cells they settle",
-                 load=load_engine)
-register_deducer("kuromasu", "probe", probe, "views, then failed-literal probing of cells, ray lengths and each number's "
-                 "whole views", reference="failed-literal probing: Freeman, 1995; Le Berre, SAT 2001", default=True,
-                 load=load_engine)
+register_deducer(
+    "kuromasu",
+    "views",
+    views,
+    "each number's feasible views revised to a fixpoint, and the cells they settle",
+    load=load_engine,
+)
+register_deducer(
+    "kuromasu",
+    "probe",
+    probe,
+    "views, then failed-literal probing of cells, ray lengths and each number's whole views",
+    reference="failed-literal probing: Freeman, 1995; Le Berre, SAT 2001",
+    default=True,
+    load=load_engine,
+)

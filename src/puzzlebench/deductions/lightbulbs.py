@@ -16,4 +16,6 @@ def rules(puzzle: Puzzle) -> Deductions:
     return Deductions("rules", settled)
 
 
-register_deducer("lightbulbs", "rules", rules, "a number larger than its 3x3 block leaves its cell unlit", default=True)
+register_deducer(
+    "lightbulbs", "rules", rules, "a number larger than its 3x3 block leaves its cell unlit", default=True
+)

@@ -16,8 +16,10 @@ def rules(puzzle: Puzzle) -> Deductions:
     assert isinstance(puzzle, LightUp)
     p = puzzle
     settled: dict[Cell, bool] = {}
-    sight = {cell: [x for ray in p.grid.rays(cell, lambda x: not p.is_open(x)).values() for x in ray]
-             for cell in p.open_cells}
+    sight = {
+        cell: [x for ray in p.grid.rays(cell, lambda x: not p.is_open(x)).values() for x in ray]
+        for cell in p.open_cells
+    }
     changed = True
     while changed:
         changed = False
@@ -44,5 +46,10 @@ def rules(puzzle: Puzzle) -> Deductions:
     return Deductions("rules", settled)
 
 
-register_deducer("lightup", "rules", rules, "numbered walls' bulbs (0: none; as many open neighbours as due: all), "
-                 "no bulb in a placed bulb's sight", default=True)
+register_deducer(
+    "lightup",
+    "rules",
+    rules,
+    "numbered walls' bulbs (0: none; as many open neighbours as due: all), no bulb in a placed bulb's sight",
+    default=True,
+)

@@ -27,8 +27,19 @@ def deep(puzzle: Puzzle) -> Deductions:
     return _deductions("deep", IslandPlan.of(puzzle, deduce=True, depth=2))
 
 
-register_deducer("nurikabe", "probe", probe, "the island plan, then failed-literal probing of the island, wall, 2x2 "
-                 "and crossing rules", reference="failed-literal probing: Freeman, 1995; Le Berre, SAT 2001",
-                 default=True, load=load_engine)
-register_deducer("nurikabe", "deep", deep, "probe, and probing at depth 2 (each side of a cell probed at depth 1)",
-                 load=load_engine)
+register_deducer(
+    "nurikabe",
+    "probe",
+    probe,
+    "the island plan, then failed-literal probing of the island, wall, 2x2 and crossing rules",
+    reference="failed-literal probing: Freeman, 1995; Le Berre, SAT 2001",
+    default=True,
+    load=load_engine,
+)
+register_deducer(
+    "nurikabe",
+    "deep",
+    deep,
+    "probe, and probing at depth 2 (each side of a cell probed at depth 1)",
+    load=load_engine,
+)

@@ -11,9 +11,10 @@ import hashlib
 import os
 import sys
 import time
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import EncodingError
 from ..model import Cell, Family, Puzzle
@@ -47,7 +48,9 @@ class Option:
                 elif isinstance(self.default, float):
                     value = float(value)
             except ValueError:
-                raise EncodingError(f"option {self.name}: {value!r} is not a {type(self.default).__name__}") from None
+                raise EncodingError(
+                    f"option {self.name}: {value!r} is not a {type(self.default).__name__}"
+                ) from None
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise EncodingError(f"option {self.name}: {value!r} is not one of {allowed}")
@@ -97,7 +100,9 @@ class EncodingSpec:
         unknown = sorted(set(given) - known)
         if unknown:
             valid = ", ".join(sorted(known)) or "none"
-            raise EncodingError(f"{self.paradigm}/{self.name} for {self.family}: unknown option {unknown[0]!r} (valid: {valid})")
+            raise EncodingError(
+                f"{self.paradigm}/{self.name} for {self.family}: unknown option {unknown[0]!r} (valid: {valid})"
+            )
         return {opt.name: opt.parse(given.get(opt.name, opt.default)) for opt in self.options}
 
     def is_complete(self, options: Mapping[str, Any]) -> bool:
@@ -174,7 +179,9 @@ def encoding(family: Family, paradigm: str, name: str, description: str, **kw: A
     """
 
     def wrap(build: Callable[[Puzzle, Mapping[str, Any]], Any]) -> EncodingSpec:
-        return EncodingSpec(family=family, paradigm=paradigm, name=name, build=build, description=description, **kw)
+        return EncodingSpec(
+            family=family, paradigm=paradigm, name=name, build=build, description=description, **kw
+        )
 
     return wrap
 
@@ -192,7 +199,7 @@ class Artifact:
 
     decision: dict = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
-    lazy: "LazyRule | None" = None
+    lazy: LazyRule | None = None
 
     def fix(self, settled: Mapping[Cell, bool]) -> int:
         """State the deduction stage's settled cells (cell -> marked) in this artefact, each as the
@@ -243,4 +250,3 @@ def check_deadline() -> None:
     deadline = BUILD_DEADLINE.get()
     if deadline is not None and time.perf_counter() > deadline:
         raise BuildTimeout
-

@@ -8,7 +8,8 @@ engines run their readable reference until the compiled one is ready
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def compiled_ready(*entries: Any) -> bool:
@@ -17,8 +18,9 @@ def compiled_ready(*entries: Any) -> bool:
     changes, this says no and the engines run their readable reference, as where numba is
     missing.)"""
     try:
-        return (all(fn.signatures for fn in entries)
-                or all(fn._cache._cache_file._load_index() for fn in entries))
+        return all(fn.signatures for fn in entries) or all(
+            fn._cache._cache_file._load_index() for fn in entries
+        )
     except Exception:  # numba's private cache API changed
         return False
 

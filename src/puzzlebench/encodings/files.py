@@ -12,8 +12,9 @@ registered with :func:`puzzlebench.register_encoding` get the same text for thei
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import EncodingError
 from ..model import Cell, Family, Puzzle, family_spec
@@ -46,19 +47,20 @@ def mzn_data(puzzle: Puzzle) -> str:
 #: What a Python builder of each paradigm returns, and on what the harness blocks and reads.
 PYTHON_SCHEMA: dict[str, str] = {
     "asp": "puzzlebench.encodings.asp.AspProgram(files=(), text=<rules>, facts=asp_facts(puzzle), predicate=P):\n"
-           "  clingo grounds text + facts; answers are the P/2 atoms (0-based), the only #show-n atoms",
+    "  clingo grounds text + facts; answers are the P/2 atoms (0-based), the only #show-n atoms",
     "sat": "puzzlebench.encodings.sat.CnfModel(pool=IDPool(), clauses=[...], decision={cell: var}):\n"
-           "  decision maps every markable cell to its DIMACS variable (true = marked); the harness blocks\n"
-           "  and reads answers on these only; optional lazy=rule(marked) -> [[(cell, bool), ...], ...]",
+    "  decision maps every markable cell to its DIMACS variable (true = marked); the harness blocks\n"
+    "  and reads answers on these only; optional lazy=rule(marked) -> [[(cell, bool), ...], ...]",
     "smt": "puzzlebench.encodings.smt.common.SmtModel(): model.bool(...), model.add(...), decision={cell: BoolRef}\n"
-           "  z3 terms in model.ctx; every SMT solver (z3, cvc5) runs them; optional lazy rule as for sat",
+    "  z3 terms in model.ctx; every SMT solver (z3, cvc5) runs them; optional lazy rule as for sat",
     "cp": "puzzlebench.encodings.cp.common.CpModelArtifact(model=CpModel(), decision={cell: BoolVar}):\n"
-          "  CP-SAT model; functional=True when every variable is determined by the decision cells",
+    "  CP-SAT model; functional=True when every variable is determined by the decision cells",
     "mip": "puzzlebench.encodings.mip.common.MipModel: binary columns, decision={cell: column}; rows as documented\n"
-           "  there; HiGHS solves it; optional lazy rule as for sat",
+    "  there; HiGHS solves it; optional lazy rule as for sat",
     "minizinc": "puzzlebench.encodings.minizinc.MiniZincArtifact(model=<mzn text>, data=mzn_data(puzzle), array=A,\n"
-                "  decision={cell: (row+1, col+1)})",
+    "  decision={cell: (row+1, col+1)})",
 }
+
 
 def schema(family: Family | str, paradigm: str) -> str:
     """The instance interface of ``family`` for encodings of ``paradigm``, as text."""
@@ -66,13 +68,27 @@ def schema(family: Family | str, paradigm: str) -> str:
     out = [f"{spec.family} in {paradigm}: the answer is the set of {spec.answer}"]
     if paradigm == "asp":
         found = _schema(spec.family, paradigm)
-        out += ["", "facts (0-based):", found.text, "",
-                f"answer: #show {found.answer}/2.  (show nothing else: the harness projects on the shown atoms)"]
+        out += [
+            "",
+            "facts (0-based):",
+            found.text,
+            "",
+            f"answer: #show {found.answer}/2.  (show nothing else: the harness projects on the shown atoms)",
+        ]
     elif paradigm == "minizinc":
         found = _schema(spec.family, paradigm)
-        out += ["", "data:", found.text, "",
-                f"answer: the 2-D Boolean array {found.answer!r} (output it, e.g. with --json-stream)"]
-    out += ["", "Python builder (register_encoding):", PYTHON_SCHEMA.get(paradigm, "see puzzlebench.solvers.base")]
+        out += [
+            "",
+            "data:",
+            found.text,
+            "",
+            f"answer: the 2-D Boolean array {found.answer!r} (output it, e.g. with --json-stream)",
+        ]
+    out += [
+        "",
+        "Python builder (register_encoding):",
+        PYTHON_SCHEMA.get(paradigm, "see puzzlebench.solvers.base"),
+    ]
     return "\n".join(out)
 
 
@@ -95,11 +111,18 @@ def file_encoding(family: Family, paradigm: str, path: str) -> EncodingSpec:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise EncodingError(f"encoding file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise EncodingError(
+            f"encoding file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     build = _asp_builder(text) if paradigm == "asp" else _mzn_builder(text)
     return EncodingSpec(
-        family=family, paradigm=paradigm, name=path, build=build, origin="file",
-        description=f"the encoding file {Path(path).name}", reference=path,
+        family=family,
+        paradigm=paradigm,
+        name=path,
+        build=build,
+        origin="file",
+        description=f"the encoding file {Path(path).name}",
+        reference=path,
         source_hash=hashlib.sha256(data).hexdigest()[:16],
     )
 

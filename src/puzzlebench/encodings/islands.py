@@ -31,14 +31,25 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Container, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from .. import deduce as deduction
 from ..model import Cell, Nurikabe, Subgrid
 from .base import BUILD_DEADLINE, CellClause, LazyRule, Option
-from .regions import (BLACK, UNKNOWN, WHITE, _around, _bfs, all_rules, connectivity_rule, island_cuts, island_rule,
-                      white_regions)
+from .regions import (
+    BLACK,
+    UNKNOWN,
+    WHITE,
+    _around,
+    _bfs,
+    all_rules,
+    connectivity_rule,
+    island_cuts,
+    island_rule,
+    white_regions,
+)
 
 #: A box: its first row, first column, last row, last column.
 Box = tuple[int, int, int, int]
@@ -49,9 +60,12 @@ def wall_option(*eager: str, default: str = "lazy") -> Option:
     the paradigm's ``eager`` statements over :func:`wall_region` (rank levels, flow)."""
     described = {"rank": "rank (levels)", "flow": "flow (single-commodity flow)"}
     return Option(
-        "connectivity", default, ("lazy", *eager, "none"),
+        "connectivity",
+        default,
+        ("lazy", *eager, "none"),
         "how 'the wall is connected' is enforced: lazy (cuts on split candidates), "
-        + "".join(f"{described[e]}, " for e in eager) + "none (rule dropped)",
+        + "".join(f"{described[e]}, " for e in eager)
+        + "none (rule dropped)",
         relaxing=("none",),
     )
 
@@ -77,30 +91,37 @@ class IslandPlan:
     white: frozenset[Cell] = frozenset()
 
     @classmethod
-    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool = False, depth: int = 1) -> "IslandPlan":
+    def of(cls, p: Nurikabe, enclosure: bool = True, deduce: bool = False, depth: int = 1) -> IslandPlan:
         """The plan of ``p``; ``enclosure`` False leaves out the diagonal clues' enclosure
         (:func:`enclosure_boxes`), for tests that check it against the plan without it;
         ``deduce`` True adds the cells failed-literal probing settles
         (:func:`~puzzlebench.encodings.nurikabe_deduce.refine`, within ``DEDUCE_BUDGET``, every
         pass run to the budget: ``stop="budget"``). The encodings' default ``plan=probe`` asks
-        for it: with the compiled probe, on every 10th janko puzzle, it takes SAT 0.64x, ASP
-        0.68x, SMT 0.45x and CP-SAT 0.32x the time of their former defaults (with the readable
-        probe it cost SAT 7.9x the CPU); ``deduce`` is off here for the callers that want the
-        searched plan alone. ``depth`` 2 probes at depth 2 too, within the same budget, until
+        for it: the compiled probe settles cells that every paradigm would otherwise learn by
+        search or lazy rounds, for less than they cost (docs/decisions); ``deduce`` is off here
+        for the callers that want the searched plan alone. ``depth`` 2 probes at depth 2 too,
+        within the same budget, until
         ``DEEP_STALL`` CPU seconds pass without a cell settled (``plan=deep``)."""
         plan = cls.searched(p, enclosure)
         if deduce:
             from .nurikabe_deduce import refine
+
             budget = DEDUCE_BUDGET
             deadline = BUILD_DEADLINE.get()  # never past the solve's deadline
             if deadline is not None:
                 budget = min(budget, max(0.0, deadline - time.perf_counter()))
-            plan = refine(p, plan, time.process_time() + budget, depth=depth, stop="budget",
-                          stall=DEEP_STALL if depth > 1 else None)
+            plan = refine(
+                p,
+                plan,
+                time.process_time() + budget,
+                depth=depth,
+                stop="budget",
+                stall=DEEP_STALL if depth > 1 else None,
+            )
         return plan
 
     @classmethod
-    def searched(cls, p: Nurikabe, enclosure: bool = True) -> "IslandPlan":
+    def searched(cls, p: Nurikabe, enclosure: bool = True) -> IslandPlan:
         """The plan of ``p`` from the searches alone (no probing)."""
         grid = p.grid
         numbers = p.numbers
@@ -125,8 +146,13 @@ class IslandPlan:
                         for nb in grid.neighbours4(cell):
                             # never another island's forced cell, nor a cell touching one (nor,
                             # for an enclosed island, a cell outside its box)
-                            if nb in dist or forced.get(nb, clue) != clue or near.get(nb, {clue}) - {clue} \
-                                    or box is not None and not (box[0] <= nb[0] <= box[2] and box[1] <= nb[1] <= box[3]):
+                            if (
+                                nb in dist
+                                or forced.get(nb, clue) != clue
+                                or near.get(nb, {clue}) - {clue}  # noqa: B023  (called within this iteration)
+                                or box is not None
+                                and not (box[0] <= nb[0] <= box[2] and box[1] <= nb[1] <= box[3])
+                            ):
                                 continue
                             dist[nb] = step
                             nxt.append(nb)
@@ -163,15 +189,24 @@ class IslandPlan:
             for a, b in pairs:
                 if b not in numbers:
                     continue
-                if a in numbers and enclosed(a, numbers[a], first=True) \
-                        or a in p.unknown and enclosure_boxes(p.rows, p.cols, a, 1, most_wall):
+                if (
+                    a in numbers
+                    and enclosed(a, numbers[a], first=True)
+                    or a in p.unknown
+                    and enclosure_boxes(p.rows, p.cols, a, 1, most_wall)
+                ):
                     continue  # a may be the enclosed one (a '?' island may have one cell)
                 inside = enclosed(b, numbers[b])
                 if inside:  # (neither can be enclosed: no answer; the solvers find that out)
                     reach[b] = inside
             # an island that can reach no more cells than its number holds them all
-            grown = {cell: clue for clue, n in numbers.items() if len(reach[clue]) == n
-                     for cell in reach[clue] if cell not in forced}
+            grown = {
+                cell: clue
+                for clue, n in numbers.items()
+                if len(reach[clue]) == n
+                for cell in reach[clue]
+                if cell not in forced
+            }
             if not grown:
                 break
             forced.update(grown)
@@ -193,11 +228,20 @@ class IslandPlan:
         candidates = [cell for cell in grid.all_cells if cell not in clues]
         # a cell no island reaches is wall; so is a neighbour of a forced cell (a clue's own
         # included) that this island cannot hold (unshaded, it would join that island)
-        wall = frozenset(cell for cell in candidates
-                         if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ())))
+        wall = frozenset(
+            cell
+            for cell in candidates
+            if cell not in owners or any(cell not in reach[clue] for clue in near.get(cell, ()))
+        )
         clash = next(((a, b) for a in reach for b in grid.neighbours4(a) if b in clues), None)
-        return cls(reach, {c: tuple(o) for c, o in owners.items()}, wall,
-                   tuple(c for c in candidates if c not in wall), clash, bound)
+        return cls(
+            reach,
+            {c: tuple(o) for c, o in owners.items()},
+            wall,
+            tuple(c for c in candidates if c not in wall),
+            clash,
+            bound,
+        )
 
     def core(self, p: Nurikabe, clue: Cell) -> dict[Cell, int]:
         """The cells the island of ``clue`` may hold, by their fewest steps (inside those cells)
@@ -208,8 +252,9 @@ class IslandPlan:
         core = _bfs(p.rows, p.cols, clue, held)
         return {cell: d for cell, (_, d) in _bfs(p.rows, p.cols, clue, dist, also=core).items()}
 
-    def levelled(self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None,
-                 spread: float = 0) -> set[Cell]:
+    def levelled(
+        self, p: Nurikabe, budget: bool, smallest: int = 1, limit: int | None = None, spread: float = 0
+    ) -> set[Cell]:
         """The clues an encoding gives distance levels: every clue, or with ``budget`` the clues
         of bound at least ``smallest`` (and, with ``spread``, whose island may hold at most
         ``spread`` times its bound's cells) taken in increasing order of bound x (cells the island
@@ -334,11 +379,14 @@ def corner_diagonals(p: Nurikabe) -> Iterator[tuple[Cell, Cell]]:
 
 def rim_cells(p: Nurikabe) -> list[Cell]:
     """The cells on the board's edge."""
-    return [(r, c) for r in range(p.rows) for c in range(p.cols) if r in (0, p.rows - 1) or c in (0, p.cols - 1)]
+    return [
+        (r, c) for r in range(p.rows) for c in range(p.cols) if r in (0, p.rows - 1) or c in (0, p.cols - 1)
+    ]
 
 
-def corner_contacts(p: Nurikabe, plan: IslandPlan, owns: Container[tuple[Cell, Cell]]
-                    ) -> tuple[list[tuple[Cell, Cell, Cell, Cell]], list[tuple[Cell, Cell]]]:
+def corner_contacts(
+    p: Nurikabe, plan: IslandPlan, owns: Container[tuple[Cell, Cell]]
+) -> tuple[list[tuple[Cell, Cell, Cell, Cell]], list[tuple[Cell, Cell]]]:
     """Where islands may touch, for an encoding whose "clue's island holds cell" literals are
     keyed ``owns`` (``(clue, cell)``; a clue holds its own cell): ``(a, x, b, y)`` per corner
     diagonal x-y and clues a != b whose islands may hold x and y, and ``(a, cell)`` per clue
@@ -367,7 +415,9 @@ def contact_triangles(pairs: Sequence[tuple[Cell, Cell]]) -> Iterator[tuple[tupl
                 yield (a, b), (a, c), (b, c)
 
 
-def contact_cycles(p: Nurikabe, marked: frozenset[Cell], regions: Sequence[Sequence[Cell]]) -> list[list[tuple[Cell, Cell]]]:
+def contact_cycles(
+    p: Nurikabe, marked: frozenset[Cell], regions: Sequence[Sequence[Cell]]
+) -> list[list[tuple[Cell, Cell]]]:
     """The cycles a candidate's contact graph closes: its islands with one clue (``regions``, the
     candidate's unshaded regions), an edge per pair touching at a corner (the block's other two
     cells ``marked``) and per island on the board's edge; each edge that closes a cycle of a
@@ -437,31 +487,32 @@ def wall_region(p: Nurikabe, plan: IslandPlan) -> tuple[Subgrid, Cell | None]:
 
 
 #: IslandPlan.of: the most CPU seconds the probe may spend (past it, what it settled so far is
-#: kept); the compiled probe ends within it on every janko board (690_50x50, the slowest to end
-#: at depth 1, takes about 0.7 s; 756_15x15 at depth 2 about 3 s)
+#: kept); the compiled probe ends within it on every janko board, at depth 1 and at depth 2
 DEDUCE_BUDGET = 5.0
 
 #: plan=deep: the CPU seconds probing at depth 2 may go without settling a cell before it stops,
-#: unless its pass is estimated short (``nurikabe_deduce.DEEP_PASS``). On the 220 janko boards
-#: where depth 2 goes on to settle what depth 1 leaves open, it settles a cell at most 0.87 s after
-#: the last, past 0.5 s only on 667_14x24 and 800_14x24, whose passes are estimated within
-#: DEEP_PASS (``benchmarks/nurikabe_deep.py``, ``results/nurikabe-deep``)
+#: unless its pass is estimated short (``nurikabe_deduce.DEEP_PASS``). On the janko boards where
+#: depth 2 goes on to settle what depth 1 leaves open, the gaps between settled cells stay under
+#: this but for boards whose passes are estimated within DEEP_PASS (``benchmarks/nurikabe_deep.py``,
+#: ``results/nurikabe-deep``)
 DEEP_STALL = 0.5
 
 
 #: the ``plan`` option's ``deep`` value, as every Nurikabe encoding's help text states it
-PLAN_DEEP = "also by probing at depth 2 within the same budget, until DEEP_STALL CPU seconds settle no cell (deep)"
+PLAN_DEEP = (
+    "also by probing at depth 2 within the same budget, until DEEP_STALL CPU seconds settle no cell (deep)"
+)
 
 
 def plan_option(default: str) -> Option:
-    """The ``plan`` option of CP-SAT's and SMT's encodings. The probe against the searched plan
-    (one interleaved run, count=2, 20 s cap, every 10th janko puzzle): CP-SAT 9.7 s against
-    30.4 s, SMT 3.5 s against 7.7 s, 111/111 each. Deep against probe
-    (``benchmarks/nurikabe_plans.py --every 10``, count=2, 10 s cap): CP-SAT 1.69 s against
-    3.35 s, SMT 2.42 s against 2.57 s, 111/111 each; on the whole corpus SMT 87.6 s against
-    57.3 s, 1,110 each."""
+    """The ``plan`` option of CP-SAT's and SMT's encodings. The probe settles cells the searched
+    plan leaves open, and costs both paradigms less than the search it saves; depth 2 pays in
+    CP-SAT, whose lazy rounds are dearest, and not in SMT (``benchmarks/nurikabe_plans.py``,
+    docs/decisions)."""
     return Option(
-        "plan", default, ("search", "probe", "deep"),
+        "plan",
+        default,
+        ("search", "probe", "deep"),
         "the island plan to build on: the deduction stage's (search, the default; the searched plan "
         "under deduce=none), or probed by the encoding itself, failed-literal probing of the island, "
         f"wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU seconds), or {PLAN_DEEP}",
@@ -494,10 +545,10 @@ def wall_count_pays(p: Nurikabe, plan: IslandPlan) -> bool:
     :func:`wall_size`): when the wall is small, at most ``WALL_COUNT_SHARE`` of the cells that may
     be unshaded, and its counter within ``WALL_COUNT_BUDGET``. On such boards (a few big islands)
     the count settles what the lazy cuts take hundreds of rounds to learn; on the others it slows
-    the search (on every 10th janko puzzle, stated whenever its counter fits the budget: 2.2x the
-    time, 8x the conflicts). The cells counted are those still undecided: the open cells less
-    those the probe settled unshaded (counted as open, a probed plan stated the count on boards
-    where it slows SMT 20-50x: 668_14x24, 789_17x17, 950_13x13, 1109_20x15)."""
+    the search (a loose counter adds variables and conflicts without settling anything;
+    docs/decisions). The cells counted are those still undecided: the open cells less those the
+    probe settled unshaded (counted as open, a probed plan would state the count on boards where
+    the wall is not small, where it slows SMT badly)."""
     free = len(plan.open) - len(plan.white)
     need = wall_size(p, plan)[1] - len(plan.wall)
     return 0 <= need <= WALL_COUNT_SHARE * free and free * need <= WALL_COUNT_BUDGET
@@ -507,17 +558,24 @@ def wall_count_option(yes: str, default: str, where: str = "") -> Option:
     """The ``wall_count`` option: the wall's size stated (``yes``: the paradigm's word for how), not
     stated, or stated when :func:`wall_count_pays`; ``where`` opens the help text (the part of the
     model it speaks of)."""
-    return Option("wall_count", default, ("none", yes, "auto"),
-                  f"{where}whether the wall's size (the cells the numbers leave over) is stated: none, {yes} "
-                  "(always), auto (when the wall is small and its counter too: boards of a few big islands)")
+    return Option(
+        "wall_count",
+        default,
+        ("none", yes, "auto"),
+        f"{where}whether the wall's size (the cells the numbers leave over) is stated: none, {yes} "
+        "(always), auto (when the wall is small and its counter too: boards of a few big islands)",
+    )
 
 
 WALL_RUNS_OPTION = Option(
-    "wall_runs", "auto", ("none", "met", "card", "auto"),
+    "wall_runs",
+    "auto",
+    ("none", "met", "card", "auto"),
     "the wall's runs stated up front (it is connected): met (a row or column the wall must meet "
     "holds a wall cell), card (also at most its cells plus one runs along rows and columns, and per "
     "line what the met lines leave), auto (card when the met lines make it tight and its counter is "
-    "small, else met), or none")
+    "small, else met), or none",
+)
 
 
 def cuts_option(default: str, mixed: bool = False) -> Option:
@@ -526,21 +584,35 @@ def cuts_option(default: str, mixed: bool = False) -> Option:
     for a wall part and the cell cuts for an island (``mixed``), and ``auto``: cell on a board of a
     small wall (:func:`wall_count_pays`; its parts are few cells), mixed on the others."""
     return Option(
-        "cuts", default, ("cell", "region") + (("mixed", "auto", "separator") if mixed else ()),
+        "cuts",
+        default,
+        ("cell", "region") + (("mixed", "auto", "separator") if mixed else ()),
         "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
         "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-        "island walled in too small)" + (", or mixed (region's cut for a wall part, cell's for an "
-        "island: on large boards a candidate's wall has many parts, and a clause per cell of each "
-        "swamps the solver), or auto (cell when the wall is small, else mixed)" if mixed else ""),
+        "island walled in too small)"
+        + (
+            ", or mixed (region's cut for a wall part, cell's for an "
+            "island: on large boards a candidate's wall has many parts, and a clause per cell of each "
+            "swamps the solver), or auto (cell when the wall is small, else mixed)"
+            if mixed
+            else ""
+        ),
     )
 
 
 CUTS = cuts_option("auto", mixed=True)
 
 
-def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
-              anchor: Cell | None, wall: bool, islands: bool,
-              unknown: frozenset[Cell] = frozenset()) -> list[CellClause]:
+def cell_cuts(
+    rows: int,
+    cols: int,
+    numbers: Mapping[Cell, int],
+    marked: frozenset[Cell],
+    anchor: Cell | None,
+    wall: bool,
+    islands: bool,
+    unknown: frozenset[Cell] = frozenset(),
+) -> list[CellClause]:
     """The cuts of the lazy rules (``wall``: the wall is connected; ``islands``: every island holds
     one clue, a number equal to its size or a '?' of ``unknown``) that a candidate (its wall cells
     ``marked``) violates, each sound on its own:
@@ -569,8 +641,12 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
             clues = [cell for cell in region if cell in clue_cells]
             if len(clues) == 1 and len(region) < numbers.get(clues[0], 1) or not clues:
                 inside = set(region)
-                fence = [(b, False) for b in sorted({nb for cell in region for nb in _around(rows, cols, cell)
-                                                    if nb not in inside})]
+                fence = [
+                    (b, False)
+                    for b in sorted(
+                        {nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside}
+                    )
+                ]
                 cuts += [fence] if clues else [[(r, True)] + fence for r in region]
             else:
                 plain.append(region)
@@ -581,8 +657,9 @@ def cell_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozens
     return cuts
 
 
-def entry_cells(p: Nurikabe, start: Cell, within: Container[Cell], blocked: Container[Cell],
-                fence: Sequence[Cell]) -> list[Cell]:
+def entry_cells(
+    p: Nurikabe, start: Cell, within: Container[Cell], blocked: Container[Cell], fence: Sequence[Cell]
+) -> list[Cell]:
     """The cells of ``fence`` next to what ``start`` reaches inside ``within`` without entering
     ``blocked``: the cells a path from ``start`` enters through."""
     seen, stack = {start}, [start]
@@ -604,7 +681,9 @@ class OwnerSeparator(NamedTuple):
     enter: tuple[Cell, ...]
 
 
-def owner_separators(p: Nurikabe, plan: IslandPlan, regions: Sequence[Sequence[Cell]]) -> list[OwnerSeparator]:
+def owner_separators(
+    p: Nurikabe, plan: IslandPlan, regions: Sequence[Sequence[Cell]]
+) -> list[OwnerSeparator]:
     """The separators of a candidate's faulty islands (``regions``: its unshaded regions), stated
     over "clue's island holds cell" (MIP's ``cuts=separator``):
 
@@ -635,8 +714,9 @@ def cut_off_wall_parts(rows: int, cols: int, marked: frozenset[Cell]):
     """The wall parts of a candidate (its cells not in ``marked``) other than the largest, each as
     ``(part, its cells as a set, its fence in sorted order, the largest part)``: the parts a
     connected wall rules out."""
-    parts = white_regions(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)
-                                                if (r, c) not in marked))
+    parts = white_regions(
+        rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in marked)
+    )
     if len(parts) < 2:
         return []
     largest = max(range(len(parts)), key=lambda k: len(parts[k]))
@@ -654,8 +734,14 @@ def cut_off_wall_parts(rows: int, cols: int, marked: frozenset[Cell]):
 SEPARATOR_RADIUS = 3
 
 
-def separator_cuts(rows: int, cols: int, clue_cells: Container[Cell], marked: frozenset[Cell],
-                   anchor: Cell | None, radius: int = SEPARATOR_RADIUS) -> list[CellClause]:
+def separator_cuts(
+    rows: int,
+    cols: int,
+    clue_cells: Container[Cell],
+    marked: frozenset[Cell],
+    anchor: Cell | None,
+    radius: int = SEPARATOR_RADIUS,
+) -> list[CellClause]:
     """The lazy rule "the wall is connected" with short separators: for each wall part W of a
     candidate whose wall is split (the anchor's part, or else the largest, left out), a set S of
     unshaded non-clue cells that, with the clue cells (never wall), separates W from the witness
@@ -743,8 +829,9 @@ def separator_cuts(rows: int, cols: int, clue_cells: Container[Cell], marked: fr
     return cuts
 
 
-def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any],
-               anchor: Cell | None = None) -> LazyRule | None:
+def lazy_rules(
+    p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any], anchor: Cell | None = None
+) -> LazyRule | None:
     """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
     (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` and ``owners`` for
     what they leave); None when there is neither. ``cuts`` picks the cuts; ``anchor`` is a cell wall in
@@ -761,12 +848,18 @@ def lazy_rules(p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any
         clue_cells = frozenset(numbers) | unknown
         return all_rules(
             (lambda marked: separator_cuts(rows, cols, clue_cells, marked, anchor)) if wall else None,
-            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown)) if islands else None,
+            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown))
+            if islands
+            else None,
         )
     if cuts == "mixed":
         return all_rules(
-            connectivity_rule(p.rows, p.cols, markable, anchor, isolated=False, of_marked=True) if wall else None,
-            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown)) if islands else None,
+            connectivity_rule(p.rows, p.cols, markable, anchor, isolated=False, of_marked=True)
+            if wall
+            else None,
+            (lambda marked: cell_cuts(rows, cols, numbers, marked, anchor, False, True, unknown))
+            if islands
+            else None,
         )
     return all_rules(
         connectivity_rule(p.rows, p.cols, markable, isolated=False, of_marked=True) if wall else None,
@@ -810,9 +903,9 @@ class IslandGraph:
     owners: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def of(cls, p: Nurikabe, plan: IslandPlan) -> "IslandGraph":
+    def of(cls, p: Nurikabe, plan: IslandPlan) -> IslandGraph:
         cols = p.cols
-        index = lambda cell: cell[0] * cols + cell[1]  # noqa: E731
+        index = lambda cell: cell[0] * cols + cell[1]
         cells = p.grid.all_cells
         clue_list = list(plan.reach)
         clue_at = [-1] * len(cells)
@@ -871,7 +964,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int], reasons: bool = True)
     implied: list[list[IndexLiteral]] = []
 
     def path(i: int) -> list[IndexLiteral]:
-        """"An unnumbered cell on the search path from i back to its part's number turns wall"."""
+        """ "An unnumbered cell on the search path from i back to its part's number turns wall"."""
         if not reasons:
             return []
         out = []
@@ -983,8 +1076,11 @@ def island_reasoning(g: IslandGraph, state: Sequence[int], reasons: bool = True)
                     stopped.append(u)
                     if reasons:
                         c = comp[u]
-                        w = u if c >= 0 and parts[c][1] >= 0 else \
-                            next(w for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k))
+                        w = (
+                            u
+                            if c >= 0 and parts[c][1] >= 0
+                            else next(w for w in adj[u] if comp[w] >= 0 and parts[comp[w]][1] not in (-1, k))
+                        )
                         reason += path(w)
                     continue
                 depth[u] = d + 1
@@ -1013,6 +1109,7 @@ def island_reasoning(g: IslandGraph, state: Sequence[int], reasons: bool = True)
 
 # -- redundant wall statements (sound in every answer; they cut candidates before any lazy round) --
 
+
 def wall_size(p: Nurikabe, plan: IslandPlan) -> tuple[int, int]:
     """The fewest and the most wall cells of any answer: the islands of the numbers hold exactly
     the cells their numbers say, a '?' island one cell to its bound, and every unshaded cell lies
@@ -1028,8 +1125,11 @@ def wall_partners(p: Nurikabe, plan: IslandPlan) -> list[tuple[Cell, list[Cell]]
     if wall_size(p, plan)[0] < 2:
         return []
     clues = p.clue_cells
-    return [(cell, [nb for nb in p.grid.neighbours4(cell) if nb not in clues])
-            for cell in p.grid.all_cells if cell not in clues]
+    return [
+        (cell, [nb for nb in p.grid.neighbours4(cell) if nb not in clues])
+        for cell in p.grid.all_cells
+        if cell not in clues
+    ]
 
 
 def small_wall_parts(p: Nurikabe, plan: IslandPlan, most: int) -> list[tuple[list[Cell], list[Cell]]]:
@@ -1051,7 +1151,9 @@ def small_wall_parts(p: Nurikabe, plan: IslandPlan, most: int) -> list[tuple[lis
             if part in seen:
                 continue
             seen.add(part)
-            fence = sorted({nb for cell in part for nb in grid.neighbours4(cell) if nb not in part and nb not in clues})
+            fence = sorted(
+                {nb for cell in part for nb in grid.neighbours4(cell) if nb not in part and nb not in clues}
+            )
             out.append((sorted(part), fence))
             if size < most:
                 grown += [part | {nb} for nb in fence]
@@ -1099,7 +1201,7 @@ def met_lines(p: Nurikabe, plan: IslandPlan) -> list[list[Cell]]:
 
             def possible(side: range) -> bool:
                 """Whether the wall may avoid L and the lines of ``side``."""
-                region = set(line) | {cell_at(i, j) for i in side for j in range(across)}
+                region = set(line) | {cell_at(i, j) for i in side for j in range(across)}  # noqa: B023  (called within this iteration)
                 if any(c in plan.wall for c in region):
                     return False
                 held = {c for c in region if c in clues}
@@ -1161,11 +1263,9 @@ def wall_runs_pay(p: Nurikabe, plan: IslandPlan) -> bool:
     :func:`wall_runs`): when the lines the wall must meet leave it at most ``WALL_RUNS_SLACK``
     runs to spare, and its counter, the possible run starts (two per open cell) times the most
     runs, is within ``WALL_RUNS_BUDGET``. A tight count makes the wall a few straight lines,
-    which settles such boards at once; a loose one only slows the search (on every 10th janko
-    puzzle, stated whenever its counter fits the budget: 2.8x the CPU time)."""
+    which settles such boards at once; a loose one only slows the search (docs/decisions)."""
     most = wall_size(p, plan)[1] + 1
-    return (most - len(met_lines(p, plan)) <= WALL_RUNS_SLACK
-            and 2 * len(plan.open) * most <= WALL_RUNS_BUDGET)
+    return most - len(met_lines(p, plan)) <= WALL_RUNS_SLACK and 2 * len(plan.open) * most <= WALL_RUNS_BUDGET
 
 
 def most_adjacencies(n: int) -> int:
@@ -1198,7 +1298,9 @@ def wall_rules_option(default: str) -> Option:
     """Which redundant wall statements an encoding adds up front (:func:`wall_size`,
     :func:`wall_partners`; ``auto``: :func:`wall_rules`)."""
     return Option(
-        "wall_rules", default, ("none", "count", "partners", "both", "auto"),
+        "wall_rules",
+        default,
+        ("none", "count", "partners", "both", "auto"),
         "redundant wall statements: count (the wall holds the cells the numbers leave over), partners "
         "(a wall cell has a wall neighbour when the wall has 2+ cells), both, none, or auto (both where "
         "the wall is small, as wall_count=auto says, else none)",

@@ -7,9 +7,10 @@ OCR repairs noted in its header. An encoding here only turns a puzzle into the m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import EncodingError
 from ..model import Cell, Family, LightUp, Puzzle
@@ -42,7 +43,12 @@ class MiniZincArtifact(Artifact):
 
 def seed001_model() -> str:
     """The text of seed 001's MiniZinc model."""
-    return resources.files("puzzlebench.encodings").joinpath("cp").joinpath("seed001.mzn").read_text(encoding="utf-8")
+    return (
+        resources.files("puzzlebench.encodings")
+        .joinpath("cp")
+        .joinpath("seed001.mzn")
+        .read_text(encoding="utf-8")
+    )
 
 
 def lightup_board(puzzle: LightUp) -> list[list[int]]:

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import time
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -52,8 +53,11 @@ class Board:
         self.g = graph
         self.adj = graph.adj
         cols = p.cols
-        self.blocks = [(r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
-                       for r in range(p.rows - 1) for c in range(p.cols - 1)]
+        self.blocks = [
+            (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            for r in range(p.rows - 1)
+            for c in range(p.cols - 1)
+        ]
         self.blocks_of: list[list[int]] = [[] for _ in range(p.rows * p.cols)]
         for k, block in enumerate(self.blocks):
             for i in block:
@@ -67,9 +71,16 @@ class Board:
             ring += [(r, 0) for r in range(rows - 2, 0, -1)]
         self.rim = [r * cols + c for r, c in ring]
         # the eight cells around each cell (an unshaded chain may step diagonally past a wall)
-        self.adj8 = [tuple(r2 * cols + c2 for r2 in range(r - 1, r + 2) for c2 in range(c - 1, c + 2)
-                           if (r2, c2) != (r, c) and 0 <= r2 < rows and 0 <= c2 < cols)
-                     for r in range(rows) for c in range(cols)]
+        self.adj8 = [
+            tuple(
+                r2 * cols + c2
+                for r2 in range(r - 1, r + 2)
+                for c2 in range(c - 1, c + 2)
+                if (r2, c2) != (r, c) and 0 <= r2 < rows and 0 <= c2 < cols
+            )
+            for r in range(rows)
+            for c in range(cols)
+        ]
         self._arrays: tuple | None = None
 
     def arrays(self, jit: Any) -> tuple:
@@ -225,9 +236,8 @@ def _interleaved(cs: Sequence[int], ts: Sequence[int], walls: Sequence[int], n: 
 
 
 #: probe(stop="pass"): the CPU seconds of a pass after which its pace is judged, and how many
-#: times the time left its rest may take (beyond, it would reach too few cells to pay: a 20x36
-#: board's pass takes 2-4 s against the 2 s budget and its part pays in CP-SAT on 94_20x36; a
-#: 40x57 or 50x50 board's takes 40-60 s and its part pays nowhere)
+#: times the time left its rest may take (beyond, it would reach too few cells to pay: a pass a
+#: few times the budget still settles cells worth their time, one tens of times it does not)
 PASS_SAMPLE = 0.1
 PASS_SLACK = 4.0
 #: refine's and probe's ``stop`` by default (see :func:`probe`)
@@ -246,15 +256,13 @@ COMPILED_SLICE = 16
 STALL_PASS_SHARE = 0.25
 #: probe(depth=2, stall=...): a pass at depth 2 estimated within this many CPU seconds (each open
 #: cell's two sides closed at depth 1, about a depth-1 pass each) may go that long without a cell
-#: settled. On 756_15x15 (182 open cells, a depth-1 pass 3.3 ms: 1.2 s estimated, 1.3 s taken)
-#: depth 2 settles its first cell after 0.67 s and 94 more within 3 s, where the stall alone
-#: stopped it before the first; the boards estimated at 1.5-2 s (667_14x24, 687_17x17, 800_14x24)
-#: pay a second or less for theirs, and past them a pass takes from 4.7 s (688_20x20) to 68 s
-#: (1055_40x57)
+#: settled: on a mid-sized board depth 2 may settle its first cell only after longer than the
+#: stall, and then many more; past this bound a pass grows with the board's open cells squared,
+#: and the largest boards' passes are far beyond any budget
 DEEP_PASS = 2.0
 #: probe(depth=2, stall=...): depth 2 does not start when its pass is estimated beyond this many
-#: times the stall, which would then see a few of its cells (1055_40x57: 68 s estimated, 2 cells
-#: settled in the 0.8 s it took, 45 columns fewer in MIP's model; 1030_32x32: 64 s, none)
+#: times the stall, which would then see only a few of its cells (on the largest boards it
+#: settles next to nothing before the stall ends it)
 DEEP_SAMPLE = 20
 
 
@@ -268,8 +276,15 @@ def _stall(stall: float, took: float, open_cells: int) -> float | None:
     return max(stall, sweep) if sweep <= DEEP_PASS else stall
 
 
-def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop: str = PROBE_STOP,
-          engine: str = PROBE_ENGINE, stall: float | None = None) -> bool:
+def probe(
+    board: Board,
+    state: list[int],
+    deadline: float,
+    depth: int = 1,
+    stop: str = PROBE_STOP,
+    engine: str = PROBE_ENGINE,
+    stall: float | None = None,
+) -> bool:
     """Failed-literal probing of every undecided cell until a pass settles nothing or the
     deadline passes (``state`` changed in place; every settled cell holds in every answer);
     False when the assignment has no answer. At ``depth`` 1 each side of a cell is closed with
@@ -332,7 +347,9 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
             for colour in (BLACK, WHITE):
                 trial = list(state)
                 trial[i] = colour
-                closed = settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1, stop)
+                closed = (
+                    settle(board, trial) if depth == 1 else probe(board, trial, deadline, depth - 1, stop)
+                )
                 sides.append(trial if closed else None)
             wall, white = sides
             if wall is None and white is None:
@@ -342,8 +359,9 @@ def probe(board: Board, state: list[int], deadline: float, depth: int = 1, stop:
                 state[:] = white if wall is None else wall
                 settled = True
             else:
-                agreed = [j for j in range(len(state))
-                          if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN]
+                agreed = [
+                    j for j in range(len(state)) if state[j] == UNKNOWN and wall[j] == white[j] != UNKNOWN
+                ]
                 if agreed:
                     for j in agreed:
                         state[j] = wall[j]
@@ -403,8 +421,9 @@ def _probe_compiled(jit: Any, board: Board, state: list[int], deadline: float, s
         state[:] = s.tolist()
 
 
-def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, stop: str,
-                     stall: float | None = None) -> bool:
+def _probe2_compiled(
+    jit: Any, board: Board, state: list[int], deadline: float, stop: str, stall: float | None = None
+) -> bool:
     """:func:`probe` at depth 2 on the compiled engine: the same steps (closed at depth 1, then
     each cell's sides closed at depth 1, the state closed again after each cell settled and the
     pass going on; passes until one settles nothing), one cell between two looks at the deadline
@@ -418,7 +437,7 @@ def _probe2_compiled(jit: Any, board: Board, state: list[int], deadline: float, 
         if stall is not None:
             # one depth-1 pass over the open cells (the state is closed at depth 1): too slow a
             # pass, no deeper probe (nor a pass at all once the deadline has passed: it cannot be
-            # stopped, and took 3 s on 1055_40x57)
+            # stopped, and on the largest boards it takes seconds)
             start = time.process_time()
             if start > deadline:
                 return True
@@ -463,18 +482,22 @@ def _compiled(engine: str) -> Any:
         if engine == "compiled":
             raise ValueError("the compiled Nurikabe probe needs numba") from None
         return None
-    if engine == "auto" and not compiled_ready(jit.settle, jit.probe_slice, jit.pending, jit.probe_whole,
-                                               jit.probe2_slice):
-        warnings.warn("Nurikabe's probe runs on the readable engine: the compiled one is not compiled yet "
-                      "(`python -m puzzlebench.encodings.compiled` compiles it once; `make setup` does)",
-                      RuntimeWarning, stacklevel=3)
+    if engine == "auto" and not compiled_ready(
+        jit.settle, jit.probe_slice, jit.pending, jit.probe_whole, jit.probe2_slice
+    ):
+        warnings.warn(
+            "Nurikabe's probe runs on the readable engine: the compiled one is not compiled yet "
+            "(`python -m puzzlebench.encodings.compiled` compiles it once; `make setup` does)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return None
     return jit
 
 
 def load_engine() -> None:
-    """The encodings' ``load``: the compiled engine read from numba's cache (about half a second
-    in a fresh process), kept off the solve's clock."""
+    """The encodings' ``load``: the compiled engine read from numba's cache (noticeable in a fresh
+    process), kept off the solve's clock."""
     load(lambda: _compiled(PROBE_ENGINE))
 
 
@@ -497,8 +520,14 @@ def initial(p: Nurikabe, plan: IslandPlan) -> tuple[Board, list[int]]:
     return board, state
 
 
-def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop: str | None = None,
-           stall: float | None = None) -> IslandPlan:
+def refine(
+    p: Nurikabe,
+    plan: IslandPlan,
+    deadline: float,
+    depth: int = 1,
+    stop: str | None = None,
+    stall: float | None = None,
+) -> IslandPlan:
     """``plan`` with the probe's findings (see :func:`probe`), or ``plan`` itself when the
     probe settles nothing, runs out of time before a whole pass, or finds no answer (the
     solvers find that out). Settled wall cells join ``wall`` and leave every island's cells;
@@ -540,8 +569,13 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop:
             nxt = []
             for cell in frontier:
                 for nb in p.grid.neighbours4(cell):
-                    if nb in dist or nb not in old or nb in black or taken.get(nb, clue) != clue \
-                            or near.get(nb, {clue}) - {clue}:
+                    if (
+                        nb in dist
+                        or nb not in old
+                        or nb in black
+                        or taken.get(nb, clue) != clue
+                        or near.get(nb, {clue}) - {clue}
+                    ):
                         continue
                     dist[nb] = step
                     nxt.append(nb)
@@ -555,6 +589,12 @@ def refine(p: Nurikabe, plan: IslandPlan, deadline: float, depth: int = 1, stop:
     if any(cell not in owners for cell in white):
         return plan  # (cannot happen when the probe is sound; kept as a guard)
     wall = frozenset(cell for cell in p.grid.all_cells if cell not in p.clue_cells and cell not in owners)
-    return IslandPlan(reach, {c: tuple(o) for c, o in owners.items()}, wall,
-                      tuple(c for c in plan.open if c not in wall), plan.clash, dict(plan.bound),
-                      frozenset(white))
+    return IslandPlan(
+        reach,
+        {c: tuple(o) for c, o in owners.items()},
+        wall,
+        tuple(c for c in plan.open if c not in wall),
+        plan.clash,
+        dict(plan.bound),
+        frozenset(white),
+    )

@@ -11,8 +11,9 @@ its own flood fill, so that it shares no code with them.
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Container, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from ..model import Cell
 from .base import CellClause, LazyRule
@@ -52,8 +53,13 @@ def _grid(rows: int, cols: int) -> tuple[list[tuple[int, ...]], list[Cell]]:
     around = []
     for i in range(rows * cols):
         r, c = divmod(i, cols)
-        around.append(tuple(r2 * cols + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                            if 0 <= r2 < rows and 0 <= c2 < cols))
+        around.append(
+            tuple(
+                r2 * cols + c2
+                for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= r2 < rows and 0 <= c2 < cols
+            )
+        )
     return around, [divmod(i, cols) for i in range(rows * cols)]
 
 
@@ -129,15 +135,26 @@ def connectivity_cuts(
     return cuts
 
 
-def connectivity_rule(rows: int, cols: int, markable: Container[Cell], anchor: Cell | None = None,
-                      isolated: bool = True, of_marked: bool = False) -> LazyRule:
+def connectivity_rule(
+    rows: int,
+    cols: int,
+    markable: Container[Cell],
+    anchor: Cell | None = None,
+    isolated: bool = True,
+    of_marked: bool = False,
+) -> LazyRule:
     """:func:`connectivity_cuts` as an artefact's lazy rule (``Artifact.lazy``)."""
     markable = frozenset(markable)  # cells only: the rule must not hold solver objects
     return lambda marked: connectivity_cuts(rows, cols, marked, markable, anchor, isolated, of_marked)
 
 
-def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: frozenset[Cell],
-                unknown: Container[Cell] = frozenset()) -> list[CellClause]:
+def island_cuts(
+    rows: int,
+    cols: int,
+    numbers: Mapping[Cell, int],
+    marked: frozenset[Cell],
+    unknown: Container[Cell] = frozenset(),
+) -> list[CellClause]:
     """The lazy rule "every island holds one clue, a number equal to its size or a '?' of
     ``unknown`` (any size)" (Nurikabe): the cuts a candidate violates, one per faulty island R (an
     unmarked region) with marked fence B.
@@ -164,14 +181,18 @@ def island_cuts(rows: int, cols: int, numbers: Mapping[Cell, int], marked: froze
             cuts.append(path)
         elif not clues or len(region) < numbers.get(clues[0], 1):
             fence = sorted({nb for cell in region for nb in _around(rows, cols, cell) if nb not in inside})
-            cuts.append([(cell, True) for cell in region if cell not in numbers] + [(b, False) for b in fence])
+            cuts.append(
+                [(cell, True) for cell in region if cell not in numbers] + [(b, False) for b in fence]
+            )
         elif clues[0] in numbers and len(region) > numbers[clues[0]]:
             order = list(_bfs(rows, cols, clues[0], inside))[: numbers[clues[0]] + 1]
             cuts.append([(cell, True) for cell in order if cell not in numbers])
     return cuts
 
 
-def island_rule(rows: int, cols: int, numbers: Mapping[Cell, int], unknown: frozenset[Cell] = frozenset()) -> LazyRule:
+def island_rule(
+    rows: int, cols: int, numbers: Mapping[Cell, int], unknown: frozenset[Cell] = frozenset()
+) -> LazyRule:
     """:func:`island_cuts` as an artefact's lazy rule."""
     numbers = dict(numbers)
     return lambda marked: island_cuts(rows, cols, numbers, marked, unknown)
@@ -199,8 +220,9 @@ def _around(rows: int, cols: int, cell: Cell) -> list[Cell]:
     return out
 
 
-def _bfs(rows: int, cols: int, start: Cell, within: Container[Cell],
-         also: Iterable[Cell] = ()) -> dict[Cell, tuple[Cell, int]]:
+def _bfs(
+    rows: int, cols: int, start: Cell, within: Container[Cell], also: Iterable[Cell] = ()
+) -> dict[Cell, tuple[Cell, int]]:
     """Breadth-first search from ``start`` (and the cells ``also``, each at distance 0) over
     ``within``: cell -> (parent, distance), in visiting order."""
     parent = {cell: (cell, 0) for cell in (start, *also)}

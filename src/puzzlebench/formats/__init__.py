@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution, family_specs
@@ -24,13 +24,32 @@ from .janko import JankoEntry, iter_janko
 #: Every format by name, in the order auto-detection tries them.
 FORMATS: dict[str, Format] = {
     f.name: f
-    for f in (native.FORMAT, puzzlink.FORMAT, runs.TATHAM, asp.FORMAT, mzn.FORMAT, janko.FORMAT,
-              digits.FORMAT, runs.PUZZLETEAM)
+    for f in (
+        native.FORMAT,
+        puzzlink.FORMAT,
+        runs.TATHAM,
+        asp.FORMAT,
+        mzn.FORMAT,
+        janko.FORMAT,
+        digits.FORMAT,
+        runs.PUZZLETEAM,
+    )
 }
 
 __all__ = [
-    "FORMATS", "Format", "JankoEntry", "describe_formats", "detect_format", "dump", "dump_solution",
-    "get_format", "iter_janko", "load", "load_solution", "load_with_solution", "loads",
+    "FORMATS",
+    "Format",
+    "JankoEntry",
+    "describe_formats",
+    "detect_format",
+    "dump",
+    "dump_solution",
+    "get_format",
+    "iter_janko",
+    "load",
+    "load_solution",
+    "load_with_solution",
+    "loads",
 ]
 
 
@@ -78,7 +97,9 @@ def detect_format(text: str, filename: str | None = None, family: Family | None 
         if fmt.detect(text):
             return fmt
     first = text.strip().split("\n", 1)[0][:40]
-    raise ParseError("auto", f"cannot tell the format of {first!r}; pass a format ({', '.join(FORMATS)})", 1, 1)
+    raise ParseError(
+        "auto", f"cannot tell the format of {first!r}; pass a format ({', '.join(FORMATS)})", 1, 1
+    )
 
 
 def _looks_like_path(text: str) -> bool:
@@ -121,8 +142,9 @@ def _read_source(source: str | os.PathLike) -> tuple[str, str | None]:
     return decode_text(data, "auto", path.name), str(path)
 
 
-def loads(text: str, format: str | None = None, family: Family | str | None = None,
-          filename: str | None = None) -> Puzzle:
+def loads(
+    text: str, format: str | None = None, family: Family | str | None = None, filename: str | None = None
+) -> Puzzle:
     """Parse puzzle text in ``format`` (detected when omitted); a leading byte-order mark is ignored."""
     text = strip_bom(text)
     family = _family(family) or _family_hint(filename)
@@ -153,7 +175,9 @@ def _solution_format(fmt: Format) -> Format:
     return fmt
 
 
-def load_solution(source: str | os.PathLike, puzzle: Puzzle | None = None, format: str | None = None) -> Solution:
+def load_solution(
+    source: str | os.PathLike, puzzle: Puzzle | None = None, format: str | None = None
+) -> Solution:
     """Read an answer. Native files carry their own board; other formats need ``puzzle``."""
     text, filename = _read_source(source)
     text = strip_bom(text)
@@ -168,8 +192,9 @@ def load_solution(source: str | os.PathLike, puzzle: Puzzle | None = None, forma
     return fmt.read_solution(text, puzzle)
 
 
-def load_with_solution(source: str | os.PathLike, format: str | None = None,
-                       family: Family | str | None = None) -> tuple[Puzzle, Solution | None]:
+def load_with_solution(
+    source: str | os.PathLike, format: str | None = None, family: Family | str | None = None
+) -> tuple[Puzzle, Solution | None]:
     """The puzzle and, when the text carries one, its answer."""
     text, filename = _read_source(source)
     text = strip_bom(text)

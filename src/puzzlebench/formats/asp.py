@@ -57,7 +57,7 @@ def _statements(body: str) -> tuple[list[tuple[int, str]], int]:
             if body.startswith("..", i):
                 i += 2
                 continue
-            out.append((start, body[start:i + 1]))
+            out.append((start, body[start : i + 1]))
             start = i + 1
         i += 1
     return out, start
@@ -66,7 +66,9 @@ def _statements(body: str) -> tuple[list[tuple[int, str]], int]:
 def _ints(fmt_args: str, arity: int, where: tuple[int, int], what: str) -> tuple[int, ...]:
     parts = [p.strip() for p in fmt_args.split(",")]
     if len(parts) != arity or not all(is_number(p) for p in parts):
-        raise ParseError(NAME, f"{what} needs {arity} non-negative integers, got ({fmt_args.strip()[:40]})", *where)
+        raise ParseError(
+            NAME, f"{what} needs {arity} non-negative integers, got ({fmt_args.strip()[:40]})", *where
+        )
     return tuple(parse_number(NAME, p, what, *where) for p in parts)
 
 
@@ -87,14 +89,18 @@ def read(text: str, family: Family | None = None) -> Puzzle:
             continue
         atom = _ATOM.match(stmt)
         if not atom:
-            raise ParseError(NAME, f"expected a fact like name(args). or a rule, got {stmt.strip()[:30]!r}", *where)
+            raise ParseError(
+                NAME, f"expected a fact like name(args). or a rule, got {stmt.strip()[:30]!r}", *where
+            )
         name, args = atom.group(1), atom.group(2) or ""
         if name in ("row", "col"):
             rng = _RANGE.match(args)
             low = parse_number(NAME, rng.group(1), f"{name} start", *where) if rng else None
             high = parse_number(NAME, rng.group(2), f"{name} end", *where) if rng else None
             if low != 1 or high is None or high < 1:
-                raise ParseError(NAME, f"expected {name}(1..N) with N >= 1, got {name}({args.strip()[:40]})", *where)
+                raise ParseError(
+                    NAME, f"expected {name}(1..N) with N >= 1, got {name}({args.strip()[:40]})", *where
+                )
             if name in size:
                 raise ParseError(NAME, f"{name}(1..N) given twice", *where)
             size[name] = high
@@ -123,7 +129,9 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     found = Family.KUROMASU if nums else Family.LIGHTUP if (numbered or walls) else None
     found = found or (Family(family) if family else None) or (Family(hint.group(1)) if hint else None)
     if found is None:
-        raise ParseError(NAME, "no clue facts and no '% lightup' or '% kuromasu' line: cannot tell the family")
+        raise ParseError(
+            NAME, "no clue facts and no '% lightup' or '% kuromasu' line: cannot tell the family"
+        )
     if family is not None and Family(family) is not found:
         raise ParseError(NAME, f"facts describe a {found.value} puzzle, not {Family(family).value}")
     name_m = _NAME.search(text)
@@ -137,13 +145,20 @@ def read(text: str, family: Family | None = None) -> Puzzle:
 
     if found is Family.KUROMASU:
         return Kuromasu(rows, cols, numbers={cell(xy, w): n for xy, (n, w) in nums.items()}, name=name)
-    return LightUp(rows, cols, walls=frozenset(cell(xy, w) for xy, w in walls.items()),
-                   numbers={cell(xy, w): n for xy, (n, w) in numbered.items()}, name=name)
+    return LightUp(
+        rows,
+        cols,
+        walls=frozenset(cell(xy, w) for xy, w in walls.items()),
+        numbers={cell(xy, w): n for xy, (n, w) in numbered.items()},
+        name=name,
+    )
 
 
 def write(puzzle: Puzzle) -> str:
     FORMAT.check_writable(puzzle)
-    lines = [f"% {puzzle.family.value} {puzzle.rows}x{puzzle.cols} (rows x columns; X = row, Y = column, 1-based)"]
+    lines = [
+        f"% {puzzle.family.value} {puzzle.rows}x{puzzle.cols} (rows x columns; X = row, Y = column, 1-based)"
+    ]
     name = safe_name(puzzle.name)
     if name:
         lines.append(f"% name: {name}")
@@ -178,11 +193,15 @@ def read_solution(text: str, puzzle: Puzzle) -> Solution:
             continue
         x, y = _ints(m.group(2), 2, pos(m.start()), f"{pred}(X,Y)")
         if not (1 <= x <= puzzle.rows and 1 <= y <= puzzle.cols):
-            raise ParseError(NAME, f"{pred}({x},{y}) is outside the {puzzle.rows}x{puzzle.cols} grid", *pos(m.start()))
+            raise ParseError(
+                NAME, f"{pred}({x},{y}) is outside the {puzzle.rows}x{puzzle.cols} grid", *pos(m.start())
+            )
         cells.append((x - 1, y - 1))
     leftover = re.sub(r"\b[a-z_]\w*\s*\([^()]*\)\s*\.?", " ", body).strip()
     if leftover:
-        raise ParseError(NAME, f"expected only {pred}(X,Y) atoms, found {leftover[:20]!r}", *pos(body.index(leftover[0])))
+        raise ParseError(
+            NAME, f"expected only {pred}(X,Y) atoms, found {leftover[:20]!r}", *pos(body.index(leftover[0]))
+        )
     return puzzle.solution(cells)
 
 

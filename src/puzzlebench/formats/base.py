@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from ..errors import GridShapeError, ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution
@@ -72,18 +72,25 @@ def is_number(token: str) -> bool:
     return _ASCII_INT.fullmatch(token) is not None
 
 
-def parse_number(fmt: str, token: str, what: str = "number", line: int | None = None,
-                 column: int | None = None) -> int:
+def parse_number(
+    fmt: str, token: str, what: str = "number", line: int | None = None, column: int | None = None
+) -> int:
     """``token`` as a non-negative int, or a ParseError (not ASCII digits, or absurdly long)."""
     if not is_number(token):
-        raise ParseError(fmt, f"{what} must be a non-negative integer in digits 0-9, got {token[:20]!r}", line, column)
+        raise ParseError(
+            fmt, f"{what} must be a non-negative integer in digits 0-9, got {token[:20]!r}", line, column
+        )
     significant = token.lstrip("0") or "0"
     if len(significant) > MAX_DIGITS:
-        raise ParseError(fmt, f"{what} has {len(significant)} digits, more than the {MAX_DIGITS} allowed", line, column)
+        raise ParseError(
+            fmt, f"{what} has {len(significant)} digits, more than the {MAX_DIGITS} allowed", line, column
+        )
     return int(significant)
 
 
-def check_grid_size(fmt: str, rows: int, cols: int, line: int | None = None, column: int | None = None) -> None:
+def check_grid_size(
+    fmt: str, rows: int, cols: int, line: int | None = None, column: int | None = None
+) -> None:
     """The model's size bound applied where a text declares its size, so the error points there."""
     try:
         check_size(rows, cols)
@@ -108,8 +115,12 @@ def decode_text(data: bytes, fmt: str, what: str) -> str:
         line_start = data.rfind(b"\n", 0, start) + 1
         line = data.count(b"\n", 0, start) + 1
         column = len(data[line_start:start].decode("utf-8", "replace")) + 1
-        raise ParseError(fmt, f"{what} is not UTF-8 text: byte 0x{data[start]:02x} at offset {start} ({exc.reason})",
-                         line, column) from None
+        raise ParseError(
+            fmt,
+            f"{what} is not UTF-8 text: byte 0x{data[start]:02x} at offset {start} ({exc.reason})",
+            line,
+            column,
+        ) from None
 
 
 def safe_name(name: object) -> str:
@@ -123,8 +134,7 @@ def safe_name(name: object) -> str:
 
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     """``(line number, line)`` for each line of ``text`` (1-based)."""
-    for i, line in enumerate(text.splitlines(), 1):
-        yield i, line
+    yield from enumerate(text.splitlines(), 1)
 
 
 def split_tokens(line: str) -> list[tuple[int, str]]:
@@ -184,4 +194,6 @@ def parse_grid_size(fmt: str, text: str, line: int = 1, column: int = 1) -> tupl
 
 def expect_family(fmt: str, family: Family | None, allowed: tuple[Family, ...]) -> None:
     if family is not None and Family(family) not in allowed:
-        raise ParseError(fmt, f"holds {', '.join(f.value for f in allowed)} puzzles, not {Family(family).value}")
+        raise ParseError(
+            fmt, f"holds {', '.join(f.value for f in allowed)} puzzles, not {Family(family).value}"
+        )

@@ -22,7 +22,9 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         lead = len(line) - len(line.lstrip())
         bad = re.search(r"[^1-9]", row)
         if bad:
-            raise ParseError(NAME, f"unexpected {bad.group()!r}, expected a digit 1..9", n, lead + bad.start() + 1)
+            raise ParseError(
+                NAME, f"unexpected {bad.group()!r}, expected a digit 1..9", n, lead + bad.start() + 1
+            )
         if width is not None and len(row) != width:
             raise ParseError(NAME, f"row has {len(row)} digits, the first row has {width}", n, lead + 1)
         width = len(row)

@@ -17,14 +17,24 @@ Kuromasu); when none or several do, the family must come from the caller (or the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution, family_spec, family_specs
-from ..model.family import BadToken, FamilySpec, JankoCodec
-from .base import Format, check_grid_size, decode_text, is_number, numbered_lines, parse_number, split_tokens, strip_bom
+from ..model.family import BadToken, JankoCodec
+from .base import (
+    Format,
+    check_grid_size,
+    decode_text,
+    is_number,
+    numbered_lines,
+    parse_number,
+    split_tokens,
+    strip_bom,
+)
 
 NAME = "janko"
 
@@ -76,10 +86,16 @@ def _table(text: str) -> tuple[int, int, list[_Row]]:
     n, first = lines[0]
     size = first.split()
     if len(size) != 2 or not all(is_number(t) for t in size):
-        raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
-    rows, cols = (parse_number(NAME, t, what, n, col) for (col, t), what in zip(split_tokens(first), ("ROWS", "COLS")))
+        raise ParseError(
+            NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1
+        )
+    rows, cols = (
+        parse_number(NAME, t, what, n, col) for (col, t), what in zip(split_tokens(first), ("ROWS", "COLS"))
+    )
     if rows < 1 or cols < 1:
-        raise ParseError(NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1)
+        raise ParseError(
+            NAME, f"expected 'ROWS COLS' (two positive integers), got {first.strip()[:30]!r}", n, 1
+        )
     check_grid_size(NAME, rows, cols, n, 1)
     body = lines[1:]
     if len(body) != rows:
@@ -111,8 +127,12 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         return codec.parse(rows, cols, tokens)
     except BadToken as exc:
         row = table[exc.row]
-        raise ParseError(NAME, f"bad {family.value} problem token {exc.token!r}, expected {exc.expected}",
-                         row.line_no, row.column(exc.col)) from None
+        raise ParseError(
+            NAME,
+            f"bad {family.value} problem token {exc.token!r}, expected {exc.expected}",
+            row.line_no,
+            row.column(exc.col),
+        ) from None
 
 
 def _problem_tokens(puzzle: Puzzle) -> list[list[str]]:
@@ -135,9 +155,15 @@ def write_solution(puzzle: Puzzle, solution: Solution) -> str:
     codec = _codec(puzzle.family)
     if codec.marks_over_problem:
         board = codec.tokens(puzzle)
-        rows = [[codec.mark if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
+        rows = [
+            [codec.mark if (r, c) in solution.cells else t for c, t in enumerate(row)]
+            for r, row in enumerate(board)
+        ]
     else:
-        rows = [[codec.mark if (r, c) in solution.cells else "-" for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+        rows = [
+            [codec.mark if (r, c) in solution.cells else "-" for c in range(puzzle.cols)]
+            for r in range(puzzle.rows)
+        ]
     return _join(puzzle, rows)
 
 
@@ -156,8 +182,12 @@ def read_solution(text: str, puzzle: Puzzle) -> Solution:
             elif tok == "-":  # some published answers blank out the clues
                 continue
             elif not codec.fits(tok, board[r][c]):
-                raise ParseError(NAME, f"solution token {tok!r} disagrees with the puzzle's {board[r][c]!r}",
-                                 row.line_no, row.column(c))
+                raise ParseError(
+                    NAME,
+                    f"solution token {tok!r} disagrees with the puzzle's {board[r][c]!r}",
+                    row.line_no,
+                    row.column(c),
+                )
     return puzzle.solution(cells)
 
 
@@ -196,14 +226,15 @@ class JankoEntry:
         return iter((self.id, self.puzzle, self.solution))
 
 
-def iter_janko(path: str | Path, family: Family | None = None,
-               malformed: list[tuple[str, str]] | None = None) -> Iterator[JankoEntry]:
+def iter_janko(
+    path: str | Path, family: Family | None = None, malformed: list[tuple[str, str]] | None = None
+) -> Iterator[JankoEntry]:
     """Every puzzle of a puzzlekit-dataset JSON file (``{"name", "data": {ID: {problem, solution}}}``).
 
     Puzzles are named by their id and carry ``meta`` with ``source`` and ``corpus``. A record
     whose problem cannot be read raises a :class:`ParseError` naming its id; given a ``malformed``
     list, such a record is appended to it as ``(id, reason)`` instead and the rest are still read.
-    A record whose problem reads and whose solution does not (janko Hitori 85_17x17 holds a move
+    A record whose problem reads and whose solution does not (one janko Hitori record holds a move
     record there) is a puzzle all the same: it comes without a solution, the reason in
     :attr:`JankoEntry.solution_error`.
     """
@@ -231,8 +262,11 @@ def iter_janko(path: str | Path, family: Family | None = None,
         answer = record.get("solution") if isinstance(record, dict) else None
         try:
             if not isinstance(problem, str) or not (answer is None or isinstance(answer, str)):
-                raise ParseError(fmt, f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
-                                      f"(strings), got {_shape(record)}")
+                raise ParseError(
+                    fmt,
+                    f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
+                    f"(strings), got {_shape(record)}",
+                )
             puzzle = _named(read, problem, family, where=f"{path.name} puzzle {pid!r}", fmt=fmt)
         except ParseError as exc:
             if malformed is None:
@@ -242,7 +276,9 @@ def iter_janko(path: str | Path, family: Family | None = None,
         solution, why = None, ""
         if answer:
             try:
-                solution = _named(read_solution, answer, puzzle, where=f"{path.name} solution of {pid!r}", fmt=fmt)
+                solution = _named(
+                    read_solution, answer, puzzle, where=f"{path.name} solution of {pid!r}", fmt=fmt
+                )
             except ParseError as exc:
                 why = str(exc)
         source = str(record.get("source", ""))

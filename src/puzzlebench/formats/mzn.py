@@ -45,7 +45,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         end = body.find(";", m.end())
         if end < 0:
             raise ParseError(NAME, f"assignment to {key} has no closing ';'", *_where(text, m.start(1)))
-        values[key] = (body[m.end():end], m.end())
+        values[key] = (body[m.end() : end], m.end())
         i = end + 1
     for key in ("h", "w", "b"):
         if key not in values:
@@ -55,7 +55,9 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         value, at = values[key]
         number = parse_number(NAME, value.strip(), key, *_where(text, at))
         if number < 1:
-            raise ParseError(NAME, f"{key} must be a positive integer, got {value.strip()[:20]!r}", *_where(text, at))
+            raise ParseError(
+                NAME, f"{key} must be a positive integer, got {value.strip()[:20]!r}", *_where(text, at)
+            )
         size[key] = number
     rows, cols = size["h"], size["w"]
     check_grid_size(NAME, rows, cols, *_where(text, values["h"][1]))
@@ -72,13 +74,19 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     for r, row_text in enumerate(row_texts):
         items = row_text.split(",")
         if len(items) != cols:
-            raise ParseError(NAME, f"b row {r + 1} has {len(items)} value(s), w = {cols}", *_where(text, offset))
+            raise ParseError(
+                NAME, f"b row {r + 1} has {len(items)} value(s), w = {cols}", *_where(text, offset)
+            )
         item_at = offset
         for c, item in enumerate(items):
             value = item.strip()
             if not re.fullmatch(r"-?[0-9]{1,9}", value) or not WHITE <= int(value) <= PLAIN:
                 where = _where(text, item_at + len(item) - len(item.lstrip()))
-                raise ParseError(NAME, f"b[{r + 1},{c + 1}] must be -1 (white), 0..4 (numbered) or 5 (black), got {value[:10]!r}", *where)
+                raise ParseError(
+                    NAME,
+                    f"b[{r + 1},{c + 1}] must be -1 (white), 0..4 (numbered) or 5 (black), got {value[:10]!r}",
+                    *where,
+                )
             if int(value) == PLAIN:
                 walls.add((r, c))
             elif int(value) >= 0:

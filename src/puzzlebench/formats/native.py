@@ -34,8 +34,15 @@ import re
 from ..errors import ParseError
 from ..model import Family, Puzzle, Solution, family_spec, family_specs
 from ..model.family import BadToken
-from .base import (Format, check_grid_size, is_number, numbered_lines, parse_number, safe_name, split_tokens,
-                   strip_bom)
+from .base import (
+    Format,
+    check_grid_size,
+    numbered_lines,
+    parse_number,
+    safe_name,
+    split_tokens,
+    strip_bom,
+)
 
 NAME = "native"
 _KEY = re.compile(r"^([a-z]+):\s*(.*?)\s*$")
@@ -66,7 +73,10 @@ def write(puzzle: Puzzle, solution: Solution | None = None) -> str:
     lines += _grid_text(board)
     if solution is not None:
         mark = family_spec(puzzle).native_mark
-        marked = [[mark if (r, c) in solution.cells else t for c, t in enumerate(row)] for r, row in enumerate(board)]
+        marked = [
+            [mark if (r, c) in solution.cells else t for c, t in enumerate(row)]
+            for r, row in enumerate(board)
+        ]
         lines.append("solution:")
         lines += _grid_text(marked)
     return "\n".join(lines) + "\n"
@@ -86,7 +96,9 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
     while i < len(lines) and (m := _KEY.match(lines[i][1].strip())) and m.group(1) != "solution":
         key, value = m.group(1), m.group(2)
         if key not in ("kind", "rows", "cols", "name", "meta"):
-            raise ParseError(NAME, f"unknown header key {key!r} (expected kind, rows, cols, name, meta)", lines[i][0], 1)
+            raise ParseError(
+                NAME, f"unknown header key {key!r} (expected kind, rows, cols, name, meta)", lines[i][0], 1
+            )
         if key in header:
             raise ParseError(NAME, f"header key {key!r} given twice", lines[i][0], 1)
         header[key] = (lines[i][0], value)
@@ -94,7 +106,9 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
     for key in ("kind", "rows", "cols"):
         if key not in header:
             where = lines[i][0] if i < len(lines) else None
-            raise ParseError(NAME, f"missing header line '{key}: ...' before the grid", where, 1 if where else None)
+            raise ParseError(
+                NAME, f"missing header line '{key}: ...' before the grid", where, 1 if where else None
+            )
     kind_line, kind = header["kind"]
     try:
         family = Family(kind)
@@ -143,7 +157,9 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
     if i < len(lines):
         n, line = lines[i]
         if line.strip() != "solution:":
-            raise ParseError(NAME, f"expected 'solution:' or the end after the grid, got {line.strip()[:20]!r}", n, 1)
+            raise ParseError(
+                NAME, f"expected 'solution:' or the end after the grid, got {line.strip()[:20]!r}", n, 1
+            )
         solution_rows = grid(i + 1, "solution")
         i += 1 + rows
         if i < len(lines):
@@ -159,7 +175,9 @@ def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -
         return spec.from_native(rows, cols, tokens, name=name, meta=meta)
     except BadToken as exc:
         n, row = board[exc.row]
-        raise ParseError(NAME, f"bad {family.value} cell {exc.token!r}, expected {exc.expected}", n, row[exc.col][0]) from None
+        raise ParseError(
+            NAME, f"bad {family.value} cell {exc.token!r}, expected {exc.expected}", n, row[exc.col][0]
+        ) from None
 
 
 def read(text: str, family: Family | None = None) -> Puzzle:
@@ -184,7 +202,9 @@ def read_solution(text: str, puzzle: Puzzle | None = None) -> Solution:
             if tok == mark:
                 cells.append((r, c))
             elif tok != board[r][c]:
-                raise ParseError(NAME, f"solution cell {tok!r} is neither {mark!r} nor the board's {board[r][c]!r}", n, col)
+                raise ParseError(
+                    NAME, f"solution cell {tok!r} is neither {mark!r} nor the board's {board[r][c]!r}", n, col
+                )
     return own.solution(cells)
 
 

@@ -43,14 +43,22 @@ from .base import Format
 NAME = "puzzlink"
 BASE = "https://puzz.link/p?"
 #: Number16 prefixes: (prefix, hex digits, offset, first number written this way).
-_WIDE = (("-", 2, 0, 16), ("+", 3, 0, 256), ("=", 3, 4096, 4096), ("%", 3, 8192, 8192),
-         ("*", 4, 12240, 12240), ("$", 5, 77776, 77776))
+_WIDE = (
+    ("-", 2, 0, 16),
+    ("+", 3, 0, 256),
+    ("=", 3, 4096, 4096),
+    ("%", 3, 8192, 8192),
+    ("*", 4, 12240, 12240),
+    ("$", 5, 77776, 77776),
+)
 _OPTION = re.compile(r"(\w+)=(\w+)&", re.ASCII)  # parseURLType: /^(\w+)\=(\w+)\&/
 _MODE = re.compile(r"_(?:edit|play)$")
 _DIGITS = re.compile(r"[0-9]+")
 _HEX = re.compile(r"[0-9a-f]+")
-_OTHER_URLS = re.compile(r"www\.kanpen\.net|www\.geocities(\.co)?\.jp/(pencil_applet|heyawake)"
-                         r"|indi\.s58\.xrea\.com/.+/(sa|sc)/")
+_OTHER_URLS = re.compile(
+    r"www\.kanpen\.net|www\.geocities(\.co)?\.jp/(pencil_applet|heyawake)"
+    r"|indi\.s58\.xrea\.com/.+/(sa|sc)/"
+)
 
 
 def run_letter(n: int) -> str:
@@ -79,22 +87,30 @@ def _locate(text: str) -> tuple[str, list[str], int, int]:
 def _split(text: str) -> tuple[str, int, int, str, int]:
     """(PID without mode suffix, rows, cols, body, 1-based column of the body)."""
     if _OTHER_URLS.search(text):
-        raise ParseError(NAME, "Kanpen and applet URLs are not puzz.link URLs; open the puzzle on "
-                         "puzz.link and copy its URL", 1, 1)
+        raise ParseError(
+            NAME,
+            "Kanpen and applet URLs are not puzz.link URLs; open the puzzle on puzz.link and copy its URL",
+            1,
+            1,
+        )
     pid, rest, at, lead = _locate(text)
     if re.fullmatch(r"pzprv[0-9.]*", pid):
-        raise ParseError(NAME, "a pzprv3 file inside a URL is not supported; use the ?PID/COLS/ROWS/BODY URL", 1, 1)
+        raise ParseError(
+            NAME, "a pzprv3 file inside a URL is not supported; use the ?PID/COLS/ROWS/BODY URL", 1, 1
+        )
     consumed = 0
     if rest and rest[0].startswith("v:"):
         consumed += 1  # a variant segment after the PID
     if len(rest) > consumed and rest[consumed] and not _DIGITS.fullmatch(rest[consumed]):
         consumed += 1  # pzprjs's "pflag": any non-numeric segment before the size
-    size = rest[consumed:consumed + 2]
+    size = rest[consumed : consumed + 2]
     column = lead + at + sum(len(seg) + 1 for seg in rest[:consumed]) + 1
     # ASCII digits only (str.isdigit would take '²'), and not so long that int() refuses them
-    if len(size) < 2 or not all(_DIGITS.fullmatch(x) and len(x.lstrip("0")) <= 18 and int(x) > 0 for x in size):
+    if len(size) < 2 or not all(
+        _DIGITS.fullmatch(x) and len(x.lstrip("0")) <= 18 and int(x) > 0 for x in size
+    ):
         raise ParseError(NAME, "expected PID/COLS/ROWS/BODY after '?' (e.g. ?akari/10/10/...)", 1, column)
-    body_parts = rest[consumed + 2:]
+    body_parts = rest[consumed + 2 :]
     if body_parts and not body_parts[-1]:
         body_parts.pop()  # the '/' pzprjs appends after a body ending in '.'
     column += len(size[0]) + len(size[1]) + 2
@@ -127,6 +143,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
 
 # Body parts pzprjs shares between genres (src/variety-common/Encode.js).
 
+
 def decode_number16(body: str, rows: int, cols: int) -> tuple[dict[Cell, int], set[Cell]]:
     """``decodeNumber16``: the numbered cells and the ``.`` ("?") cells of a body."""
     size = rows * cols
@@ -141,7 +158,7 @@ def decode_number16(body: str, rows: int, cols: int) -> tuple[dict[Cell, int], s
             i += 1
         elif wide:
             _, digits, base, _ = wide
-            chunk = body[i + 1:i + 1 + digits]
+            chunk = body[i + 1 : i + 1 + digits]
             if len(chunk) != digits or not _HEX.fullmatch(chunk):
                 raise BadBody(f"{ch!r} must be followed by {digits} hex digits", i)
             numbers[divmod(c, cols)] = int(chunk, 16) + base
@@ -158,7 +175,9 @@ def decode_number16(body: str, rows: int, cols: int) -> tuple[dict[Cell, int], s
     return numbers, unknown
 
 
-def encode_number16(rows: int, cols: int, numbers: dict[Cell, int], unknown: frozenset[Cell] = frozenset()) -> str:
+def encode_number16(
+    rows: int, cols: int, numbers: dict[Cell, int], unknown: frozenset[Cell] = frozenset()
+) -> str:
     """``encodeNumber16``: numbers, ``.`` for "?" cells, runs of empty cells."""
     out, count = [], 0
     for cell in ((r, c) for r in range(rows) for c in range(cols)):

@@ -58,7 +58,12 @@ def _range_cells(fmt: str, desc: str, column0: int) -> list[int | None]:
         elif m.group(2):
             cells += [None] * letter_run(m.group(2))
         elif m.group(4):
-            raise ParseError(fmt, f"unexpected {m.group(4)!r}, expected a number, '_' or a run letter a-z", 1, column0 + m.start())
+            raise ParseError(
+                fmt,
+                f"unexpected {m.group(4)!r}, expected a number, '_' or a run letter a-z",
+                1,
+                column0 + m.start(),
+            )
     return cells
 
 
@@ -92,7 +97,11 @@ def detect_puzzleteam(text: str) -> bool:
 
 
 def _square(puzzle: Puzzle) -> str | None:
-    return None if puzzle.rows == puzzle.cols else f"grid is {puzzle.rows}x{puzzle.cols}; the format infers a square"
+    return (
+        None
+        if puzzle.rows == puzzle.cols
+        else f"grid is {puzzle.rows}x{puzzle.cols}; the format infers a square"
+    )
 
 
 # -- tatham -------------------------------------------------------------------------------------
@@ -122,11 +131,23 @@ def read_tatham(text: str, family: Family | None = None) -> Puzzle:
         if len(cells) == wanted:
             fits.append((fam, cells))
         else:
-            errors.append(ParseError("tatham", f"description has {len(cells)} cells as {fam.value}, {size} needs {wanted}", 1, column0))
+            errors.append(
+                ParseError(
+                    "tatham",
+                    f"description has {len(cells)} cells as {fam.value}, {size} needs {wanted}",
+                    1,
+                    column0,
+                )
+            )
     if not fits:
         raise errors[-1] if len(errors) == 1 or family else errors[0]
     if len(fits) > 1:
-        raise ParseError("tatham", "the id reads as both Light Up and Range; give the family (or prefix 'lightup:'/'range:')", 1, 1)
+        raise ParseError(
+            "tatham",
+            "the id reads as both Light Up and Range; give the family (or prefix 'lightup:'/'range:')",
+            1,
+            1,
+        )
     fam, cells = fits[0]
     if fam is Family.LIGHTUP:
         return _lightup_from(cells, rows, cols)
@@ -139,8 +160,10 @@ def write_tatham(puzzle: Puzzle) -> str:
         desc = encode_runs(_lightup_tokens(puzzle))
     else:
         assert isinstance(puzzle, Kuromasu)
-        desc = encode_runs([str(puzzle.numbers[c]) if c in puzzle.numbers else None for c in puzzle.grid.cells()],
-                           separate=True)
+        desc = encode_runs(
+            [str(puzzle.numbers[c]) if c in puzzle.numbers else None for c in puzzle.grid.cells()],
+            separate=True,
+        )
     return f"{puzzle.cols}x{puzzle.rows}:{desc}"
 
 

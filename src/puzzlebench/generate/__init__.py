@@ -13,16 +13,22 @@ become the puzzle's difficulty.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, Callable
+from typing import Any
 
 from ..model import Family, family_specs
-from .common import GenerationError, Generated, Proof, parse_size, prove, resolve_paradigm
-from .hitori import HitoriOptions, generate_hitori
-from .kuromasu import KuromasuOptions, generate_kuromasu
-from .lightbulbs import LightBulbsOptions, generate_lightbulbs
-from .lightup import LightUpOptions, generate_lightup
-from .nurikabe import NurikabeOptions, generate_nurikabe
+from .common import Generated, GenerationError, Proof, parse_size, prove, resolve_paradigm
+from .hitori import HitoriOptions
+from .hitori import generate_hitori as generate_hitori
+from .kuromasu import KuromasuOptions
+from .kuromasu import generate_kuromasu as generate_kuromasu
+from .lightbulbs import LightBulbsOptions
+from .lightbulbs import generate_lightbulbs as generate_lightbulbs
+from .lightup import LightUpOptions
+from .lightup import generate_lightup as generate_lightup
+from .nurikabe import NurikabeOptions
+from .nurikabe import generate_nurikabe as generate_nurikabe
 
 
 def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
@@ -30,9 +36,19 @@ def generators() -> dict[Family, tuple[type, Callable[..., Generated]]]:
     (``FamilySpec.generator``)."""
     return {spec.family: parts for spec in family_specs() if (parts := spec.generator_parts()) is not None}
 
+
 __all__ = [
-    "generators", "GenerationError", "Generated", "HitoriOptions", "KuromasuOptions", "LightBulbsOptions", "LightUpOptions",
-    "NurikabeOptions", "generate", "options_for", "parse_size",
+    "generators",
+    "GenerationError",
+    "Generated",
+    "HitoriOptions",
+    "KuromasuOptions",
+    "LightBulbsOptions",
+    "LightUpOptions",
+    "NurikabeOptions",
+    "generate",
+    "options_for",
+    "parse_size",
 ]
 
 
@@ -49,7 +65,9 @@ def options_for(family: Family | str, **options: Any):
     known = {f.name for f in fields(cls)}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise GenerationError(f"{fam} generator has no option {unknown[0]!r} (options: {', '.join(sorted(known))})")
+        raise GenerationError(
+            f"{fam} generator has no option {unknown[0]!r} (options: {', '.join(sorted(known))})"
+        )
     return cls(**options).check()
 
 
@@ -98,7 +116,9 @@ def _proved(gen: Generated, paradigm: str, count_limit: int, count_timeout: floa
     if solutions == 1:
         proof = prove(puzzle, paradigm, gen.solution, count=2)
         if proof.count != 1 or not proof.exhausted:
-            raise GenerationError(f"{paradigm} finds {proof.count} answer(s) for {puzzle.name}, expected exactly 1")
+            raise GenerationError(
+                f"{paradigm} finds {proof.count} answer(s) for {puzzle.name}, expected exactly 1"
+            )
     else:
         try:
             proof = prove(puzzle, paradigm, gen.solution, count=count_limit, timeout=count_timeout)

@@ -16,7 +16,7 @@ root level, where the solver propagates them once instead of on every call.
 from __future__ import annotations
 
 import itertools
-from typing import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
@@ -86,7 +86,9 @@ class Cnf:
                     self.clause([-out[i + j], *(x for x in (ai, bj) if x)])
         return out
 
-    def sum_equals(self, key: Hashable, guard: int, numbers: Sequence[Sequence[int]], total: int, direct: int = 3) -> None:
+    def sum_equals(
+        self, key: Hashable, guard: int, numbers: Sequence[Sequence[int]], total: int, direct: int = 3
+    ) -> None:
         """guard -> the unary numbers (each sorted: ``x[i]`` means "at least i+1") sum to ``total``.
 
         The two shortest numbers are merged (:meth:`merge`, capped at ``total + 1``; unguarded, as
@@ -129,7 +131,7 @@ class Cnf:
         """At most one of ``lits``: pairwise when short, else a ladder of "some earlier one is true"."""
         if len(lits) <= 5:
             for i, x in enumerate(lits):
-                for y in lits[i + 1:]:
+                for y in lits[i + 1 :]:
                     self.clause([-x, -y])
             return
         prev = None
@@ -206,17 +208,23 @@ class Cnf:
     def propagated(self, assumptions: Iterable[int]) -> set[int] | None:
         """Every literal unit propagation derives from the assumptions, or None on a conflict."""
         if not self.guarded:
-            raise ValueError("propagated() needs a guarded Cnf: an unguarded one hides what holds at the root")
+            raise ValueError(
+                "propagated() needs a guarded Cnf: an unguarded one hides what holds at the root"
+            )
         ok, lits = self.solver.propagate(assumptions=[self.on, *assumptions])
         return set(lits) if ok else None
 
     def stats(self) -> dict[str, int]:
-        return {"oracle_calls": self.calls, "oracle_undecided": self.undecided, **{k: int(v) for k, v in self.solver.accum_stats().items()}}
+        return {
+            "oracle_calls": self.calls,
+            "oracle_undecided": self.undecided,
+            **{k: int(v) for k, v in self.solver.accum_stats().items()},
+        }
 
     def close(self) -> None:
         self.solver.delete()
 
-    def __enter__(self) -> "Cnf":
+    def __enter__(self) -> Cnf:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
@@ -19,10 +20,9 @@ from .cnf import Undecided
 T = TypeVar("T")
 A = TypeVar("A")
 
-# Proof paradigms per family, fastest first, are each family's ``FamilySpec.proof_paradigms``, as
-# measured on the generated suites (count=2 proofs of Light Up and Kuromasu: Kuromasu 70x70 sat
-# 3.2 s, asp 8.0 s; enumeration of LightBulbs answers: 12x12 asp 1.3 s, cp 1.3 s, sat 2.7 s; see
-# puzzles/README.md).
+# Proof paradigms per family, fastest first on the generated suites (uniqueness proofs of Light Up
+# and Kuromasu, enumeration of LightBulbs answers), are each family's ``FamilySpec.proof_paradigms``
+# (see puzzles/README.md).
 
 
 class GenerationError(PuzzleError):
@@ -96,7 +96,7 @@ def minimize(
     if batch < 1:
         raise GenerationError(f"batch must be at least 1, got {batch}")
     for start in range(0, len(order), batch):
-        pending = [[c for c in order[start:start + batch] if c in kept]]
+        pending = [[c for c in order[start : start + batch] if c in kept]]
         while pending:
             trial = pending.pop()
             if not trial:
@@ -152,16 +152,25 @@ class Proof:
 
     def to_json(self) -> dict[str, Any]:
         """The deterministic part (no wall-clock time), so regenerated files come out the same."""
-        return {"paradigm": self.paradigm, "count": self.count, "exhausted": self.exhausted, "search": self.search}
+        return {
+            "paradigm": self.paradigm,
+            "count": self.count,
+            "exhausted": self.exhausted,
+            "search": self.search,
+        }
 
 
-def prove(puzzle: Puzzle, paradigm: str, planted: Solution, count: int = 2, timeout: float | None = None) -> Proof:
+def prove(
+    puzzle: Puzzle, paradigm: str, planted: Solution, count: int = 2, timeout: float | None = None
+) -> Proof:
     """Enumerate up to ``count`` answers (0: all) with ``puzzlebench.solve`` and check the planted one is among them."""
     from ..solvers import solve
 
     result = solve(puzzle, paradigm, count=count, timeout=timeout)
     if result.status.value not in ("sat", "unsat"):
-        raise GenerationError(f"{paradigm} could not decide {puzzle.name or 'the puzzle'}: {result.status} {result.error or ''}".strip())
+        raise GenerationError(
+            f"{paradigm} could not decide {puzzle.name or 'the puzzle'}: {result.status} {result.error or ''}".strip()
+        )
     if result.status.value == "unsat" or (result.exhausted and planted not in result.solutions):
         raise GenerationError(f"{paradigm} does not find the planted answer of {puzzle.name or 'the puzzle'}")
     return Proof(paradigm, result.count, result.exhausted, dict(result.search), result.timings.total)
@@ -197,8 +206,13 @@ def _adjacency(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     out = []
     for r in range(rows):
         for c in range(cols):
-            out.append(tuple(nr * cols + nc for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                             if 0 <= nr < rows and 0 <= nc < cols))
+            out.append(
+                tuple(
+                    nr * cols + nc
+                    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                    if 0 <= nr < rows and 0 <= nc < cols
+                )
+            )
     return tuple(out)
 
 
@@ -339,8 +353,7 @@ def plant_black(rng: random.Random, grid: Grid, density: float) -> set[Cell]:
         if any(n in black for n in around) or grid.size <= 1:
             continue
         bit = 1 << (cell[0] * cols + cell[1])
-        if _keeps_whites_connected(grid, black, cell, local=True) or _reaches_all(
-                grid, white & ~bit, around):
+        if _keeps_whites_connected(grid, black, cell, local=True) or _reaches_all(grid, white & ~bit, around):
             black.add(cell)
             white &= ~bit
     return black

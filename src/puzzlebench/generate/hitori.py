@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from ..model import Hitori, HitoriSolution
 from ..model.grid import Cell, Grid
 from .cnf import Cnf
-from .common import GenerationError, Generated, check_fraction, plant_black, white_components
+from .common import Generated, GenerationError, check_fraction, plant_black, white_components
 
 GENERATOR = "puzzlebench.generate.hitori"
 
@@ -36,7 +36,7 @@ class HitoriOptions:
     density: float = 0.3  # target fraction of shaded cells
     repairs: int = 0  # most numbers changed before giving up (0: 4 x the number of cells)
 
-    def check(self) -> "HitoriOptions":
+    def check(self) -> HitoriOptions:
         check_fraction("density", self.density, 0.0, 0.5)
         if not isinstance(self.repairs, int) or self.repairs < 0:
             raise GenerationError(f"repairs must be a non-negative integer, got {self.repairs!r}")
@@ -87,7 +87,9 @@ class HitoriOracle:
         cnf = self.cnf
         self.guards += 1
         other = cnf.var(("other", self.guards))
-        cnf.block(other, [self.shaded[c] for c in planted], [v for c, v in self.shaded.items() if c not in planted])
+        cnf.block(
+            other, [self.shaded[c] for c in planted], [v for c, v in self.shaded.items() if c not in planted]
+        )
         assumptions = [other] + [eq for (a, b), eq in self.same.items() if numbers[a] == numbers[b]]
         try:
             while True:
@@ -156,13 +158,17 @@ def generate_hitori(rows: int, cols: int, seed: int, options: HitoriOptions | No
         repairs += 1
         if repairs > limit:
             oracle.close()
-            raise GenerationError(f"no unique {rows}x{cols} Hitori after {limit} changed numbers (seed {seed})")
+            raise GenerationError(
+                f"no unique {rows}x{cols} Hitori after {limit} changed numbers (seed {seed})"
+            )
         # A cell only the planted answer shades copies a number the other answer keeps in its line,
         # preferring numbers the planted answer keeps too (those are never changed again).
         choices = [(cell, m) for cell in breakable for m in _line_mates(grid, cell) if m not in other]
         if not choices:
             oracle.close()
-            raise GenerationError(f"internal error: no number tells the answers apart on {rows}x{cols} seed {seed}")
+            raise GenerationError(
+                f"internal error: no number tells the answers apart on {rows}x{cols} seed {seed}"
+            )
         lasting = [(cell, m) for cell, m in choices if m not in shaded]
         cell, mate = rng.choice(lasting or choices)
         numbers[cell] = numbers[mate]
@@ -180,8 +186,13 @@ def generate_hitori(rows: int, cols: int, seed: int, options: HitoriOptions | No
         "repairs": repairs,
         "difficulty": {"unit_propagation": easy},
     }
-    puzzle = Hitori(rows, cols, numbers=tuple(tuple(numbers[(r, c)] for c in range(cols)) for r in range(rows)),
-                    name=f"gen-hitori-{rows}x{cols}-s{seed}", meta=meta)
+    puzzle = Hitori(
+        rows,
+        cols,
+        numbers=tuple(tuple(numbers[(r, c)] for c in range(cols)) for r in range(rows)),
+        name=f"gen-hitori-{rows}x{cols}-s{seed}",
+        meta=meta,
+    )
     solution = HitoriSolution(shaded)
     if puzzle.verify(solution):
         raise GenerationError(f"internal error: planted answer fails the verifier on {puzzle.name}")

@@ -36,16 +36,25 @@ Method (all randomness from one ``random.Random(seed)``):
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Iterator, Sequence
 
 from ..encodings.sat.kuromasu import white_connected
 from ..model import Kuromasu, KuromasuSolution
 from ..model.grid import Cell, Direction, Grid
 from .cnf import Cnf
 from .common import (
-    GenerationError, Generated, _keeps_whites_connected, auto_batch, check_fraction, clusters, cut_cells,
-    minimize, plant_black, shuffled, white_components,
+    Generated,
+    GenerationError,
+    _keeps_whites_connected,
+    auto_batch,
+    check_fraction,
+    clusters,
+    cut_cells,
+    minimize,
+    plant_black,
+    shuffled,
+    white_components,
 )
 
 GENERATOR = "puzzlebench.generate.kuromasu"
@@ -61,7 +70,7 @@ class KuromasuOptions:
     # MiniSat's first restart (at 100 conflicts), which would derive every assumed clue again.
     budget: int = 99
 
-    def check(self) -> "KuromasuOptions":
+    def check(self) -> KuromasuOptions:
         check_fraction("density", self.density, 0.0, 0.5)
         check_fraction("clues", self.clues)
         if not isinstance(self.batch, int) or self.batch < 0:
@@ -116,9 +125,15 @@ class Witnesses:
             # another line of that clue, as many cells before the end of its view.
             spots = set(grid.neighbours4(b))
             for c in near:
-                toward = next(d for d in Direction if (b[0] - c[0]) * d.step[0] + (b[1] - c[1]) * d.step[1] > 0
-                              and (b[0] - c[0]) * d.step[1] == (b[1] - c[1]) * d.step[0])
-                gain = len(grid.ray(c, toward, board.__contains__)) - (abs(b[0] - c[0]) + abs(b[1] - c[1]) - 1)
+                toward = next(
+                    d
+                    for d in Direction
+                    if (b[0] - c[0]) * d.step[0] + (b[1] - c[1]) * d.step[1] > 0
+                    and (b[0] - c[0]) * d.step[1] == (b[1] - c[1]) * d.step[0]
+                )
+                gain = len(grid.ray(c, toward, board.__contains__)) - (
+                    abs(b[0] - c[0]) + abs(b[1] - c[1]) - 1
+                )
                 for d in Direction:
                     if d is not toward:
                         ray = grid.ray(c, d, board.__contains__)
@@ -126,7 +141,9 @@ class Witnesses:
                             spots.add(ray[len(ray) - gain])
             for x in sorted(spots):
                 # The moved cell touches no black cell and (checked near it only) splits no white region.
-                if any(n in board for n in grid.neighbours4(x)) or not _keeps_whites_connected(grid, board, x, True):
+                if any(n in board for n in grid.neighbours4(x)) or not _keeps_whites_connected(
+                    grid, board, x, True
+                ):
                     continue
                 # A black cell moves: a clue in the lines of both cells may keep its count.
                 lines = near | seen(x) | ({x} & clues)
@@ -200,7 +217,11 @@ class KuromasuOracle:
             for c in grid.cells():
                 cnf.clause([self.black[c], *(-self.black[n] for n in grid.neighbours4(c))])
         self.other = cnf.var(("other",))
-        cnf.block(self.other, [self.black[c] for c in planted], [v for c, v in self.black.items() if c not in planted])
+        cnf.block(
+            self.other,
+            [self.black[c] for c in planted],
+            [v for c, v in self.black.items() if c not in planted],
+        )
         self.selector: dict[Cell, int] = {}
         self.fixed: set[Cell] = set()
         self.differs: dict[Cell, list[int]] = {}
@@ -252,14 +273,16 @@ class KuromasuOracle:
     def _line(self, cell: Cell, step: Cell, limit: int) -> list[Cell]:
         """Up to ``limit`` cells from ``cell`` (exclusive) by ``step``, to the border."""
         (r, c), (dr, dc) = cell, step
-        k = min(limit, r if dr < 0 else self.grid.rows - 1 - r if dr > 0 else limit,
-                c if dc < 0 else self.grid.cols - 1 - c if dc > 0 else limit)
+        k = min(
+            limit,
+            r if dr < 0 else self.grid.rows - 1 - r if dr > 0 else limit,
+            c if dc < 0 else self.grid.cols - 1 - c if dc > 0 else limit,
+        )
         return [(r + dr * i, c + dc * i) for i in range(1, k + 1)]
 
     def _link(self, cell: Cell, d: Direction, ray: list[Cell], seen: list[int], n: int) -> None:
         """Stretches through another number, both ways round: a stretch past a number implies
         that number's stretch beyond it, or is impossible when that number cannot see so far."""
-        cnf = self.cnf
         # Numbers inside this chain.
         for j, other in enumerate(ray[: len(seen) - 1], start=1):
             if (other, d) in self.chains:
@@ -281,7 +304,9 @@ class KuromasuOracle:
                     self.cnf.clause([-sel, -outer[k - 1]])
                 break
 
-    def alternative(self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None) -> frozenset[Cell] | None:
+    def alternative(
+        self, clues: set[Cell], breaking: Sequence[Cell] = (), budget: int | None = None
+    ) -> frozenset[Cell] | None:
         """Another answer under ``clues``, or None if the planted one is unique.
 
         With ``breaking``, only answers that change a cell one of those clues' counts depend on
@@ -373,7 +398,9 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
             spots = [n for b in black - other for n in grid.neighbours4(b) if n not in clues]
         spots = [c for c in spots if c not in clues]
         if not spots:
-            raise GenerationError(f"internal error: no clue tells the answers apart on {rows}x{cols} seed {seed}")
+            raise GenerationError(
+                f"internal error: no clue tells the answers apart on {rows}x{cols} seed {seed}"
+            )
         for group in clusters(spots):
             cell = rng.choice(group)
             clues.add(cell)
@@ -413,9 +440,16 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
             for c in witnesses.drop(clue):
                 oracle.fix(c)
 
-        minimize(clues, order, opts.batch or auto_batch(len(order)), alternative,
-                 lambda other, c: c in other or visible(grid, other, c) != count[c],
-                 keep=oracle.fix, drop=drop, exact=True)
+        minimize(
+            clues,
+            order,
+            opts.batch or auto_batch(len(order)),
+            alternative,
+            lambda other, c: c in other or visible(grid, other, c) != count[c],
+            keep=oracle.fix,
+            drop=drop,
+            exact=True,
+        )
     stats = {**oracle.cnf.stats(), "repairs": repairs, "cuts": oracle.cuts, "witnessed": witnessed}
     oracle.close()
     # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).
@@ -434,8 +468,13 @@ def generate_kuromasu(rows: int, cols: int, seed: int, options: KuromasuOptions 
         "repairs": repairs,
         "difficulty": {"unit_propagation": easy},
     }
-    puzzle = Kuromasu(rows, cols, numbers={c: count[c] for c in clues},
-                      name=f"gen-kuromasu-{rows}x{cols}-s{seed}", meta=meta)
+    puzzle = Kuromasu(
+        rows,
+        cols,
+        numbers={c: count[c] for c in clues},
+        name=f"gen-kuromasu-{rows}x{cols}-s{seed}",
+        meta=meta,
+    )
     solution = KuromasuSolution(black)
     if puzzle.verify(solution):
         raise GenerationError(f"internal error: planted answer fails the verifier on {puzzle.name}")

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from ..model import LightBulbs, LightBulbsSolution
 from ..model.grid import Cell, Grid
 from .cnf import Cnf
-from .common import GenerationError, Generated, check_fraction
+from .common import Generated, GenerationError, check_fraction
 
 GENERATOR = "puzzlebench.generate.lightbulbs"
 NUMBERS = range(1, 10)
@@ -31,7 +31,7 @@ class LightBulbsOptions:
     density: float = 0.5  # probability that a cell is lit in the planted answer
     unique: bool = False  # change numbers until the planted answer is the only one
 
-    def check(self) -> "LightBulbsOptions":
+    def check(self) -> LightBulbsOptions:
         check_fraction("density", self.density, 0.01, 1.0)
         return self
 
@@ -59,7 +59,9 @@ class LightBulbsOracle:
         # An answer lights at least one cell.
         cnf.clause(list(self.lit.values()))
         self.other = cnf.var(("other",))
-        cnf.block(self.other, [self.lit[c] for c in planted], [v for c, v in self.lit.items() if c not in planted])
+        cnf.block(
+            self.other, [self.lit[c] for c in planted], [v for c, v in self.lit.items() if c not in planted]
+        )
 
     def alternative(self, numbers: dict[Cell, int]) -> frozenset[Cell] | None:
         model = self.cnf.solve([self.other, *(self.selector[(c, n)] for c, n in sorted(numbers.items()))])
@@ -94,7 +96,9 @@ def _plant(rng: random.Random, grid: Grid, density: float) -> tuple[frozenset[Ce
     return frozenset(lit), numbers
 
 
-def _make_unique(rng: random.Random, grid: Grid, lit: frozenset[Cell], numbers: dict[Cell, int]) -> int | None:
+def _make_unique(
+    rng: random.Random, grid: Grid, lit: frozenset[Cell], numbers: dict[Cell, int]
+) -> int | None:
     """Change unlit cells' numbers until ``lit`` is the only answer; the changes made, or None if stuck."""
     oracle = LightBulbsOracle(grid.rows, grid.cols, lit)
     changes = 0
@@ -119,12 +123,14 @@ def _make_unique(rng: random.Random, grid: Grid, lit: frozenset[Cell], numbers: 
     return changes
 
 
-def generate_lightbulbs(rows: int, cols: int, seed: int, options: LightBulbsOptions | None = None) -> Generated:
+def generate_lightbulbs(
+    rows: int, cols: int, seed: int, options: LightBulbsOptions | None = None
+) -> Generated:
     """A LightBulbs puzzle by seed 003's method (many answers) or, with ``unique``, a unique one."""
     opts = (options or LightBulbsOptions()).check()
     rng = random.Random(seed)
     grid = Grid(rows, cols)
-    for attempt in range(1, 101):
+    for attempt in range(1, 101):  # noqa: B007  (read after the loop)
         lit, numbers = _plant(rng, grid, opts.density)
         changes = _make_unique(rng, grid, lit, numbers) if opts.unique else 0
         if changes is not None:
@@ -144,8 +150,11 @@ def generate_lightbulbs(rows: int, cols: int, seed: int, options: LightBulbsOpti
         "numbers_changed": changes,
         "difficulty": {"unit_propagation": easy},
     }
-    puzzle = LightBulbs.from_rows([[numbers[(r, c)] for c in range(cols)] for r in range(rows)],
-                                  name=f"gen-lightbulbs-{rows}x{cols}-s{seed}{'-u' if opts.unique else ''}", meta=meta)
+    puzzle = LightBulbs.from_rows(
+        [[numbers[(r, c)] for c in range(cols)] for r in range(rows)],
+        name=f"gen-lightbulbs-{rows}x{cols}-s{seed}{'-u' if opts.unique else ''}",
+        meta=meta,
+    )
     solution = LightBulbsSolution(lit)
     if puzzle.verify(solution):
         raise GenerationError(f"internal error: planted answer fails the verifier on {puzzle.name}")

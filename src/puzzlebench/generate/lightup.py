@@ -26,13 +26,13 @@ Method (all randomness from one ``random.Random(seed)``):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 from ..model import LightUp, LightUpSolution
 from ..model.grid import Cell, Grid
 from .cnf import Cnf
-from .common import GenerationError, Generated, auto_batch, check_fraction, clusters, minimize, shuffled
+from .common import Generated, GenerationError, auto_batch, check_fraction, clusters, minimize, shuffled
 
 GENERATOR = "puzzlebench.generate.lightup"
 
@@ -45,7 +45,7 @@ class LightUpOptions:
     minimize: bool = True  # drop numbers while the answer stays unique
     batch: int = 0  # numbers tried together per removal question (0: automatic)
 
-    def check(self) -> "LightUpOptions":
+    def check(self) -> LightUpOptions:
         check_fraction("density", self.density, 0.0, 0.9)
         check_fraction("numbered", self.numbered)
         if not isinstance(self.batch, int) or self.batch < 0:
@@ -82,7 +82,9 @@ class LightUpOracle:
             self.count_outs[w] = cnf.totalizer(("around", w), around, 5)
         # The planted layout itself is excluded when `other` is assumed.
         self.other = cnf.var(("other",))
-        cnf.block(self.other, [self.bulb[c] for c in planted], [self.bulb[c] for c in self.open if c not in planted])
+        cnf.block(
+            self.other, [self.bulb[c] for c in planted], [self.bulb[c] for c in self.open if c not in planted]
+        )
 
     def set_number(self, wall: Cell, n: int) -> None:
         """Give ``wall`` the number ``n`` (active whenever the wall is in the numbered set)."""
@@ -92,7 +94,9 @@ class LightUpOracle:
         self.selector[wall] = sel
         # `broken` -> the wall does not have n bulbs around it (fewer or more).
         broken = self.broken[wall] = cnf.var(("broken", wall, n))
-        cnf.clause([-broken, *([-outs[n - 1]] if 0 < n <= len(outs) else []), *([outs[n]] if n < len(outs) else [])])
+        cnf.clause(
+            [-broken, *([-outs[n - 1]] if 0 < n <= len(outs) else []), *([outs[n]] if n < len(outs) else [])]
+        )
 
     def alternative(self, numbered: set[Cell], breaking: Sequence[Cell] = ()) -> frozenset[Cell] | None:
         """Another answer under the numbers on ``numbered`` walls, or None if the planted one is unique.
@@ -196,8 +200,14 @@ def generate_lightup(rows: int, cols: int, seed: int, options: LightUpOptions | 
 
     if opts.minimize:
         order = shuffled(rng, numbered)
-        minimize(numbered, order, opts.batch or auto_batch(len(order)), oracle.alternative,
-                 lambda other, w: _count(grid, other, w) != _count(grid, bulbs, w), keep=oracle.fix)
+        minimize(
+            numbered,
+            order,
+            opts.batch or auto_batch(len(order)),
+            oracle.alternative,
+            lambda other, w: _count(grid, other, w) != _count(grid, bulbs, w),
+            keep=oracle.fix,
+        )
     stats = {**oracle.cnf.stats(), "repairs": repairs}
     oracle.close()
     numbers = {w: _count(grid, bulbs, w) for w in numbered}
@@ -217,8 +227,14 @@ def generate_lightup(rows: int, cols: int, seed: int, options: LightUpOptions | 
         "repairs": repairs,
         "difficulty": {"unit_propagation": easy},
     }
-    puzzle = LightUp(rows, cols, walls=frozenset(walls), numbers=numbers,
-                     name=f"gen-lightup-{rows}x{cols}-s{seed}", meta=meta)
+    puzzle = LightUp(
+        rows,
+        cols,
+        walls=frozenset(walls),
+        numbers=numbers,
+        name=f"gen-lightup-{rows}x{cols}-s{seed}",
+        meta=meta,
+    )
     solution = LightUpSolution(bulbs)
     if puzzle.verify(solution):
         raise GenerationError(f"internal error: planted layout fails the verifier on {puzzle.name}")

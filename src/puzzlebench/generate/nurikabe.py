@@ -39,14 +39,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
 
 from ..encodings.islands import IslandPlan
 from ..model import Nurikabe, NurikabeSolution
 from ..model.grid import Cell, Grid
 from .cnf import Cnf, Undecided
-from .common import GenerationError, Generated, clusters, shuffled, white_components
+from .common import Generated, GenerationError, clusters, shuffled, white_components
 
 GENERATOR = "puzzlebench.generate.nurikabe"
 
@@ -58,7 +58,7 @@ class NurikabeOptions:
     repairs: int = 0  # repair rounds per board (0: twice the board's rows plus columns)
     budget: int = 5000  # rounds of cuts per oracle question before giving up (0: no limit)
 
-    def check(self) -> "NurikabeOptions":
+    def check(self) -> NurikabeOptions:
         for name in ("max_island", "attempts"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -72,8 +72,14 @@ class NurikabeOptions:
 
 # -- planting ------------------------------------------------------------------------------------
 
-def _search(grid: Grid, start: Cell, member: Callable[[Cell], bool], goal: set[Cell],
-            inside: Callable[[Cell], bool] = lambda cell: True) -> bool:
+
+def _search(
+    grid: Grid,
+    start: Cell,
+    member: Callable[[Cell], bool],
+    goal: set[Cell],
+    inside: Callable[[Cell], bool] = lambda cell: True,
+) -> bool:
     """Does a breadth-first search from ``start`` over ``member`` cells ``inside`` reach all of ``goal``?"""
     goal = set(goal) - {start}
     seen, todo = {start}, deque([start])
@@ -95,9 +101,11 @@ def wall_stays_connected(grid: Grid, wall: set[Cell], cell: Cell) -> bool:
     around = [nb for nb in grid.neighbours4(cell) if nb in wall]
     if len(around) <= 1:
         return True  # a leaf of the wall
-    member = lambda c: c in wall and c != cell  # noqa: E731
+    member = lambda c: c in wall and c != cell
     r0, c0 = cell
-    if _search(grid, around[0], member, set(around[1:]), lambda c: abs(c[0] - r0) <= 2 and abs(c[1] - c0) <= 2):
+    if _search(
+        grid, around[0], member, set(around[1:]), lambda c: abs(c[0] - r0) <= 2 and abs(c[1] - c0) <= 2
+    ):
         return True
     return _search(grid, around[0], member, set(around[1:]))
 
@@ -170,6 +178,7 @@ def plant(rng: random.Random, grid: Grid, max_island: int) -> set[Cell] | None:
 
 # -- the incremental oracle ------------------------------------------------------------------------
 
+
 class NurikabeOracle:
     """Incremental SAT model of one board's answers, for whatever numbers a question assumes.
 
@@ -197,7 +206,9 @@ class NurikabeOracle:
         # An unshaded cell without a number has an unshaded neighbour (its island's number is
         # elsewhere).
         for cell in grid.cells():
-            cnf.clause([-self.free[cell], self.wall[cell], *(-self.wall[nb] for nb in grid.neighbours4(cell))])
+            cnf.clause(
+                [-self.free[cell], self.wall[cell], *(-self.wall[nb] for nb in grid.neighbours4(cell))]
+            )
         # A connected wall of two cells or more (the numbers fix its size: the cells they leave
         # over) gives every wall cell a wall neighbour.
         self.walls = cnf.var(("walls", 2))
@@ -222,7 +233,7 @@ class NurikabeOracle:
             if n == 2:
                 # A 2 has one unshaded neighbour, whose other neighbours are wall.
                 for i, x in enumerate(adj[cell]):
-                    for y in adj[cell][i + 1:]:
+                    for y in adj[cell][i + 1 :]:
                         cnf.clause([-sel, wall[x], wall[y]])
                     for z in adj[x]:
                         if z != cell:
@@ -241,8 +252,9 @@ class NurikabeOracle:
         out += [self.wall[cell] for cell in sorted(plan.wall)]
         return out
 
-    def alternative(self, numbers: dict[Cell, int], planted: set[Cell] | frozenset[Cell],
-                    budget: int | None = None) -> frozenset[Cell] | None:
+    def alternative(
+        self, numbers: dict[Cell, int], planted: set[Cell] | frozenset[Cell], budget: int | None = None
+    ) -> frozenset[Cell] | None:
         """An answer of ``numbers`` other than ``planted`` (wall cells), or None if there is none.
 
         ``budget`` caps the solver calls (rounds of cuts) of the question: :class:`Undecided`
@@ -366,7 +378,10 @@ def _path(adj: Sequence[Sequence[int]], inside: set[int], start: int, goals: set
 
 # -- the generator -------------------------------------------------------------------------------
 
-def _renumber(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell, int], cells: set[Cell]) -> None:
+
+def _renumber(
+    rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell, int], cells: set[Cell]
+) -> None:
     """Number the islands now covering ``cells`` (an old island's number stays on its piece)."""
     old = [c for c in cells if c in numbers]
     for c in old:
@@ -377,8 +392,15 @@ def _renumber(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cel
         numbers[keep[0] if keep else rng.choice(piece)] = len(piece)
 
 
-def _repair(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell, int],
-            other: frozenset[Cell], max_island: int, shake: bool = False) -> int:
+def _repair(
+    rng: random.Random,
+    grid: Grid,
+    wall: set[Cell],
+    numbers: dict[Cell, int],
+    other: frozenset[Cell],
+    max_island: int,
+    shake: bool = False,
+) -> int:
     """Change the board (``wall`` and ``numbers`` in place) so that ``other`` is no answer,
     once per cluster of cells where the answers differ; the number of changes.
 
@@ -393,22 +415,39 @@ def _repair(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell,
     for group in clusters(differ):
         near = sorted({nb for c in group for nb in [c, *grid.neighbours8(c)]})
         touched = {frozenset(_island_of(grid, wall, c)) for c in group if c not in wall}
-        touched |= {frozenset(_island_of(grid, wall, nb)) for c in group if c in wall
-                    for nb in grid.neighbours4(c) if nb not in wall}
+        touched |= {
+            frozenset(_island_of(grid, wall, nb))
+            for c in group
+            if c in wall
+            for nb in grid.neighbours4(c)
+            if nb not in wall
+        }
         changed = sorted(touched, key=min)
-        beside = sorted({frozenset(_island_of(grid, wall, c)) for c in near if c not in wall} - touched, key=min)
+        beside = sorted(
+            {frozenset(_island_of(grid, wall, c)) for c in near if c not in wall} - touched, key=min
+        )
         shaded = [c for c in shuffled(rng, group) if c not in wall and c in other and c not in numbers]
         options: list[list[tuple[str, Cell]]] = [
             # an island the other answer changes shrinks by a cell, preferably one it shades
             # (no 2x2 block of wall appears; a piece cut off gets its own number);
-            [("shade", c) for c in shaded] + [("shade", c) for i in changed for c in shuffled(rng, i)
-                                                if c not in numbers and c not in shaded],
+            [("shade", c) for c in shaded]
+            + [
+                ("shade", c)
+                for i in changed
+                for c in shuffled(rng, i)
+                if c not in numbers and c not in shaded
+            ],
             # or grows by a wall cell the other answer unshades (within max_island cells);
             [("grow", c) for c in shuffled(rng, group) if c in wall],
             # a wall cell among wall neighbours, unshaded by the other answer or beside a cell
             # it unshades, becomes an island of 1 (the wall staying connected without it);
-            [("one", c) for c in shuffled(rng, near) if c in wall and all(nb in wall for nb in grid.neighbours4(c))
-             and (c not in other or any(nb not in other for nb in grid.neighbours4(c)))],
+            [
+                ("one", c)
+                for c in shuffled(rng, near)
+                if c in wall
+                and all(nb in wall for nb in grid.neighbours4(c))
+                and (c not in other or any(nb not in other for nb in grid.neighbours4(c)))
+            ],
             # an island beside the difference shrinks by a cell;
             [("shade", c) for i in beside for c in shuffled(rng, i) if c not in numbers],
             # the number of a planted island moves onto a cell of it the other answer shades.
@@ -425,8 +464,15 @@ def _repair(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell,
     return changes
 
 
-def _apply(rng: random.Random, grid: Grid, wall: set[Cell], numbers: dict[Cell, int], kind: str, cell: Cell,
-           max_island: int) -> bool:
+def _apply(
+    rng: random.Random,
+    grid: Grid,
+    wall: set[Cell],
+    numbers: dict[Cell, int],
+    kind: str,
+    cell: Cell,
+    max_island: int,
+) -> bool:
     """Make one change of :func:`_repair` if its rules allow it; whether it was made."""
     if kind == "one":
         if not wall_stays_connected(grid, wall, cell):
@@ -475,25 +521,46 @@ def generate_nurikabe(rows: int, cols: int, seed: int, options: NurikabeOptions 
                     raise GenerationError(
                         f"the oracle needs more than {opts.budget} rounds of cuts for one question on a {rows}x{cols} "
                         f"board with islands of up to {opts.max_island} cells (seed {seed}); try a smaller max_island "
-                        f"or a larger budget") from None
+                        f"or a larger budget"
+                    ) from None
                 if other is None:
-                    return _finish(rows, cols, seed, opts, wall, numbers, oracle,
-                                   {"attempts": attempt, "rounds": rounds, "repairs": changes})
+                    return _finish(
+                        rows,
+                        cols,
+                        seed,
+                        opts,
+                        wall,
+                        numbers,
+                        oracle,
+                        {"attempts": attempt, "rounds": rounds, "repairs": changes},
+                    )
                 rounds += 1
                 state = (frozenset(wall), frozenset(numbers.items()))
                 made = _repair(rng, grid, wall, numbers, other, opts.max_island, shake=state in seen)
                 seen.add(state)
                 if not made:
-                    raise GenerationError(f"internal error: no change tells the answers apart on {rows}x{cols} seed {seed}")
+                    raise GenerationError(
+                        f"internal error: no change tells the answers apart on {rows}x{cols} seed {seed}"
+                    )
                 changes += made
         finally:
             oracle.close()
-    raise GenerationError(f"no unique {rows}x{cols} Nurikabe within {opts.attempts} boards of {limit} repair "
-                          f"rounds (seed {seed}); try a smaller max_island or more attempts")
+    raise GenerationError(
+        f"no unique {rows}x{cols} Nurikabe within {opts.attempts} boards of {limit} repair "
+        f"rounds (seed {seed}); try a smaller max_island or more attempts"
+    )
 
 
-def _finish(rows: int, cols: int, seed: int, opts: NurikabeOptions, wall: set[Cell], numbers: dict[Cell, int],
-            oracle: NurikabeOracle, stats: dict[str, int]) -> Generated:
+def _finish(
+    rows: int,
+    cols: int,
+    seed: int,
+    opts: NurikabeOptions,
+    wall: set[Cell],
+    numbers: dict[Cell, int],
+    oracle: NurikabeOracle,
+    stats: dict[str, int],
+) -> Generated:
     """The puzzle, its planted answer and the generator's figures."""
     stats = {**oracle.cnf.stats(), **stats, "cuts": oracle.cuts}
     # Unit propagation on a fresh model of the finished puzzle (no learnt clauses, no cuts).

@@ -17,10 +17,11 @@ import json
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from ..model import Family
 from . import Generated, generate
@@ -43,8 +44,8 @@ DESCRIPTIONS = {
     "gen-lightup": "Seeded Light Up scaling suite (5x5..100x100, 3 per size), each puzzle proved unique.",
     "gen-kuromasu": "Seeded Kuromasu scaling suite (5x5..100x100, 3 per size), each puzzle proved unique.",
     "gen-lightbulbs": f"Seeded LightBulbs suite (4x4..20x20): 3 boards per size by seed 003's method (answers "
-                      f"counted exactly up to {COUNT_LIMIT}, else recorded as solutions_at_least) and one "
-                      f"unique-mode board per size.",
+    f"counted exactly up to {COUNT_LIMIT}, else recorded as solutions_at_least) and one "
+    f"unique-mode board per size.",
     "gen-hitori": "Seeded Hitori scaling suite (5x5..30x30, 3 per size), each puzzle proved unique.",
     "gen-nurikabe": "Seeded Nurikabe scaling suite (5x5..30x30, 3 per size), each puzzle proved unique.",
 }
@@ -90,8 +91,9 @@ def suite_jobs() -> list[Job]:
 def run_job(job: Job, paradigm: str = "auto") -> tuple[Generated, float]:
     """Generate and prove one puzzle; also the seconds it took (reported, never stored)."""
     start = time.perf_counter()
-    gen = generate(job.family, job.size, job.size, job.seed, paradigm=paradigm,
-                   count_limit=COUNT_LIMIT, **job.options)
+    gen = generate(
+        job.family, job.size, job.size, job.seed, paradigm=paradigm, count_limit=COUNT_LIMIT, **job.options
+    )
     return gen, time.perf_counter() - start
 
 
@@ -111,8 +113,9 @@ def manifest_entry(job: Job, gen: Generated) -> dict[str, Any]:
     return entry
 
 
-def write_suites(out: Path, jobs: Sequence[Job], jobs_n: int = 1, paradigm: str = "auto",
-                 progress: bool = True) -> tuple[dict[str, Path], list[dict[str, Any]]]:
+def write_suites(
+    out: Path, jobs: Sequence[Job], jobs_n: int = 1, paradigm: str = "auto", progress: bool = True
+) -> tuple[dict[str, Path], list[dict[str, Any]]]:
     """Generate ``jobs`` and write one folder + manifest.json per suite under ``out``.
 
     Returns the manifests written and one row of figures per puzzle (for :func:`summary`).
@@ -141,15 +144,20 @@ def write_suites(out: Path, jobs: Sequence[Job], jobs_n: int = 1, paradigm: str 
         gen = Generated(puzzle, gen.solution, gen.solutions, gen.proof, gen.stats)
         (folder / f"{job.ident}.pzl").write_text(_line(dump(puzzle, "native")), encoding="utf-8")
         (folder / f"{job.ident}.solution.pzl").write_text(
-            _line(dump_solution(puzzle, gen.solution, "native")), encoding="utf-8")
+            _line(dump_solution(puzzle, gen.solution, "native")), encoding="utf-8"
+        )
         entries[job.suite][job.ident] = manifest_entry(job, gen)
         rows.append(_figures(job, gen, seconds))
     written = {}
     order = {ident: i for i, ident in enumerate(spec)}
     for suite, items in sorted(entries.items()):
         listed = sorted(items.values(), key=lambda e: (order.get(e["id"], len(order)), e["id"]))
-        manifest = {"suite": suite, "description": DESCRIPTIONS.get(suite, ""), "command": COMMAND,
-                    "puzzles": listed}
+        manifest = {
+            "suite": suite,
+            "description": DESCRIPTIONS.get(suite, ""),
+            "command": COMMAND,
+            "puzzles": listed,
+        }
         path = out / suite / "manifest.json"
         path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         written[suite] = path
@@ -177,15 +185,18 @@ def summary(rows: Sequence[dict[str, Any]]) -> str:
     groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         groups[(row["suite"], row["size"])].append(row)
-    lines = [f"{'suite':<22}{'size':>5}{'n':>3}{'total s':>9}{'proof s':>9}{'clues':>8}"
-             f"{'UP':>4}{'prop':>5}{'conflicts':>11}  solutions"]
+    lines = [
+        f"{'suite':<22}{'size':>5}{'n':>3}{'total s':>9}{'proof s':>9}{'clues':>8}"
+        f"{'UP':>4}{'prop':>5}{'conflicts':>11}  solutions"
+    ]
     for (suite, size), group in sorted(groups.items()):
-        mean = lambda key: statistics.fmean(r[key] for r in group)  # noqa: E731
+        mean = lambda key: statistics.fmean(r[key] for r in group)  # noqa: B023  (called within this iteration)
         lines.append(
             f"{suite:<22}{size:>5}{len(group):>3}{mean('seconds'):>9.2f}{mean('proof_seconds'):>9.2f}"
             f"{mean('clues'):>8.0f}{sum(r['unit_propagation'] for r in group):>4}"
             f"{sum(r['propagation_solves'] for r in group):>5}{mean('conflicts'):>11.0f}  "
-            + " ".join(str(r["solutions"]) for r in group))
+            + " ".join(str(r["solutions"]) for r in group)
+        )
     return "\n".join(lines)
 
 
@@ -193,8 +204,9 @@ def _line(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _results(jobs: Sequence[Job], jobs_n: int, paradigm: str,
-             progress: bool) -> Iterator[tuple[Job, Generated, float]]:
+def _results(
+    jobs: Sequence[Job], jobs_n: int, paradigm: str, progress: bool
+) -> Iterator[tuple[Job, Generated, float]]:
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(jobs), desc="generating", unit="puzzle", disable=not progress)
@@ -217,7 +229,9 @@ def _results(jobs: Sequence[Job], jobs_n: int, paradigm: str,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m puzzlebench.generate.suites", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m puzzlebench.generate.suites", description=__doc__.splitlines()[0]
+    )
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
@@ -228,8 +242,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="puzzles", help="folder that receives gen-* (default: puzzles)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--paradigm", default="auto", help="proof paradigm (default: fastest available per family)")
-    parser.add_argument("--suite", action="append", choices=sorted(DESCRIPTIONS), help="only this suite (repeatable)")
+    parser.add_argument(
+        "--paradigm", default="auto", help="proof paradigm (default: fastest available per family)"
+    )
+    parser.add_argument(
+        "--suite", action="append", choices=sorted(DESCRIPTIONS), help="only this suite (repeatable)"
+    )
     parser.add_argument("--max-size", type=int, help="only boards up to this size (a quick partial run)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -237,8 +255,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise GenerationError(f"--jobs must be at least 1, got {args.jobs}")
-    jobs = [j for j in suite_jobs() if (not args.suite or j.suite in args.suite)
-            and (args.max_size is None or j.size <= args.max_size)]
+    jobs = [
+        j
+        for j in suite_jobs()
+        if (not args.suite or j.suite in args.suite) and (args.max_size is None or j.size <= args.max_size)
+    ]
     start = time.perf_counter()
     written, rows = write_suites(Path(args.out), jobs, args.jobs, args.paradigm, not args.quiet)
     print(summary(rows))

@@ -59,8 +59,15 @@ def unavailable_reason(family: Family | str) -> str | None:
     return None
 
 
-def tatham_ids(family: Family | str, rows: int, cols: int, count: int = 1, seed: int = 0,
-               params: str = "", timeout: float = 120.0) -> list[str]:
+def tatham_ids(
+    family: Family | str,
+    rows: int,
+    cols: int,
+    count: int = 1,
+    seed: int = 0,
+    params: str = "",
+    timeout: float = 120.0,
+) -> list[str]:
     """``count`` game ids from Tatham's generator, reproducible from ``seed``.
 
     ``params`` is appended to the size as the game's own parameter string, e.g. ``b20s2d2`` for
@@ -74,10 +81,17 @@ def tatham_ids(family: Family | str, rows: int, cols: int, count: int = 1, seed:
         raise PuzzleError(f"tatham: need a positive size and count, got {rows}x{cols}, count {count}")
     spec = f"{cols}x{rows}{params}#{seed}"  # Tatham writes W x H, i.e. columns first
     try:
-        done = subprocess.run([binary(fam), "--generate", str(count), spec], capture_output=True,
-                              text=True, timeout=timeout, env={**os.environ, "DISPLAY": ""})
+        done = subprocess.run(
+            [binary(fam), "--generate", str(count), spec],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "DISPLAY": ""},
+        )
     except subprocess.TimeoutExpired:
-        raise PuzzleError(f"{BINARIES[fam]} did not generate {count} {spec} puzzle(s) in {timeout:g} s") from None
+        raise PuzzleError(
+            f"{BINARIES[fam]} did not generate {count} {spec} puzzle(s) in {timeout:g} s"
+        ) from None
     ids = [line.strip() for line in done.stdout.splitlines() if ":" in line]
     if done.returncode != 0 or len(ids) != count:
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -85,17 +99,28 @@ def tatham_ids(family: Family | str, rows: int, cols: int, count: int = 1, seed:
     return ids
 
 
-def tatham_puzzles(family: Family | str, rows: int, cols: int, count: int = 1, seed: int = 0,
-                   params: str = "", timeout: float = 120.0) -> list[Puzzle]:
+def tatham_puzzles(
+    family: Family | str,
+    rows: int,
+    cols: int,
+    count: int = 1,
+    seed: int = 0,
+    params: str = "",
+    timeout: float = 120.0,
+) -> list[Puzzle]:
     """Tatham's puzzles parsed into the model, each named and carrying how it was made."""
     fam = Family(family)
     out = []
     for i, game_id in enumerate(tatham_ids(fam, rows, cols, count, seed, params, timeout)):
         puzzle = loads(game_id, "tatham", family=fam)
-        out.append(puzzle.with_meta(
-            name=f"{BINARIES[fam]}-{rows}x{cols}-{seed}-{i}", source=BINARIES[fam], game_id=game_id,
-            generator={"program": BINARIES[fam], "params": params, "seed": seed, "index": i},
-        ))
+        out.append(
+            puzzle.with_meta(
+                name=f"{BINARIES[fam]}-{rows}x{cols}-{seed}-{i}",
+                source=BINARIES[fam],
+                game_id=game_id,
+                generator={"program": BINARIES[fam], "params": params, "seed": seed, "index": i},
+            )
+        )
     return out
 
 
@@ -131,22 +156,37 @@ def write_suite(folder: str | os.PathLike, seed: int = SUITE_SEED, paradigm: str
         for puzzle in tatham_puzzles(family, rows, cols, count, seed, params):
             result = solve(puzzle, paradigm, count=2, timeout=300)
             if not result.unique:
-                raise PuzzleError(f"{puzzle.name}: {paradigm} found {result.count} answer(s) "
-                                  f"({result.status.value}); Tatham's generator promises exactly one")
+                raise PuzzleError(
+                    f"{puzzle.name}: {paradigm} found {result.count} answer(s) "
+                    f"({result.status.value}); Tatham's generator promises exactly one"
+                )
             name = puzzle.name
             (folder / f"{name}.sgt").write_text(puzzle.meta["game_id"] + "\n", encoding="utf-8")
-            (folder / f"{name}.answer.pzl").write_text(dump_solution(puzzle, result.solutions[0]), encoding="utf-8")
-            entries.append({
-                "id": name, "file": f"{name}.sgt", "family": family, "rows": rows, "cols": cols,
-                "origin": "tatham", "solution": f"{name}.answer.pzl", "solutions": 1,
-                "meta": {"format": "tatham", **puzzle.meta["generator"],
-                         "solutions_counted_by": f"puzzlebench {paradigm}/default, count=2, exhausted"},
-            })
+            (folder / f"{name}.answer.pzl").write_text(
+                dump_solution(puzzle, result.solutions[0]), encoding="utf-8"
+            )
+            entries.append(
+                {
+                    "id": name,
+                    "file": f"{name}.sgt",
+                    "family": family,
+                    "rows": rows,
+                    "cols": cols,
+                    "origin": "tatham",
+                    "solution": f"{name}.answer.pzl",
+                    "solutions": 1,
+                    "meta": {
+                        "format": "tatham",
+                        **puzzle.meta["generator"],
+                        "solutions_counted_by": f"puzzlebench {paradigm}/default, count=2, exhausted",
+                    },
+                }
+            )
     manifest = {
         "suite": "tatham",
         "description": "Puzzles from Simon Tatham's generators (sgt-lightup, sgt-range), which publish only "
-                       "puzzles their own solvers prove unique; regenerate with "
-                       "`python -m puzzlebench.generate.tatham puzzles/tatham`.",
+        "puzzles their own solvers prove unique; regenerate with "
+        "`python -m puzzlebench.generate.tatham puzzles/tatham`.",
         "puzzles": entries,
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -6,12 +6,15 @@ from .family import FamilySpec, family_spec, family_specs, register_family
 from .grid import Cell, Direction, Grid, Segment, Subgrid
 from .verify import verify
 
-# The built-in families, in the order they are listed everywhere.
-from .lightup import LightUp, LightUpSolution  # noqa: E402  (isort: skip)
-from .kuromasu import Kuromasu, KuromasuSolution  # noqa: E402
-from .lightbulbs import LightBulbs, LightBulbsSolution  # noqa: E402
-from .hitori import Hitori, HitoriSolution  # noqa: E402
-from .nurikabe import Nurikabe, NurikabeSolution  # noqa: E402
+# The built-in families, in the order they are listed everywhere (registration follows import order).
+# isort: off
+from .lightup import LightUp, LightUpSolution
+from .kuromasu import Kuromasu, KuromasuSolution
+from .lightbulbs import LightBulbs, LightBulbsSolution
+from .hitori import Hitori, HitoriSolution
+from .nurikabe import Nurikabe, NurikabeSolution
+
+# isort: on
 
 
 def puzzle_types() -> dict[Family, type[Puzzle]]:
@@ -20,8 +23,30 @@ def puzzle_types() -> dict[Family, type[Puzzle]]:
 
 
 __all__ = [
-    "Cell", "Direction", "Family", "FamilySpec", "Grid", "Hitori", "HitoriSolution", "Kuromasu", "KuromasuSolution", "LightBulbs",
-    "LightBulbsSolution", "LightUp", "LightUpSolution", "Nurikabe", "NurikabeSolution", "Puzzle", "Rule", "Segment", "Solution",
-    "Subgrid", "Violation",
-    "family_spec", "family_specs", "puzzle_types", "register_family", "verify",
+    "Cell",
+    "Direction",
+    "Family",
+    "FamilySpec",
+    "Grid",
+    "Hitori",
+    "HitoriSolution",
+    "Kuromasu",
+    "KuromasuSolution",
+    "LightBulbs",
+    "LightBulbsSolution",
+    "LightUp",
+    "LightUpSolution",
+    "Nurikabe",
+    "NurikabeSolution",
+    "Puzzle",
+    "Rule",
+    "Segment",
+    "Solution",
+    "Subgrid",
+    "Violation",
+    "family_spec",
+    "family_specs",
+    "puzzle_types",
+    "register_family",
+    "verify",
 ]

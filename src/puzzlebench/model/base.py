@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 from ..errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
 from .grid import Cell, Grid
-
 
 #: The most cells a puzzle may have. Every reader and every encoding goes through the model, so
 #: this bound holds for every format (a declared size of 100000x100000 fails here, at once,
@@ -37,7 +37,13 @@ def prechecked(cls: type, rows: int, cols: int, **fields: Any) -> Any:
     corpus puzzle is on the clock). Mappings in ``fields`` are handed over read-only."""
     check_size(rows, cols)
     puzzle = object.__new__(cls)
-    for name, value in {"rows": rows, "cols": cols, "name": "", "meta": MappingProxyType({}), **fields}.items():
+    for name, value in {
+        "rows": rows,
+        "cols": cols,
+        "name": "",
+        "meta": MappingProxyType({}),
+        **fields,
+    }.items():
         object.__setattr__(puzzle, name, MappingProxyType(value) if isinstance(value, dict) else value)
     return puzzle
 
@@ -45,8 +51,14 @@ def prechecked(cls: type, rows: int, cols: int, **fields: Any) -> Any:
 def check_size(rows: object, cols: object) -> None:
     """Raise :class:`GridShapeError` unless ``rows`` x ``cols`` is a grid the model accepts:
     positive integers whose product is at most :func:`max_cells`."""
-    if (isinstance(rows, bool) or isinstance(cols, bool) or not isinstance(rows, int) or not isinstance(cols, int)
-            or rows < 1 or cols < 1):
+    if (
+        isinstance(rows, bool)
+        or isinstance(cols, bool)
+        or not isinstance(rows, int)
+        or not isinstance(cols, int)
+        or rows < 1
+        or cols < 1
+    ):
         raise GridShapeError(f"grid must have at least one row and one column, got {rows!r}x{cols!r}")
     limit = max_cells()
     if rows * cols > limit:
@@ -80,11 +92,11 @@ class _Name(str, metaclass=_Named):
     """A registered name: a singleton ``str`` equal to its text, with ``.value`` and ``.name``
     (its ``UPPER_CASE`` attribute) like an enum member, pickled by its text."""
 
-    _members: dict[str, "_Name"] = {}
+    _members: dict[str, _Name] = {}
     attr: str
 
     @classmethod
-    def _create(cls, text: str, attr: str) -> "_Name":
+    def _create(cls, text: str, attr: str) -> _Name:
         member = str.__new__(cls, text)
         member.attr = attr
         cls._members[text] = member
@@ -107,10 +119,10 @@ class _Name(str, metaclass=_Named):
     def __reduce__(self):
         return (type(self), (str.__str__(self),))
 
-    def __copy__(self) -> "_Name":
+    def __copy__(self) -> _Name:
         return self
 
-    def __deepcopy__(self, memo) -> "_Name":
+    def __deepcopy__(self, memo) -> _Name:
         return self
 
 
@@ -120,10 +132,10 @@ class Family(_Name):
     ``Family("lightup")``, ``Family.LIGHTUP`` and ``for f in Family`` know it. Members are
     singletons (``is`` compares them) and equal to their name as a string."""
 
-    _members: dict[str, "Family"] = {}
-    _aliases: dict[str, "Family"] = {}
+    _members: dict[str, Family] = {}
+    _aliases: dict[str, Family] = {}
 
-    def __new__(cls, value: object) -> "Family":
+    def __new__(cls, value: object) -> Family:
         if isinstance(value, Family):
             return value
         key = str(value).strip().lower() if isinstance(value, str) else value
@@ -133,7 +145,7 @@ class Family(_Name):
         return member
 
     @classmethod
-    def define(cls, name: str, aliases: Iterable[str] = ()) -> "Family":
+    def define(cls, name: str, aliases: Iterable[str] = ()) -> Family:
         """The family called ``name`` (lower case), created on first call; ``aliases`` are
         other names ``Family(...)`` accepts (``akari`` for ``lightup``)."""
         if name in cls._members:
@@ -151,9 +163,9 @@ class Rule(_Name):
     defines its own (``UNLIT_CELL = Rule.define("UNLIT_CELL", "unlit cell")``); ``Rule.UNLIT_CELL``
     then finds it."""
 
-    _members: dict[str, "Rule"] = {}
+    _members: dict[str, Rule] = {}
 
-    def __new__(cls, value: object) -> "Rule":
+    def __new__(cls, value: object) -> Rule:
         if isinstance(value, Rule):
             return value
         for member in cls._members.values():
@@ -162,7 +174,7 @@ class Rule(_Name):
         raise ValueError(f"{value!r} is not a rule name")
 
     @classmethod
-    def define(cls, attr: str, text: str) -> "Rule":
+    def define(cls, attr: str, text: str) -> Rule:
         """The rule called ``text`` (``Rule.<attr>``), created on first call."""
         return cls._members.get(text) or cls._create(text, attr)
 
@@ -259,8 +271,14 @@ class Puzzle:
     def _is_cell(self, cell: object) -> bool:
         """Whether ``cell`` is already an in-bounds ``(row, col)`` pair of plain ints (the form
         readers build; anything else goes through :meth:`_check_cell`, which converts or refuses)."""
-        return (type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int
-                and 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols)
+        return (
+            type(cell) is tuple
+            and len(cell) == 2
+            and type(cell[0]) is int
+            and type(cell[1]) is int
+            and 0 <= cell[0] < self.rows
+            and 0 <= cell[1] < self.cols
+        )
 
     def _check_cells(self, cells: Iterable[Cell], what: str) -> set[Cell]:
         """:meth:`_check_cell` of every cell, as a set."""
@@ -316,7 +334,7 @@ class Puzzle:
     def is_solution(self, solution: Solution | Iterable[Cell]) -> bool:
         return not self.verify(solution)
 
-    def with_meta(self, name: str | None = None, **meta: Any) -> "Puzzle":
+    def with_meta(self, name: str | None = None, **meta: Any) -> Puzzle:
         """A copy with another name and/or more metadata."""
         import dataclasses
 
@@ -396,8 +414,12 @@ class NumberBoard(Puzzle):
             if len(row) != self.cols:
                 raise GridShapeError(f"{title} row {r} has {len(row)} numbers, expected {self.cols}")
             for c, n in enumerate(row):
-                if (isinstance(n, bool) or not isinstance(n, int) or n < self.LOW
-                        or (self.HIGH is not None and n > self.HIGH)):
+                if (
+                    isinstance(n, bool)
+                    or not isinstance(n, int)
+                    or n < self.LOW
+                    or (self.HIGH is not None and n > self.HIGH)
+                ):
                     raise ClueOutOfRange(f"{title} number at {(r, c)} must be {self.RANGE}, got {n!r}")
         object.__setattr__(self, "numbers", tuple(rows))
 

@@ -14,9 +14,10 @@ A family from outside the package registers the same way (from a plugin module).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PuzzleError
 from .base import ClueBoard, Family, Puzzle, Violation
@@ -62,7 +63,7 @@ class CellView:
 WHITE, DARK, LIT = "#fff", "#222", "#fff3a0"
 
 
-def clue_view(p: "ClueBoard", cell: Cell, marked: frozenset[Cell], _: Any) -> CellView:
+def clue_view(p: ClueBoard, cell: Cell, marked: frozenset[Cell], _: Any) -> CellView:
     """A clue board's cell (Kuromasu, Nurikabe): marked cells dark, clues labelled."""
     if cell in marked:
         return CellView("#", DARK)
@@ -70,7 +71,7 @@ def clue_view(p: "ClueBoard", cell: Cell, marked: frozenset[Cell], _: Any) -> Ce
     return CellView(label or ".", WHITE, label)
 
 
-def clue_token(p: "ClueBoard", cell: Cell) -> str:
+def clue_token(p: ClueBoard, cell: Cell) -> str:
     """A clue board's native text token: the number, '?', or '.'."""
     return p.clue_label(cell) or "."
 
@@ -131,7 +132,9 @@ MZN_SIZE_DOC = "int: h; int: w;                     rows, columns\n"
 
 def dzn_board(puzzle: Puzzle, name: str, value: Callable[[Cell], int]) -> str:
     """MiniZinc data ``h``, ``w`` and the 2-D array ``name`` of ``value(cell)``."""
-    rows = ",\n     | ".join(", ".join(f"{value((r, c)):2d}" for c in range(puzzle.cols)) for r in range(puzzle.rows))
+    rows = ",\n     | ".join(
+        ", ".join(f"{value((r, c)):2d}" for c in range(puzzle.cols)) for r in range(puzzle.rows)
+    )
     return f"h = {puzzle.rows};\nw = {puzzle.cols};\n{name} = [| {rows} |];\n"
 
 
@@ -184,7 +187,7 @@ class FamilySpec:
     extra: Mapping[str, Any] = field(default_factory=dict)
     accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
 
-    def generator_parts(self) -> tuple[type, Callable[..., "Generated"]] | None:
+    def generator_parts(self) -> tuple[type, Callable[..., Generated]] | None:
         """The generator's options class and function, imported now (None if it has none)."""
         if self.generator is None:
             return None
@@ -199,7 +202,9 @@ _SPECS: dict[Family, FamilySpec] = {}
 def register_family(spec: FamilySpec) -> FamilySpec:
     """Add (or replace) a family's descriptor; its ``family`` must come from ``Family.define``."""
     if spec.puzzle_type.family is not spec.family:
-        raise ValueError(f"{spec.puzzle_type.__name__}.family is {spec.puzzle_type.family!r}, not {spec.family!r}")
+        raise ValueError(
+            f"{spec.puzzle_type.__name__}.family is {spec.puzzle_type.family!r}, not {spec.family!r}"
+        )
     _SPECS[spec.family] = spec
     return spec
 
@@ -224,8 +229,9 @@ def grid_cells(rows: int, cols: int) -> list[Cell]:
     return [(r, c) for r in range(rows) for c in range(cols)]
 
 
-def numbers_from_tokens(tokens: Sequence[Sequence[str]], blank: str, expected: str,
-                        low: int = 0, high: int | None = None) -> dict[Cell, int]:
+def numbers_from_tokens(
+    tokens: Sequence[Sequence[str]], blank: str, expected: str, low: int = 0, high: int | None = None
+) -> dict[Cell, int]:
     """``{cell: n}`` for every token that is a decimal number in ``low..high``; ``blank`` tokens
     are skipped, anything else is a :class:`BadToken` (``expected`` says what was wanted)."""
     numbers: dict[Cell, int] = {}
@@ -233,8 +239,12 @@ def numbers_from_tokens(tokens: Sequence[Sequence[str]], blank: str, expected: s
         for c, tok in enumerate(row):
             if tok == blank:
                 continue
-            if not (tok.isascii() and tok.isdecimal()) or len(tok) > 9 or int(tok) < low or (
-                    high is not None and int(tok) > high):
+            if (
+                not (tok.isascii() and tok.isdecimal())
+                or len(tok) > 9
+                or int(tok) < low
+                or (high is not None and int(tok) > high)
+            ):
                 raise BadToken(r, c, tok, expected)
             numbers[(r, c)] = int(tok)
     return numbers

@@ -6,10 +6,10 @@ not use these helpers, so that a bug here cannot hide itself by breaking both si
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
-from typing import Callable, Iterable, Iterator
 
 Cell = tuple[int, int]
 
@@ -88,7 +88,9 @@ class Grid:
             for nc in range(max(0, c - 1), min(self.cols, c + 2))
         ]
 
-    def ray(self, cell: Cell, direction: Direction, blocked: Callable[[Cell], bool] | None = None) -> list[Cell]:
+    def ray(
+        self, cell: Cell, direction: Direction, blocked: Callable[[Cell], bool] | None = None
+    ) -> list[Cell]:
         """Cells seen from ``cell`` going one way, stopping before a blocked cell or the border."""
         dr, dc = direction.step
         r, c = cell[0] + dr, cell[1] + dc
@@ -121,12 +123,7 @@ class Grid:
     def edges(self, cells: Iterable[Cell] | None = None) -> list[tuple[Cell, Cell]]:
         """Orthogonally adjacent pairs (each once, smaller cell first) among ``cells``."""
         pool = set(self.cells()) if cells is None else set(cells)
-        return [
-            (a, b)
-            for a in sorted(pool)
-            for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1))
-            if b in pool
-        ]
+        return [(a, b) for a in sorted(pool) for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1)) if b in pool]
 
     @cached_property
     def all_cells(self) -> tuple[Cell, ...]:
@@ -171,7 +168,9 @@ def bit_region(rows: int, cols: int, seed: int, within: int, goal: int = 0) -> i
     off_first, off_last = _row_shift_masks(rows, cols)
     reach = seed & within
     while not goal or goal & ~reach:
-        grown = (reach | (reach << 1 & off_first) | (reach >> 1 & off_last) | reach << cols | reach >> cols) & within
+        grown = (
+            reach | (reach << 1 & off_first) | (reach >> 1 & off_last) | reach << cols | reach >> cols
+        ) & within
         if grown == reach:
             break
         reach = grown

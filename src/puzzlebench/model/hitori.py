@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from .base import Family, NumberBoard, Rule, Solution, Violation
-from .family import (ASP_SIZE_DOC, DARK, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
-                     JankoCodec, PuzzlinkCodec, asp_size, dzn_board, grid_cells, numbers_from_tokens, register_family)
+from .family import (
+    ASP_SIZE_DOC,
+    DARK,
+    MZN_SIZE_DOC,
+    WHITE,
+    BadBody,
+    CellView,
+    FamilySpec,
+    InstanceSchema,
+    JankoCodec,
+    PuzzlinkCodec,
+    asp_size,
+    dzn_board,
+    grid_cells,
+    numbers_from_tokens,
+    register_family,
+)
 from .grid import Cell
 from .verify import adjacent_pairs, regions
 
@@ -34,8 +50,9 @@ class Hitori(NumberBoard):
 
     def lines(self) -> list[list[Cell]]:
         """Every row, then every column, as lists of cells."""
-        return ([[(r, c) for c in range(self.cols)] for r in range(self.rows)]
-                + [[(r, c) for r in range(self.rows)] for c in range(self.cols)])
+        return [[(r, c) for c in range(self.cols)] for r in range(self.rows)] + [
+            [(r, c) for r in range(self.rows)] for c in range(self.cols)
+        ]
 
     def solution(self, cells: Iterable[Cell]) -> HitoriSolution:
         return HitoriSolution(cells)
@@ -54,8 +71,13 @@ def verify_hitori(p: Hitori, shaded: frozenset[Cell]) -> list[Violation]:
                 kept.setdefault(p.numbers[cell[0]][cell[1]], []).append(cell)
         for n, where in kept.items():
             if len(where) > 1:
-                out.append(Violation(REPEATED_NUMBER, tuple(where),
-                                     f"{n} is unshaded {len(where)} times in {kind} {index}: {', '.join(map(str, where))}"))
+                out.append(
+                    Violation(
+                        REPEATED_NUMBER,
+                        tuple(where),
+                        f"{n} is unshaded {len(where)} times in {kind} {index}: {', '.join(map(str, where))}",
+                    )
+                )
     # No two shaded cells share a side.
     for a, b in adjacent_pairs(p, shaded):
         out.append(Violation(ADJACENT_SHADED, (a, b), f"shaded cells {a} and {b} share a side"))
@@ -64,10 +86,13 @@ def verify_hitori(p: Hitori, shaded: frozenset[Cell]) -> list[Violation]:
     parts = regions(p, unshaded)
     if len(parts) > 1:
         cut_off = sorted(cell for part in parts[1:] for cell in part)
-        out.append(Violation(
-            UNSHADED_SPLIT, tuple(cut_off),
-            f"{len(cut_off)} unshaded cell(s) are cut off from the region of {unshaded[0]}, first {cut_off[0]}",
-        ))
+        out.append(
+            Violation(
+                UNSHADED_SPLIT,
+                tuple(cut_off),
+                f"{len(cut_off)} unshaded cell(s) are cut off from the region of {unshaded[0]}, first {cut_off[0]}",
+            )
+        )
     return out
 
 
@@ -88,8 +113,9 @@ def _grid(rows: int, cols: int, tokens: list[list[str]], expected: str) -> tuple
 def random_hitori(rng: random.Random, rows: int, cols: int) -> Hitori:
     """Numbers 1..max(rows, cols): small boards repeat numbers in most lines."""
     top = max(rows, cols)
-    return Hitori.from_rows([[rng.randint(1, top) for _ in range(cols)] for _ in range(rows)],
-                            name=f"rand-hitori-{rows}x{cols}")
+    return Hitori.from_rows(
+        [[rng.randint(1, top) for _ in range(cols)] for _ in range(rows)], name=f"rand-hitori-{rows}x{cols}"
+    )
 
 
 # puzz.link body (pzprjs ``Encode.decodeHitori``/``encodeHitori``, src/variety/hitori.js), one
@@ -108,13 +134,15 @@ def _url_decode(body: str, rows: int, cols: int) -> Hitori:
             n = int(ch, 36)
             i += 1
         elif ch == "-":
-            chunk = body[i + 1:i + 3]
+            chunk = body[i + 1 : i + 3]
             if len(chunk) != 2 or any(x not in _BASE36 for x in chunk):
                 raise BadBody("'-' must be followed by 2 base-36 digits", i)
             n = int(chunk, 36)
             i += 3
         elif ch in ".%@":
-            raise BadBody(f"{'an empty' if ch == '.' else 'a ?'} cell ({ch!r}); every Hitori cell needs a number", i)
+            raise BadBody(
+                f"{'an empty' if ch == '.' else 'a ?'} cell ({ch!r}); every Hitori cell needs a number", i
+            )
         else:
             raise BadBody(f"unexpected {ch!r}", i)
         if n < 1:
@@ -122,7 +150,7 @@ def _url_decode(body: str, rows: int, cols: int) -> Hitori:
         values.append(n)
     if len(values) < rows * cols:
         raise BadBody(f"body holds {len(values)} of the board's {rows * cols} numbers", len(body))
-    return Hitori(rows, cols, numbers=tuple(tuple(values[r * cols:(r + 1) * cols]) for r in range(rows)))
+    return Hitori(rows, cols, numbers=tuple(tuple(values[r * cols : (r + 1) * cols]) for r in range(rows)))
 
 
 def _url_encode(p: Hitori) -> str:
@@ -135,36 +163,59 @@ def _url_encode(p: Hitori) -> str:
     return "".join(out)
 
 
-SPEC = register_family(FamilySpec(
-    family=Hitori.family,
-    title="Hitori",
-    puzzle_type=Hitori,
-    answer="shaded cells",
-    rules=("no number appears twice among the unshaded cells of a row or column",
-           "no two shaded cells share a side", "all unshaded cells are orthogonally connected"),
-    verify=verify_hitori,
-    view=_view,
-    native_token=lambda p, cell: str(p.number(cell)),
-    from_native=_from_native,
-    native_mark="#",
-    native_help="the cell's number (a positive integer)",
-    candidates=lambda p: grid_cells(p.rows, p.cols),
-    random_board=random_hitori,
-    asp_facts=InstanceSchema("shaded", ASP_SIZE_DOC + "num(X,Y,N).     cell (X,Y) holds the number N",
-                             lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})." for r, row in enumerate(p.numbers)
-                                                                for c, n in enumerate(row)]) + "\n"),
-    mzn_data=InstanceSchema("shaded", MZN_SIZE_DOC + (
-        "array[1..h,1..w] of int: n;         the numbers (positive)\n"
-        "output: array[1..h,1..w] of var bool: shaded"), lambda p: dzn_board(p, "n", p.number)),
-    # janko text: a positive integer in every cell; answers '-' unshaded, 'x' shaded
-    janko=JankoCodec(
-        tokens=lambda p: [[str(n) for n in row] for row in p.numbers],
-        parse=lambda rows, cols, tokens: Hitori(rows, cols, numbers=_grid(rows, cols, tokens, "a positive integer")),
-        claims=lambda tokens: all(t.isascii() and t.isdecimal() and len(t) <= 9 and int(t) > 0 for row in tokens for t in row),
-        dataset_names=("hitori",),
-    ),
-    puzzlink=PuzzlinkCodec(ids=("hitori",), decode=_url_decode, encode=_url_encode),
-    generator="puzzlebench.generate.hitori:HitoriOptions:generate_hitori",
-    description="shade cells, never two side by side, keeping the unshaded cells connected, so that no "
-                "number repeats among the unshaded cells of a row or column",
-))
+SPEC = register_family(
+    FamilySpec(
+        family=Hitori.family,
+        title="Hitori",
+        puzzle_type=Hitori,
+        answer="shaded cells",
+        rules=(
+            "no number appears twice among the unshaded cells of a row or column",
+            "no two shaded cells share a side",
+            "all unshaded cells are orthogonally connected",
+        ),
+        verify=verify_hitori,
+        view=_view,
+        native_token=lambda p, cell: str(p.number(cell)),
+        from_native=_from_native,
+        native_mark="#",
+        native_help="the cell's number (a positive integer)",
+        candidates=lambda p: grid_cells(p.rows, p.cols),
+        random_board=random_hitori,
+        asp_facts=InstanceSchema(
+            "shaded",
+            ASP_SIZE_DOC + "num(X,Y,N).     cell (X,Y) holds the number N",
+            lambda p: (
+                "\n".join(
+                    asp_size(p)
+                    + [f"num({r},{c},{n})." for r, row in enumerate(p.numbers) for c, n in enumerate(row)]
+                )
+                + "\n"
+            ),
+        ),
+        mzn_data=InstanceSchema(
+            "shaded",
+            MZN_SIZE_DOC
+            + (
+                "array[1..h,1..w] of int: n;         the numbers (positive)\n"
+                "output: array[1..h,1..w] of var bool: shaded"
+            ),
+            lambda p: dzn_board(p, "n", p.number),
+        ),
+        # janko text: a positive integer in every cell; answers '-' unshaded, 'x' shaded
+        janko=JankoCodec(
+            tokens=lambda p: [[str(n) for n in row] for row in p.numbers],
+            parse=lambda rows, cols, tokens: Hitori(
+                rows, cols, numbers=_grid(rows, cols, tokens, "a positive integer")
+            ),
+            claims=lambda tokens: all(
+                t.isascii() and t.isdecimal() and len(t) <= 9 and int(t) > 0 for row in tokens for t in row
+            ),
+            dataset_names=("hitori",),
+        ),
+        puzzlink=PuzzlinkCodec(ids=("hitori",), decode=_url_decode, encode=_url_encode),
+        generator="puzzlebench.generate.hitori:HitoriOptions:generate_hitori",
+        description="shade cells, never two side by side, keeping the unshaded cells connected, so that no "
+        "number repeats among the unshaded cells of a row or column",
+    )
+)

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from .base import ClueBoard, Family, Rule, Solution, Violation, prechecked
-from .family import (ASP_SIZE_DOC, MZN_SIZE_DOC, FamilySpec, InstanceSchema, JankoCodec, PuzzlinkCodec,
-                     asp_size, clue_token, clue_view, dzn_board, grid_cells, numbers_from_tokens,
-                     register_family)
+from .family import (
+    ASP_SIZE_DOC,
+    MZN_SIZE_DOC,
+    FamilySpec,
+    InstanceSchema,
+    JankoCodec,
+    PuzzlinkCodec,
+    asp_size,
+    clue_token,
+    clue_view,
+    dzn_board,
+    grid_cells,
+    numbers_from_tokens,
+    register_family,
+)
 from .grid import Cell
 from .verify import STEPS, adjacent_pairs, inside, regions
 
@@ -59,10 +72,13 @@ def verify_kuromasu(p: Kuromasu, black: frozenset[Cell]) -> list[Violation]:
     parts = regions(p, white)
     if len(parts) > 1:
         cut_off = sorted(cell for part in parts[1:] for cell in part)
-        out.append(Violation(
-            WHITE_REGION_SPLIT, tuple(cut_off),
-            f"{len(cut_off)} white cell(s) are cut off from the region of {white[0]}, first {cut_off[0]}",
-        ))
+        out.append(
+            Violation(
+                WHITE_REGION_SPLIT,
+                tuple(cut_off),
+                f"{len(cut_off)} white cell(s) are cut off from the region of {white[0]}, first {cut_off[0]}",
+            )
+        )
     # A number equals the count of white cells it sees, itself included.
     for cell, n in p.numbers.items():
         seen = 1
@@ -72,9 +88,10 @@ def verify_kuromasu(p: Kuromasu, black: frozenset[Cell]) -> list[Violation]:
                 seen += 1
                 r, c = r + dr, c + dc
         if seen != n:
-            out.append(Violation(VISIBLE_COUNT_WRONG, (cell,), f"number {n} at {cell} sees {seen} white cell(s)"))
+            out.append(
+                Violation(VISIBLE_COUNT_WRONG, (cell,), f"number {n} at {cell} sees {seen} white cell(s)")
+            )
     return out
-
 
 
 def kuromasu_accepts(p: Kuromasu, black: frozenset[Cell]) -> bool:
@@ -150,50 +167,79 @@ def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> Kuromasu:
             t = row[c]
             if not (t.isascii() and t.isdecimal()) or len(t) > 9 or not 1 <= int(t) <= high:
                 # a bad token or a number out of range: the checked path says what is wrong
-                return Kuromasu(rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1))
+                return Kuromasu(
+                    rows, cols, numbers=numbers_from_tokens(tokens, "-", "'-' or a positive integer", 1)
+                )
             numbers[(r, c)] = int(t)
     # The cells were made here, in bounds and in row-major order, with numbers 1..rows+cols-1.
     return prechecked(Kuromasu, rows, cols, numbers=numbers, unknown=frozenset())
 
 
-SPEC = register_family(FamilySpec(
-    family=Kuromasu.family,
-    title="Kuromasu",
-    aliases=("kurodoko",),
-    puzzle_type=Kuromasu,
-    answer="black cells",
-    rules=("numbered cells are white", "no two black cells share a side",
-           "all white cells are orthogonally connected",
-           "a number counts the white cells it sees in its row and column, itself included"),
-    verify=verify_kuromasu,
-    accepts=kuromasu_accepts,
-    view=clue_view,
-    native_token=clue_token,
-    from_native=_from_native,
-    native_mark="#",
-    native_help="'.' cell, a number, '?' white cell with an unknown number",
-    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
-    random_board=random_kuromasu,
-    asp_facts=InstanceSchema("black", ASP_SIZE_DOC + (
-        "num(X,Y,N).     (X,Y) holds the number N\n"
-        "clue(X,Y).      (X,Y) is a clue: numbered or '?' (always white)"),
-        lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
-                            + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]) + "\n"),
-    mzn_data=InstanceSchema("black", MZN_SIZE_DOC + (
-        "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue, else the number\n"
-        "output: array[1..h,1..w] of var bool: black"),
-        lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0))),
-    # janko text: '-' cell, a number; answers '-' white, 'x' black (clues may be copied)
-    janko=JankoCodec(
-        tokens=lambda p: [[str(p.numbers.get((r, c), "-")) for c in range(p.cols)] for r in range(p.rows)],
-        parse=_janko_parse,
-        claims=lambda tokens: any(t == "-" for row in tokens for t in row) and any(
-            len(t) > 1 or t in "56789" for row in tokens for t in row if t.isdecimal()),
-        limits=lambda p: f"'?' clue at {min(p.unknown)} (janko Kuromasu has numbers only)" if p.unknown else None,
-        dataset_names=("kuromasu", "kurodoko"),
-    ),
-    puzzlink=PuzzlinkCodec(ids=("kurodoko",), decode=_url_decode, encode=_url_encode),
-    generator="puzzlebench.generate.kuromasu:KuromasuOptions:generate_kuromasu",
-    description="blacken cells, never two side by side, keeping the white cells connected, so that "
-                "each number sees that many white cells in its row and column",
-))
+SPEC = register_family(
+    FamilySpec(
+        family=Kuromasu.family,
+        title="Kuromasu",
+        aliases=("kurodoko",),
+        puzzle_type=Kuromasu,
+        answer="black cells",
+        rules=(
+            "numbered cells are white",
+            "no two black cells share a side",
+            "all white cells are orthogonally connected",
+            "a number counts the white cells it sees in its row and column, itself included",
+        ),
+        verify=verify_kuromasu,
+        accepts=kuromasu_accepts,
+        view=clue_view,
+        native_token=clue_token,
+        from_native=_from_native,
+        native_mark="#",
+        native_help="'.' cell, a number, '?' white cell with an unknown number",
+        candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
+        random_board=random_kuromasu,
+        asp_facts=InstanceSchema(
+            "black",
+            ASP_SIZE_DOC
+            + (
+                "num(X,Y,N).     (X,Y) holds the number N\n"
+                "clue(X,Y).      (X,Y) is a clue: numbered or '?' (always white)"
+            ),
+            lambda p: (
+                "\n".join(
+                    asp_size(p)
+                    + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+                    + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
+                )
+                + "\n"
+            ),
+        ),
+        mzn_data=InstanceSchema(
+            "black",
+            MZN_SIZE_DOC
+            + (
+                "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue, else the number\n"
+                "output: array[1..h,1..w] of var bool: black"
+            ),
+            lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0)),
+        ),
+        # janko text: '-' cell, a number; answers '-' white, 'x' black (clues may be copied)
+        janko=JankoCodec(
+            tokens=lambda p: [
+                [str(p.numbers.get((r, c), "-")) for c in range(p.cols)] for r in range(p.rows)
+            ],
+            parse=_janko_parse,
+            claims=lambda tokens: (
+                any(t == "-" for row in tokens for t in row)
+                and any(len(t) > 1 or t in "56789" for row in tokens for t in row if t.isdecimal())
+            ),
+            limits=lambda p: (
+                f"'?' clue at {min(p.unknown)} (janko Kuromasu has numbers only)" if p.unknown else None
+            ),
+            dataset_names=("kuromasu", "kurodoko"),
+        ),
+        puzzlink=PuzzlinkCodec(ids=("kurodoko",), decode=_url_decode, encode=_url_encode),
+        generator="puzzlebench.generate.kuromasu:KuromasuOptions:generate_kuromasu",
+        description="blacken cells, never two side by side, keeping the white cells connected, so that "
+        "each number sees that many white cells in its row and column",
+    )
+)

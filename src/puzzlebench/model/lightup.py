@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 from ..errors import ClueOutOfRange
 from .base import Family, Puzzle, Rule, Solution, Violation, freeze_map, prechecked
-from .family import (ASP_SIZE_DOC, DARK, LIT, MZN_SIZE_DOC, WHITE, BadBody, CellView, FamilySpec, InstanceSchema,
-                     JankoCodec, PuzzlinkCodec, asp_size, grid_cells, numbers_from_tokens, register_family)
+from .family import (
+    ASP_SIZE_DOC,
+    DARK,
+    LIT,
+    MZN_SIZE_DOC,
+    WHITE,
+    BadBody,
+    CellView,
+    FamilySpec,
+    InstanceSchema,
+    JankoCodec,
+    PuzzlinkCodec,
+    asp_size,
+    grid_cells,
+    numbers_from_tokens,
+    register_family,
+)
 from .grid import Cell
 from .verify import STEPS, inside
 
@@ -86,10 +102,16 @@ def verify_lightup(p: LightUp, bulbs: frozenset[Cell]) -> list[Violation]:
                     pair = (min(b, (r, c)), max(b, (r, c)))
                     if pair not in seen_pairs:
                         seen_pairs.add(pair)
-                        out.append(Violation(BULBS_SEE_EACH_OTHER, pair, f"bulbs at {pair[0]} and {pair[1]} see each other"))
+                        out.append(
+                            Violation(
+                                BULBS_SEE_EACH_OTHER, pair, f"bulbs at {pair[0]} and {pair[1]} see each other"
+                            )
+                        )
                 r, c = r + dr, c + dc
     # Every open cell is lit.
-    unlit = [(r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.walls and (r, c) not in lit]
+    unlit = [
+        (r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in p.walls and (r, c) not in lit
+    ]
     for cell in unlit:
         out.append(Violation(UNLIT_CELL, (cell,), f"cell {cell} is not lit"))
     # A numbered wall has exactly that many bulbs on its four neighbours.
@@ -97,9 +119,14 @@ def verify_lightup(p: LightUp, bulbs: frozenset[Cell]) -> list[Violation]:
         around = [(cell[0] + dr, cell[1] + dc) for dr, dc in STEPS]
         got = sorted(x for x in around if x in bulbs)
         if len(got) != n:
-            out.append(Violation(CLUE_COUNT_WRONG, (cell, *got), f"wall {cell} wants {n} bulb(s) next to it, has {len(got)}"))
+            out.append(
+                Violation(
+                    CLUE_COUNT_WRONG,
+                    (cell, *got),
+                    f"wall {cell} wants {n} bulb(s) next to it, has {len(got)}",
+                )
+            )
     return out
-
 
 
 def lightup_accepts(p: LightUp, bulbs: frozenset[Cell]) -> bool:
@@ -177,22 +204,29 @@ def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Li
     return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, **kw)
 
 
-def random_lightup(rng: random.Random, rows: int, cols: int, wall_p: float = 0.3, number_p: float = 0.5) -> LightUp:
+def random_lightup(
+    rng: random.Random, rows: int, cols: int, wall_p: float = 0.3, number_p: float = 0.5
+) -> LightUp:
     walls = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < wall_p}
     numbers = {}
     for r, c in walls:
         if rng.random() < number_p:
-            free = sum((r + dr, c + dc) not in walls and 0 <= r + dr < rows and 0 <= c + dc < cols
-                       for dr, dc in STEPS)
+            free = sum(
+                (r + dr, c + dc) not in walls and 0 <= r + dr < rows and 0 <= c + dc < cols
+                for dr, dc in STEPS
+            )
             numbers[(r, c)] = rng.randint(0, min(4, free))
     return LightUp(rows, cols, walls=frozenset(walls), numbers=numbers, name=f"rand-lightup-{rows}x{cols}")
 
 
 # janko text: '-' empty, 'x' wall, 0-4 numbered wall; answers repeat the board with 'o' on bulbs.
 
+
 def _janko_tokens(p: LightUp) -> list[list[str]]:
-    return [["x" if t == "#" else "-" if t == "." else t for t in row]
-            for row in ([_token(p, (r, c)) for c in range(p.cols)] for r in range(p.rows))]
+    return [
+        ["x" if t == "#" else "-" if t == "." else t for t in row]
+        for row in ([_token(p, (r, c)) for c in range(p.cols)] for r in range(p.rows))
+    ]
 
 
 _JANKO_NUMBERS = {str(n): n for n in range(5)}
@@ -211,8 +245,12 @@ def _janko_parse(rows: int, cols: int, tokens: list[list[str]]) -> LightUp:
             else:  # another spelling of a number, or a bad token: the checked path reads it
                 walls = [(r, c) for r, row in enumerate(tokens) for c, t in enumerate(row) if t == "x"]
                 plain = [["-" if t == "x" else t for t in row] for row in tokens]
-                return LightUp(rows, cols, walls=frozenset(walls),
-                               numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4))
+                return LightUp(
+                    rows,
+                    cols,
+                    walls=frozenset(walls),
+                    numbers=numbers_from_tokens(plain, "-", "'-', 'x' or 0..4", 0, 4),
+                )
     # The cells were made here, in bounds and in row-major order, with numbers 0..4 (a number's
     # cell is a wall too).
     walls.extend(numbers)
@@ -228,6 +266,7 @@ def _janko_fits(token: str, clue: str) -> bool:
 
 # puzz.link body (pzprjs decode4Cell/encode4Cell): 0-4 a numbered wall; 5-9 one (n+5) followed by
 # one empty cell; a-e one (n+10) followed by two; '.' a wall without number; g-z 1..20 empty cells.
+
 
 def _url_decode(body: str, rows: int, cols: int) -> LightUp:
     size = rows * cols
@@ -284,9 +323,15 @@ def _url_encode(p: LightUp) -> str:
 
 
 def _asp_facts(p: LightUp) -> str:
-    return "\n".join(asp_size(p) + [f"wall({r},{c})." for r, c in sorted(p.walls)]
-                     + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
-                     + [f"open({r},{c})." for r, c in sorted(p.open_cells)]) + "\n"
+    return (
+        "\n".join(
+            asp_size(p)
+            + [f"wall({r},{c})." for r, c in sorted(p.walls)]
+            + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+            + [f"open({r},{c})." for r, c in sorted(p.open_cells)]
+        )
+        + "\n"
+    )
 
 
 def _dzn(p: LightUp) -> str:
@@ -295,37 +340,63 @@ def _dzn(p: LightUp) -> str:
     return lightup_dzn(p)
 
 
-SPEC = register_family(FamilySpec(
-    family=LightUp.family,
-    title="Light Up",
-    aliases=("akari",),
-    puzzle_type=LightUp,
-    answer="bulbs",
-    rules=("a bulb lights its row and column up to a wall", "every open cell is lit",
-           "no bulb lights another", "a numbered wall has that many bulbs beside it"),
-    verify=verify_lightup,
-    accepts=lightup_accepts,
-    view=_view,
-    context=lambda p, bulbs: lit_cells(p, bulbs),
-    native_token=_token,
-    from_native=_from_native,
-    native_mark="*",
-    native_help="'.' open, '#' wall, 0-4 numbered wall",
-    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.walls],
-    random_board=random_lightup,
-    asp_facts=InstanceSchema("bulb", ASP_SIZE_DOC + (
-        "wall(X,Y).      (X,Y) is a wall\n"
-        "num(X,Y,N).     the wall at (X,Y) carries the number N (0..4)\n"
-        "open(X,Y).      (X,Y) is an open cell (a bulb may go there)"), _asp_facts),
-    mzn_data=InstanceSchema("x", MZN_SIZE_DOC + (
-        "array[1..h,1..w] of int: b;         -1 open cell, 5 plain wall, 0..4 numbered wall (seed 001's data)\n"
-        "output: array[1..h,1..w] of var bool: x   (x[i,j] = a bulb on open cell (i,j))"), _dzn),
-    janko=JankoCodec(tokens=_janko_tokens, parse=_janko_parse, mark="o", marks_over_problem=True, fits=_janko_fits,
-                     claims=lambda tokens: any(t in ("x", "o", "0") for row in tokens for t in row),
-                     dataset_names=("akari", "lightup")),
-    # pzprjs's PIDs for this genre (pzpr.variety.toPID); it writes "akari"
-    puzzlink=PuzzlinkCodec(ids=("akari", "lightup", "bijutsukan"), decode=_url_decode, encode=_url_encode),
-    generator="puzzlebench.generate.lightup:LightUpOptions:generate_lightup",
-    description="place bulbs on open cells so every open cell is lit, no bulb sees another, and "
-                "numbered walls have that many bulbs next to them",
-))
+SPEC = register_family(
+    FamilySpec(
+        family=LightUp.family,
+        title="Light Up",
+        aliases=("akari",),
+        puzzle_type=LightUp,
+        answer="bulbs",
+        rules=(
+            "a bulb lights its row and column up to a wall",
+            "every open cell is lit",
+            "no bulb lights another",
+            "a numbered wall has that many bulbs beside it",
+        ),
+        verify=verify_lightup,
+        accepts=lightup_accepts,
+        view=_view,
+        context=lambda p, bulbs: lit_cells(p, bulbs),
+        native_token=_token,
+        from_native=_from_native,
+        native_mark="*",
+        native_help="'.' open, '#' wall, 0-4 numbered wall",
+        candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.walls],
+        random_board=random_lightup,
+        asp_facts=InstanceSchema(
+            "bulb",
+            ASP_SIZE_DOC
+            + (
+                "wall(X,Y).      (X,Y) is a wall\n"
+                "num(X,Y,N).     the wall at (X,Y) carries the number N (0..4)\n"
+                "open(X,Y).      (X,Y) is an open cell (a bulb may go there)"
+            ),
+            _asp_facts,
+        ),
+        mzn_data=InstanceSchema(
+            "x",
+            MZN_SIZE_DOC
+            + (
+                "array[1..h,1..w] of int: b;         -1 open cell, 5 plain wall, 0..4 numbered wall (seed 001's data)\n"
+                "output: array[1..h,1..w] of var bool: x   (x[i,j] = a bulb on open cell (i,j))"
+            ),
+            _dzn,
+        ),
+        janko=JankoCodec(
+            tokens=_janko_tokens,
+            parse=_janko_parse,
+            mark="o",
+            marks_over_problem=True,
+            fits=_janko_fits,
+            claims=lambda tokens: any(t in ("x", "o", "0") for row in tokens for t in row),
+            dataset_names=("akari", "lightup"),
+        ),
+        # pzprjs's PIDs for this genre (pzpr.variety.toPID); it writes "akari"
+        puzzlink=PuzzlinkCodec(
+            ids=("akari", "lightup", "bijutsukan"), decode=_url_decode, encode=_url_encode
+        ),
+        generator="puzzlebench.generate.lightup:LightUpOptions:generate_lightup",
+        description="place bulbs on open cells so every open cell is lit, no bulb sees another, and "
+        "numbered walls have that many bulbs next to them",
+    )
+)

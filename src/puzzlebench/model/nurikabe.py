@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from .base import ClueBoard, Family, Rule, Solution, Violation
-from .family import (ASP_SIZE_DOC, MZN_SIZE_DOC, BadBody, FamilySpec, InstanceSchema, JankoCodec, PuzzlinkCodec,
-                     asp_size, clue_token, clue_view, dzn_board, grid_cells, numbers_from_tokens,
-                     register_family)
+from .family import (
+    ASP_SIZE_DOC,
+    MZN_SIZE_DOC,
+    BadBody,
+    FamilySpec,
+    InstanceSchema,
+    JankoCodec,
+    PuzzlinkCodec,
+    asp_size,
+    clue_token,
+    clue_view,
+    dzn_board,
+    grid_cells,
+    numbers_from_tokens,
+    register_family,
+)
 from .grid import Cell
-from .verify import around, regions
+from .verify import regions
 
 SHADED_NUMBER = Rule.define("SHADED_NUMBER", "shaded number")
 WALL_SPLIT = Rule.define("WALL_SPLIT", "wall split")
@@ -62,10 +76,13 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
     parts = regions(p, wall)
     if len(parts) > 1:
         cut_off = sorted(cell for part in parts[1:] for cell in part)
-        out.append(Violation(
-            WALL_SPLIT, tuple(cut_off),
-            f"{len(cut_off)} wall cell(s) are cut off from the wall of {parts[0][0]}, first {cut_off[0]}",
-        ))
+        out.append(
+            Violation(
+                WALL_SPLIT,
+                tuple(cut_off),
+                f"{len(cut_off)} wall cell(s) are cut off from the wall of {parts[0][0]}, first {cut_off[0]}",
+            )
+        )
     # No 2x2 block is entirely shaded.
     for r in range(p.rows - 1):
         for c in range(p.cols - 1):
@@ -78,15 +95,30 @@ def verify_nurikabe(p: Nurikabe, wall: frozenset[Cell]) -> list[Violation]:
     for island in regions(p, island_cells):
         numbered = [cell for cell in island if cell in clues]
         if not numbered:
-            out.append(Violation(ISLAND_WITHOUT_NUMBER, tuple(island),
-                                 f"the island of {island[0]} ({len(island)} cell(s)) has no number"))
+            out.append(
+                Violation(
+                    ISLAND_WITHOUT_NUMBER,
+                    tuple(island),
+                    f"the island of {island[0]} ({len(island)} cell(s)) has no number",
+                )
+            )
         elif len(numbered) > 1:
-            out.append(Violation(ISLAND_TWO_NUMBERS, tuple(numbered),
-                                 f"the island of {island[0]} holds {len(numbered)} clues (numbers or '?')"))
+            out.append(
+                Violation(
+                    ISLAND_TWO_NUMBERS,
+                    tuple(numbered),
+                    f"the island of {island[0]} holds {len(numbered)} clues (numbers or '?')",
+                )
+            )
         elif numbered[0] in p.numbers and len(island) != p.numbers[numbered[0]]:
-            out.append(Violation(ISLAND_SIZE_WRONG, tuple(island),
-                                 f"the island of number {p.numbers[numbered[0]]} at {numbered[0]} has "
-                                 f"{len(island)} cell(s)"))
+            out.append(
+                Violation(
+                    ISLAND_SIZE_WRONG,
+                    tuple(island),
+                    f"the island of number {p.numbers[numbered[0]]} at {numbered[0]} has "
+                    f"{len(island)} cell(s)",
+                )
+            )
     return out
 
 
@@ -102,8 +134,14 @@ def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Nu
     return _from_tokens(rows, cols, tokens, ".", **kw)
 
 
-def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.2,
-                    unknown_p: float = 0.35, unknown_cells: int = 20) -> Nurikabe:
+def random_nurikabe(
+    rng: random.Random,
+    rows: int,
+    cols: int,
+    clue_p: float = 0.2,
+    unknown_p: float = 0.35,
+    unknown_cells: int = 20,
+) -> Nurikabe:
     """Random numbers on a small board; at least one so that some answer may exist. On boards of
     at most ``unknown_cells`` cells a clue is '?' with probability ``unknown_p``."""
     numbers, unknown = {}, set()
@@ -117,7 +155,9 @@ def random_nurikabe(rng: random.Random, rows: int, cols: int, clue_p: float = 0.
     if not numbers:
         numbers[(rng.randrange(rows), rng.randrange(cols))] = rng.randint(1, min(rows * cols, 4))
     numbers = {cell: n for cell, n in numbers.items() if cell not in unknown}
-    return Nurikabe(rows, cols, numbers=numbers, unknown=frozenset(unknown), name=f"rand-nurikabe-{rows}x{cols}")
+    return Nurikabe(
+        rows, cols, numbers=numbers, unknown=frozenset(unknown), name=f"rand-nurikabe-{rows}x{cols}"
+    )
 
 
 def _url_decode(body: str, rows: int, cols: int) -> Nurikabe:
@@ -126,7 +166,10 @@ def _url_decode(body: str, rows: int, cols: int) -> Nurikabe:
     numbers, unknown = decode_number16(body, rows, cols)
     bad = next(((cell, n) for cell, n in sorted(numbers.items()) if n < 1), None)
     if bad:
-        raise BadBody(f"number {bad[1]} at {bad[0]} (islands have at least one cell)", _body_index(body, rows, cols, bad[0]))
+        raise BadBody(
+            f"number {bad[1]} at {bad[0]} (islands have at least one cell)",
+            _body_index(body, rows, cols, bad[0]),
+        )
     return Nurikabe(rows, cols, numbers=numbers, unknown=frozenset(unknown))
 
 
@@ -147,42 +190,63 @@ def _url_encode(p: Nurikabe) -> str:
     return encode_number16(p.rows, p.cols, dict(p.numbers), p.unknown)
 
 
-SPEC = register_family(FamilySpec(
-    family=Nurikabe.family,
-    title="Nurikabe",
-    puzzle_type=Nurikabe,
-    answer="wall cells",
-    rules=("numbered (and '?') cells are unshaded", "all shaded cells form one orthogonally connected wall",
-           "no 2x2 block is entirely shaded",
-           "every island (unshaded region) holds exactly one clue, a number equal to its size or a '?' "
-           "(any size)"),
-    verify=verify_nurikabe,
-    view=clue_view,
-    native_token=clue_token,
-    from_native=_from_native,
-    native_mark="#",
-    native_help="'.' cell, a number (the size of its island), '?' a clue whose island has any size",
-    candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
-    random_board=random_nurikabe,
-    asp_facts=InstanceSchema("wall", ASP_SIZE_DOC + (
-        "num(X,Y,N).     (X,Y) holds the number N (an island of N cells)\n"
-        "clue(X,Y).      (X,Y) is a clue: numbered or '?' (unshaded; its island holds no other clue)"),
-        lambda p: "\n".join(asp_size(p) + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
-                            + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]) + "\n"),
-    mzn_data=InstanceSchema("wall", MZN_SIZE_DOC + (
-        "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue (an island of any size), else the "
-        "island's size\n"
-        "output: array[1..h,1..w] of var bool: wall"),
-        lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0))),
-    # janko text: '-' cell, a number, '?' a clue of unknown size; answers '-' island, 'x' wall
-    # (clues may be copied)
-    janko=JankoCodec(
-        tokens=lambda p: [[p.clue_label((r, c)) or "-" for c in range(p.cols)] for r in range(p.rows)],
-        parse=lambda rows, cols, tokens: _from_tokens(rows, cols, tokens, "-"),
-        dataset_names=("nurikabe",),
-    ),
-    puzzlink=PuzzlinkCodec(ids=("nurikabe",), decode=_url_decode, encode=_url_encode),
-    generator="puzzlebench.generate.nurikabe:NurikabeOptions:generate_nurikabe",
-    description="shade a connected wall with no 2x2 block so that every unshaded island holds one "
-                "number equal to its size",
-))
+SPEC = register_family(
+    FamilySpec(
+        family=Nurikabe.family,
+        title="Nurikabe",
+        puzzle_type=Nurikabe,
+        answer="wall cells",
+        rules=(
+            "numbered (and '?') cells are unshaded",
+            "all shaded cells form one orthogonally connected wall",
+            "no 2x2 block is entirely shaded",
+            "every island (unshaded region) holds exactly one clue, a number equal to its size or a '?' "
+            "(any size)",
+        ),
+        verify=verify_nurikabe,
+        view=clue_view,
+        native_token=clue_token,
+        from_native=_from_native,
+        native_mark="#",
+        native_help="'.' cell, a number (the size of its island), '?' a clue whose island has any size",
+        candidates=lambda p: [cell for cell in grid_cells(p.rows, p.cols) if cell not in p.clue_cells],
+        random_board=random_nurikabe,
+        asp_facts=InstanceSchema(
+            "wall",
+            ASP_SIZE_DOC
+            + (
+                "num(X,Y,N).     (X,Y) holds the number N (an island of N cells)\n"
+                "clue(X,Y).      (X,Y) is a clue: numbered or '?' (unshaded; its island holds no other clue)"
+            ),
+            lambda p: (
+                "\n".join(
+                    asp_size(p)
+                    + [f"num({r},{c},{n})." for (r, c), n in sorted(p.numbers.items())]
+                    + [f"clue({r},{c})." for r, c in sorted(p.clue_cells)]
+                )
+                + "\n"
+            ),
+        ),
+        mzn_data=InstanceSchema(
+            "wall",
+            MZN_SIZE_DOC
+            + (
+                "array[1..h,1..w] of int: n;         0 no clue, -1 a '?' clue (an island of any size), else the "
+                "island's size\n"
+                "output: array[1..h,1..w] of var bool: wall"
+            ),
+            lambda p: dzn_board(p, "n", lambda cell: p.numbers.get(cell, -1 if cell in p.unknown else 0)),
+        ),
+        # janko text: '-' cell, a number, '?' a clue of unknown size; answers '-' island, 'x' wall
+        # (clues may be copied)
+        janko=JankoCodec(
+            tokens=lambda p: [[p.clue_label((r, c)) or "-" for c in range(p.cols)] for r in range(p.rows)],
+            parse=lambda rows, cols, tokens: _from_tokens(rows, cols, tokens, "-"),
+            dataset_names=("nurikabe",),
+        ),
+        puzzlink=PuzzlinkCodec(ids=("nurikabe",), decode=_url_decode, encode=_url_encode),
+        generator="puzzlebench.generate.nurikabe:NurikabeOptions:generate_nurikabe",
+        description="shade a connected wall with no 2x2 block so that every unshaded island holds one "
+        "number equal to its size",
+    )
+)

@@ -11,7 +11,7 @@ answer the quick check rejects.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .base import OUT_OF_BOUNDS, Puzzle, Solution, Violation
 from .grid import Cell
@@ -27,7 +27,11 @@ def verify(puzzle: Puzzle, answer: Solution | Iterable[Cell]) -> list[Violation]
     cells = answer.cells if isinstance(answer, Solution) else frozenset(tuple(c) for c in answer)
     outside = sorted(c for c in cells if not (0 <= c[0] < puzzle.rows and 0 <= c[1] < puzzle.cols))
     if outside:
-        return [Violation(OUT_OF_BOUNDS, tuple(outside), f"{len(outside)} cell(s) outside the grid, first {outside[0]}")]
+        return [
+            Violation(
+                OUT_OF_BOUNDS, tuple(outside), f"{len(outside)} cell(s) outside the grid, first {outside[0]}"
+            )
+        ]
     try:
         spec = family_spec(puzzle.family)
     except (AttributeError, ValueError):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import time
 import traceback
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import deduce as deduction
 from .. import registry
@@ -36,8 +37,9 @@ def split_options(spec, backend_cls: type[Backend], options: dict[str, Any]) -> 
     return enc, back
 
 
-def answers(backend: Backend, artifact: Artifact, limit: int, deadline: float | None,
-            tally: dict[str, int]) -> Iterator[frozenset[Cell]]:
+def answers(
+    backend: Backend, artifact: Artifact, limit: int, deadline: float | None, tally: dict[str, int]
+) -> Iterator[frozenset[Cell]]:
     """The one enumeration loop: up to ``limit`` answers (0 = all) as sets of marked cells.
 
     Blocking clauses range over the decision cells only, so auxiliary variables never multiply
@@ -167,7 +169,9 @@ def solve(
                 artifact.fix(deduced.settled)
                 settled = len(deduced.settled)
                 if getattr(artifact, "native", None) and not getattr(backend, "native_cardinality", False):
-                    artifact.clausal(f"backend {backend_cls.name!r}")  # refused: it takes no native constraint
+                    artifact.clausal(
+                        f"backend {backend_cls.name!r}"
+                    )  # refused: it takes no native constraint
                 backend.build(artifact, deadline)
                 t_build = time.perf_counter()
                 if not backend.timed_out:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
 
 from ..encodings.base import CellClause, Option
 from ..model import Cell
@@ -66,7 +67,7 @@ class Backend(ABC):
         """The version of the solver these settings name (default: the backend's version)."""
         return cls.version()
 
-    @classmethod
+    @classmethod  # noqa: B027  (an optional hook: a no-op unless overridden)
     def load(cls) -> None:
         """Import the backend's library; :func:`puzzlebench.solve` calls it before starting the
         clock, so a first solve in a fresh process is not billed for the import."""
@@ -105,7 +106,7 @@ class Backend(ABC):
         ``timed_out`` when it ends."""
         raise NotImplementedError(f"{type(self).__name__} has no native enumeration")
 
-    def interrupt(self) -> None:
+    def interrupt(self) -> None:  # noqa: B027  (an optional hook: a no-op unless overridden)
         """Ask a running search to stop (called from the watchdog's thread)."""
 
     def size(self) -> dict[str, int]:
@@ -120,10 +121,10 @@ class Backend(ABC):
         """Backend-reported extras (its own timers, ...), kept apart from the harness's clock."""
         return {}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (an optional hook: a no-op unless overridden)
         """Release native resources."""
 
-    def __enter__(self) -> "Backend":
+    def __enter__(self) -> Backend:
         return self
 
     def __exit__(self, *exc: object) -> None:

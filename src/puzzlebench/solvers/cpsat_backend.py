@@ -30,8 +30,9 @@ import importlib.util
 import queue
 import threading
 import time
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
@@ -47,13 +48,21 @@ class CpSatBackend(Backend):
     paradigm: ClassVar[str] = "cp"
     name: ClassVar[str] = "cpsat"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("num_workers", 1, description="CP-SAT search workers (1 = single-threaded, comparable across "
-               "paradigms; 0 = CP-SAT's choice)"),
+        Option(
+            "num_workers",
+            1,
+            description="CP-SAT search workers (1 = single-threaded, comparable across "
+            "paradigms; 0 = CP-SAT's choice)",
+        ),
         Option("seed", 0, description="CP-SAT random_seed"),
         Option("presolve", True, description="run CP-SAT's presolve"),
-        Option("hints", True, description="in resolve mode, hint each search with the previous candidate's "
-               "decision values (AddHint): after a lazy cut or a blocking clause the next search starts "
-               "from the last answer instead of from scratch"),
+        Option(
+            "hints",
+            True,
+            description="in resolve mode, hint each search with the previous candidate's "
+            "decision values (AddHint): after a lazy cut or a blocking clause the next search starts "
+            "from the last answer instead of from scratch",
+        ),
         Option(
             "enumeration",
             "auto",
@@ -129,7 +138,7 @@ class CpSatBackend(Backend):
 
     @classmethod
     def load(cls) -> None:
-        from ortools.sat.python import cp_model  # noqa: F401
+        from ortools.sat.python import cp_model  # noqa: F401  (the import is the point: not billed to the first solve)
 
     def native_enumeration(self) -> bool:
         mode = self._mode()
@@ -165,8 +174,10 @@ class CpSatBackend(Backend):
         if self._first_check is None:
             self._first_check = time.process_time()
         spent = self._artifact.escalation_time
-        if escalation is not None and (self._extra["solves"] >= escalation[0] or (
-                spent is not None and time.process_time() - self._first_check >= spent)):
+        if escalation is not None and (
+            self._extra["solves"] >= escalation[0]
+            or (spent is not None and time.process_time() - self._first_check >= spent)
+        ):
             self._artifact.escalation_left = left
             self._escalate(escalation[1])
             left = self.remaining(deadline)
@@ -186,7 +197,8 @@ class CpSatBackend(Backend):
         if self._last is not None and self.options.get("hints", True):
             # Start from the previous candidate: a lazy cut or a blocking clause usually changes
             # few cells of it, and CP-SAT keeps no learnt clauses between searches.
-            # (written to the proto in bulk: add_hint per Boolean took 1.4 of 1055_40x57's 29 s)
+            # (written to the proto in bulk: add_hint per Boolean is a Python call per variable,
+            # a noticeable share of a large board's solve)
             model.clear_hints()
             hint = model.proto.solution_hint
             hint.vars.extend(self._indices)
@@ -224,7 +236,9 @@ class CpSatBackend(Backend):
         """Switch to the escalation's model, with every clause added to the current one."""
         artifact = build()
         if set(artifact.decision) != set(self._cells) or artifact.escalation is not None:
-            raise EncodingError("an escalation must have the same decision cells and no escalation of its own")
+            raise EncodingError(
+                "an escalation must have the same decision cells and no escalation of its own"
+            )
         for key, value in artifact.parameters.items():
             setattr(self._solver.parameters, key, value)
         self._extra["escalated_at"] = self._extra["solves"]
@@ -259,8 +273,9 @@ class CpSatBackend(Backend):
         self._fixed = True
         self._fixed_at = self._extra["solves"]
         self._extra["root_runs"] = self._extra.get("root_runs", 0) + 1
-        self._extra["root_fixings_time"] = round(self._extra.get("root_fixings_time", 0.0)
-                                                 + solver.response_proto.user_time, 3)
+        self._extra["root_fixings_time"] = round(
+            self._extra.get("root_fixings_time", 0.0) + solver.response_proto.user_time, 3
+        )
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT returned MODEL_INVALID: {solver.solution_info()}")
         if status not in (cp_model.UNKNOWN, cp_model.FEASIBLE, cp_model.OPTIMAL):
@@ -272,10 +287,12 @@ class CpSatBackend(Backend):
             return
         fixed = 0
         # (the repeated fields are read by position: they take no negative index, and copying each
-        # of a switched model's 100,000 domains to a list took 0.4 s)
+        # of a switched model's domains to a list is dear on the largest boards)
         for var, domain in zip(variables, [v.domain for v in tightened]):
             lo = domain[0]
-            if lo == domain[len(domain) - 1] and not (len(var.domain) == 2 and var.domain[0] == var.domain[1]):
+            if lo == domain[len(domain) - 1] and not (
+                len(var.domain) == 2 and var.domain[0] == var.domain[1]
+            ):
                 var.domain.clear()
                 var.domain.extend([lo, lo])
                 fixed += 1

@@ -11,10 +11,10 @@ Enumeration (backend option ``enumeration``):
 
 * ``nogood`` — the harness's loop: each answer is blocked by a no-good row. Fine for a few
   answers; for hundreds the dense rows pile up and every run's root work grows with them (a
-  clueless 4x4 Kuromasu, 562 answers: about 45 s of CPU).
+  clueless small Kuromasu, with hundreds of answers, takes the better part of a minute).
 * ``split`` — the backend enumerates (:meth:`HighsBackend.enumerate`): the subspace an answer
   came from, minus that answer, is split into disjoint subspaces by fixing decision bounds
-  (Lawler's partition), so no row piles up (the same board: under a second).
+  (Lawler's partition), so no row piles up (the same board: within a second).
 * ``auto`` (default) — a no-good row for the first answer (a uniqueness proof is then one more
   run), splitting after it.
 
@@ -22,25 +22,26 @@ Presolve: HiGHS 1.16's presolve has called feasible models infeasible, so an inf
 reached with presolve stands only when a run without it confirms it. The runs after the first
 answer (a uniqueness proof, the subspaces of an enumeration) mostly end infeasible: by default
 they run without presolve from the start (backend option ``proof_presolve``), where the
-confirmation would spend the presolved run for nothing (janko Nurikabe 82_14x24: its proof ran
-1.7 s with presolve, then 2.7 s to confirm). A model may ask for presolve there
+confirmation would spend the presolved run for nothing (the confirming run alone costs more than
+the presolved one). A model may ask for presolve there
 (``MipModel.proof_presolve``): Nurikabe's proof goes through lazy rounds, whose runs end on a
 candidate, and without presolve each of them solves LPs that presolve would have spared.
 
 How an infeasible verdict reached with presolve is confirmed (backend option ``confirm``, by
 default what the model asks for, ``MipModel.confirm``): ``unpresolved`` runs the model again
-without presolve, the one confirmation that does not rest on presolve at all; on the bundled 100x100 Kuromasu boards that run never ends (HiGHS's
-root separation on some 40,000 rows), while presolve proves the uniqueness of 100x100 s1 in about
-2 s, its probing deciding every column. ``reseeded`` runs it again with presolve, another random
-seed and the lean rules (the false verdict seen on Nurikabe 73_10x18 went away with another
-seed): the verdict then rests on two presolved runs agreeing, a weaker guarantee, which the record
+without presolve, the one confirmation that does not rest on presolve at all; on the bundled
+100x100 Kuromasu boards that run never ends (HiGHS's root separation on tens of thousands of
+rows), while presolve proves their uniqueness at once, its probing deciding every column.
+``reseeded`` runs it again with presolve, another random seed and the lean rules (the false
+verdicts seen on janko Nurikabe boards went away with another seed): the verdict then rests on
+two presolved runs agreeing, a weaker guarantee, which the record
 states (``extra.infeasible_reseeded``); any answer such a run finds is a feasible point all the
-same. Nurikabe's model asks for it: its last proof run, presolved, ends infeasible in a fraction
-of a second, and without presolve the same run took 12 s of branch-and-bound on janko 800_14x24.
+same. Nurikabe's model asks for it: its last proof run, presolved, ends infeasible at once, and
+without presolve the same run may need a long branch-and-bound on the larger boards.
 
 HiGHS's sub-MIP heuristics (RINS, RENS) run only in the search for the first answer (backend
 option ``submip``): a uniqueness proof's runs mostly end infeasible, where they find nothing
-(janko Nurikabe 1030_32x32: 59,085 of the proof run's 66,704 simplex iterations, 16.5 s).
+and, on the largest boards, take most of the proof's simplex iterations.
 
 A model may carry a guiding objective (``MipModel.guide``: costs that steer the LPs toward likely
 answers, Nurikabe's level columns); each run then stops at its first feasible point
@@ -66,7 +67,8 @@ import importlib.util
 import math
 import threading
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from ..encodings.base import CellClause, Option
 from ..errors import EncodingError
@@ -78,9 +80,9 @@ _PROOF_PRESOLVE = ("auto", "off", "same")
 _PRESOLVE_RULES = ("auto", "all", "lean")
 _CONFIRM = ("auto", "unpresolved", "reseeded")
 #: presolve_rules=lean: HiGHS's ``presolve_rule_off`` bits for the aggregator (1 << 12) and the
-#: two rules after probing, enumeration and dual fixing (1 << 16, 1 << 17): on janko Nurikabe's
-#: 20x36 boards with a few thousand lazy cut rows, presolve then costs a third of its time and
-#: leaves about as few rows and columns (1,075 -> 859 rows, 182 -> 168 columns)
+#: two rules after probing, enumeration and dual fixing (1 << 16, 1 << 17): on Nurikabe boards
+#: with a few thousand lazy cut rows, presolve then costs a fraction of its time and leaves about
+#: as few rows and columns (docs/decisions)
 LEAN_RULES_OFF = (1 << 12) | (1 << 16) | (1 << 17)
 _ENUMERATION = ("auto", "nogood", "split")
 _GUIDE = ("auto", "always", "search", "off")
@@ -116,7 +118,9 @@ def load_model(highs: Any, model: Any) -> None:
 
     n = model.num_cols
     if n:
-        highs.addVars(n, np.asarray(model.col_lower, dtype=np.float64), np.asarray(model.col_upper, dtype=np.float64))
+        highs.addVars(
+            n, np.asarray(model.col_lower, dtype=np.float64), np.asarray(model.col_upper, dtype=np.float64)
+        )
         integer = np.flatnonzero(np.asarray(model.integer, dtype=bool)).astype(np.int32)
         if len(integer):
             kind = np.full(len(integer), int(highspy.HighsVarType.kInteger), dtype=np.uint8)
@@ -139,13 +143,17 @@ class HighsBackend(Backend):
     paradigm: ClassVar[str] = "mip"
     name: ClassVar[str] = "highs"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
-        Option("threads", 1, description="HiGHS threads (1 = single-threaded, comparable across paradigms; "
-               "0 = HiGHS's choice)"),
+        Option(
+            "threads",
+            1,
+            description="HiGHS threads (1 = single-threaded, comparable across paradigms; "
+            "0 = HiGHS's choice)",
+        ),
         Option("seed", 0, description="HiGHS random_seed"),
         Option("presolve", "choose", _PRESOLVE, "HiGHS presolve: choose (HiGHS decides), on, off"),
-        # measured on janko Nurikabe (count=2, one interleaved run each, load 6-9), same against off:
-        # every 20th puzzle 52 -> 54 proven (20 s cap), 10 puzzles of the miss list 6 -> 7 (30 s cap),
-        # CPU on the puzzles all variants prove 17.0 -> 12.6 s (0.74x) and 20.9 -> 11.9 s (0.57x)
+        # auto: a model whose proof runs end on lazy-round candidates (Nurikabe) asks for presolve
+        # there, which spares each run LPs; otherwise off, the confirmation costing a second run
+        # (docs/decisions)
         Option(
             "proof_presolve",
             "auto",
@@ -173,8 +181,7 @@ class HighsBackend(Backend):
             "whose lazy cut rows pile up is presolved again every round, and on big boards these rules cost two "
             "thirds of it) or auto (what the encoding asks for, MipModel.presolve_rules; all unless it says)",
         ),
-        # measured on 12 janko Nurikabe puzzles (count=2, 10 s cap, one interleaved run, load ~1.5):
-        # off 22.0 s of CPU on the 11 both prove, jump 27.0 s (941_10x10 1.5 -> 0.6 s, 818_14x24 3.3 -> 5.3 s)
+        # off by default: the jump helps some boards and slows others, more in all (docs/decisions)
         Option(
             "probe",
             "off",
@@ -184,9 +191,8 @@ class HighsBackend(Backend):
             "presolve then runs only when it finds none: with many lazy rounds, presolving the rows that "
             "pile up costs more than the jump)",
         ),
-        # measured on janko Nurikabe with proof_presolve=same (count=2, one interleaved run each, load 6-9),
-        # auto against full: every 20th puzzle 54 -> 54 proven, CPU on the 52 all variants prove 12.6 -> 12.1 s;
-        # 10 puzzles of the miss list 7 -> 8 proven
+        # auto: a shorter blocking row where every answer has as many wall cells, a tighter cut that
+        # proves as many boards or more (docs/decisions)
         Option(
             "block",
             "auto",
@@ -232,7 +238,7 @@ class HighsBackend(Backend):
             "how answers are excluded: nogood (the harness's loop: one no-good row per answer, so rows "
             "pile up and every run restarts on a larger model), split (the backend enumerates: the rest "
             "of the subspace an answer came from is split into disjoint subspaces fixed by column bounds, "
-            f"no rows added), auto (a no-good row for the first answer, so that uniqueness costs one more "
+            "no rows added), auto (a no-good row for the first answer, so that uniqueness costs one more "
             "run, then split)",
         ),
     )
@@ -287,7 +293,9 @@ class HighsBackend(Backend):
         import highspy
 
         try:
-            return f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+            return (
+                f"{highspy.HIGHS_VERSION_MAJOR}.{highspy.HIGHS_VERSION_MINOR}.{highspy.HIGHS_VERSION_PATCH}"
+            )
         except AttributeError:  # older bindings: the package's version
             from importlib.metadata import version
 
@@ -295,7 +303,7 @@ class HighsBackend(Backend):
 
     @classmethod
     def load(cls) -> None:
-        import highspy  # noqa: F401
+        import highspy  # noqa: F401  (the import is the point: not billed to the first solve)
 
     # -- the work -----------------------------------------------------------------------------
     def build(self, artifact: Any, deadline: float | None) -> None:
@@ -313,7 +321,9 @@ class HighsBackend(Backend):
         self._column = dict(artifact.decision)
         col_lower = np.asarray(artifact.col_lower, dtype=np.float64)
         col_upper = np.asarray(artifact.col_upper, dtype=np.float64)
-        self._columns = np.fromiter((artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells))
+        self._columns = np.fromiter(
+            (artifact.decision[c] for c in self._cells), dtype=np.int32, count=len(self._cells)
+        )
         self._lower, self._upper = col_lower[self._columns], col_upper[self._columns]
         self._lazy = artifact.lazy
         self._fixed_marks = artifact.fixed_marks
@@ -350,8 +360,10 @@ class HighsBackend(Backend):
         if not artifact.guide:
             self._guide_runs = "off"
         if self._guide_runs != "off":
-            self._guide = (np.fromiter(artifact.guide, dtype=np.int32, count=len(artifact.guide)),
-                           np.fromiter(artifact.guide.values(), dtype=np.float64, count=len(artifact.guide)))
+            self._guide = (
+                np.fromiter(artifact.guide, dtype=np.int32, count=len(artifact.guide)),
+                np.fromiter(artifact.guide.values(), dtype=np.float64, count=len(artifact.guide)),
+            )
             self._steer(True)
             # a feasibility question all the same: the first feasible point ends the run
             highs.setOptionValue("mip_max_improving_sols", 1)
@@ -391,8 +403,12 @@ class HighsBackend(Backend):
         if self._checks == 1:
             self._first_check = time.process_time()
         escalation = self._escalation
-        if (escalation is not None and self._checks > escalation[0] and "escalated_at" not in self._extra
-                and time.process_time() - self._first_check >= escalation[1]):
+        if (
+            escalation is not None
+            and self._checks > escalation[0]
+            and "escalated_at" not in self._extra
+            and time.process_time() - self._first_check >= escalation[1]
+        ):
             self._escalate(escalation[2], deadline)
             left = self.remaining(deadline)
             if left == 0.0 or self._stop.is_set():
@@ -423,15 +439,19 @@ class HighsBackend(Backend):
             self._steer(True)
         self._resteer = False
         status = highs.run()
-        if status == highspy.HighsStatus.kError and highs.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        if (
+            status == highspy.HighsStatus.kError
+            and highs.getModelStatus() == highspy.HighsModelStatus.kNotset
+        ):
             # The process's thread pool was started with another size: restart it, run again.
             highs.resetGlobalScheduler(True)
             status = highs.run()
         ms = highspy.HighsModelStatus
         if presolve != "off":
-            # HiGHS 1.16's presolve ends some models in "Solve error" (janko Hitori 591_8x8 once
-            # its deduced cells are fixed) and calls some feasible ones infeasible (janko Nurikabe
-            # 73_10x18 after its island cuts; feasible with presolve off or another seed). The
+            # HiGHS 1.16's presolve ends some models in "Solve error" (seen on a janko Hitori
+            # board once its deduced cells are fixed) and calls some feasible ones infeasible
+            # (seen on janko Nurikabe boards after their island cuts; feasible with presolve off
+            # or another seed). The
             # same model is run once more without presolve (or, confirm=reseeded, with another
             # seed and the lean rules), and an infeasible answer stands only when that run
             # confirms it.
@@ -461,24 +481,30 @@ class HighsBackend(Backend):
             return None
         if outcome in (ms.kSolutionLimit, ms.kIterationLimit, ms.kMemoryLimit, ms.kUnknown):
             return None
-        raise RuntimeError(f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}")
+        raise RuntimeError(
+            f"HiGHS run returned {status.name}, model status {highs.modelStatusToString(outcome)}"
+        )
 
     def _steer(self, on: bool) -> None:
         """The guide's costs (``on``) or the zero objective, each with its presolve rules: with the
-        guide, HiGHS 1.16's presolve called the feasible janko Nurikabe 87_14x24 infeasible, twice
-        over two seeds (its rule for parallel rows and columns, which compares costs, after probing);
+        guide, HiGHS 1.16's presolve called a feasible janko Nurikabe board infeasible, over two
+        seeds (its rule for parallel rows and columns, which compares costs, after probing);
         without that rule it did not."""
         import numpy as np
 
         cols, costs = self._guide
         self._highs.changeColsCost(len(cols), cols, costs if on else np.zeros(len(cols)))
         rules = self._rules_off()
-        self._highs.setOptionValue("presolve_rule_off", rules | GUIDED_RULES_OFF if on else rules & ~GUIDED_RULES_OFF)
+        self._highs.setOptionValue(
+            "presolve_rule_off", rules | GUIDED_RULES_OFF if on else rules & ~GUIDED_RULES_OFF
+        )
 
     def _rules_off(self) -> int:
         """HiGHS's ``presolve_rule_off`` as it stands."""
         rules = self._highs.getOptionValue("presolve_rule_off")
-        return int(rules[1] if isinstance(rules, tuple) else rules)  # the plain binding answers (status, value)
+        return int(
+            rules[1] if isinstance(rules, tuple) else rules
+        )  # the plain binding answers (status, value)
 
     def _reseeded(self, deadline: float | None) -> Any:
         """``confirm=reseeded``: the same model run again with presolve, another random seed and
@@ -526,8 +552,11 @@ class HighsBackend(Backend):
             index = np.array([col for col, _ in now], dtype=np.int32)
             value = np.array([v for _, v in now], dtype=np.float64)
             self._highs.changeColsBounds(len(now), index, value, value)
-        self._extra.update(escalated_at=self._checks - 1, escalation_fixings=len(fixings),
-                           escalation_cpu=round(time.process_time() - start, 3))
+        self._extra.update(
+            escalated_at=self._checks - 1,
+            escalation_fixings=len(fixings),
+            escalation_cpu=round(time.process_time() - start, 3),
+        )
 
     def _repaired_start(self) -> None:
         """``start=repair``: after a lazy round, hand HiGHS the previous candidate on the decision
@@ -630,7 +659,9 @@ class HighsBackend(Backend):
             super().block(cells, decision)
             return
         free = [cell for cell in decision if self._column.get(cell) is not None]
-        fixed = {cell for cell, lo, up in zip(self._cells, self._lower.tolist(), self._upper.tolist()) if lo == up}
+        fixed = {
+            cell for cell, lo, up in zip(self._cells, self._lower.tolist(), self._upper.tolist()) if lo == up
+        }
         on = [cell for cell in free if cell in cells and cell not in fixed]
         off = [cell for cell in free if cell not in cells and cell not in fixed]
         if len(on) <= len(off):
@@ -686,7 +717,9 @@ class HighsBackend(Backend):
             if self._highs is not None:
                 self._fix(as_built, None, None, -1)
 
-    def _search_subspaces(self, pending: list, limit: int, deadline: float | None) -> Iterator[frozenset[Cell]]:
+    def _search_subspaces(
+        self, pending: list, limit: int, deadline: float | None
+    ) -> Iterator[frozenset[Cell]]:
         """Search the pending subspaces depth first, splitting each around the answer it yields."""
         import numpy as np
 

@@ -20,11 +20,11 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
-from ..encodings.base import Option
 from ..encodings.minizinc import MiniZincArtifact
 from ..model import Cell
 from .base import Backend
@@ -122,8 +122,18 @@ class MiniZincBackend(Backend):
         exe = shutil.which("minizinc") or "minizinc"
         # One answer per solution on the JSON stream; -n N stops after N, -a enumerates all.
         count = ["-a"] if limit == 0 else ["-n", str(limit)]
-        cmd = [exe, "--solver", self.solver_name, *count, "--statistics",
-               "--output-mode", "json", "--json-stream", str(tmp / "model.mzn"), str(tmp / "data.dzn")]
+        cmd = [
+            exe,
+            "--solver",
+            self.solver_name,
+            *count,
+            "--statistics",
+            "--output-mode",
+            "json",
+            "--json-stream",
+            str(tmp / "model.mzn"),
+            str(tmp / "data.dzn"),
+        ]
         self._proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp
         )
@@ -162,7 +172,9 @@ class MiniZincBackend(Backend):
             try:
                 yield json.loads(line)
             except json.JSONDecodeError:
-                raise RuntimeError(self._failure(f"minizinc wrote a line that is not JSON: {line[:200]!r}")) from None
+                raise RuntimeError(
+                    self._failure(f"minizinc wrote a line that is not JSON: {line[:200]!r}")
+                ) from None
 
     def native_enumeration(self) -> bool:
         return True
@@ -179,7 +191,9 @@ class MiniZincBackend(Backend):
                 cells = self._decode(msg["output"]["json"][self._artifact.array], by_index)
                 # Blocking on decision cells only: a repeated bulb set would mean hidden auxiliaries.
                 if cells in seen:
-                    raise RuntimeError("minizinc returned the same bulb set twice: the model has auxiliary variables")
+                    raise RuntimeError(
+                        "minizinc returned the same bulb set twice: the model has auxiliary variables"
+                    )
                 seen.add(cells)
                 yield cells
             elif kind == "status":
@@ -192,7 +206,9 @@ class MiniZincBackend(Backend):
             elif kind == "statistics":
                 self._stats.update(msg["statistics"])
             elif kind == "error":
-                raise RuntimeError(self._failure(f"minizinc {msg.get('what', 'error')}: {msg.get('message', '')}"))
+                raise RuntimeError(
+                    self._failure(f"minizinc {msg.get('what', 'error')}: {msg.get('message', '')}")
+                )
         self._wait()
         if self._proc is not None and self._proc.returncode not in (0, None) and not self.timed_out:
             raise RuntimeError(self._failure(f"minizinc exited with status {self._proc.returncode}"))
@@ -252,7 +268,9 @@ class MiniZincBackend(Backend):
             if key in s:
                 out[key] = int(s[key])
         flat_vars = sum(int(v) for k, v in s.items() if (m := _FLAT_SIZE.match(k)) and m.group(2) == "Vars")
-        flat_cons = sum(int(v) for k, v in s.items() if (m := _FLAT_SIZE.match(k)) and m.group(2) == "Constraints")
+        flat_cons = sum(
+            int(v) for k, v in s.items() if (m := _FLAT_SIZE.match(k)) and m.group(2) == "Constraints"
+        )
         if any(_FLAT_SIZE.match(k) for k in s):
             out["flat_variables"] = flat_vars
             out["flat_constraints"] = flat_cons
@@ -260,13 +278,22 @@ class MiniZincBackend(Backend):
 
     def search(self) -> dict[str, float]:
         self._drain()
-        names = {"nodes": "choices", "failures": "conflicts", "propagations": "propagations",
-                 "restarts": "restarts", "peakDepth": "peak_depth"}
+        names = {
+            "nodes": "choices",
+            "failures": "conflicts",
+            "propagations": "propagations",
+            "restarts": "restarts",
+            "peakDepth": "peak_depth",
+        }
         return {ours: float(self._stats[theirs]) for theirs, ours in names.items() if theirs in self._stats}
 
     def extra(self) -> dict[str, Any]:
         self._drain()
-        names = {"flatTime": "minizinc_flat_time", "initTime": "gecode_init_time", "solveTime": "gecode_solve_time"}
+        names = {
+            "flatTime": "minizinc_flat_time",
+            "initTime": "gecode_init_time",
+            "solveTime": "gecode_solve_time",
+        }
         return {ours: float(self._stats[theirs]) for theirs, ours in names.items() if theirs in self._stats}
 
     def close(self) -> None:

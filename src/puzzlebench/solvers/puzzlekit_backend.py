@@ -11,7 +11,8 @@ building is not interruptible, as it runs inside the same call).
 from __future__ import annotations
 
 import importlib.util
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from ..encodings.base import Option
 from ..encodings.puzzlekit import PUZZLE_TYPES, PuzzlekitArtifact
@@ -26,8 +27,13 @@ _PROVED_NONE = "INFEASIBLE"
 _NO_LIMIT = 365 * 24 * 3600.0
 #: The status words of puzzlekit's iterative MIP solvers (Hitori: SCIP with connectivity cuts),
 #: as CP-SAT status names.
-_ITERATIVE = {"Optimal": "OPTIMAL", "Feasible": "FEASIBLE", "Infeasible": "INFEASIBLE", "Timeout": "UNKNOWN",
-              "Not Solved (Max Iterations)": "UNKNOWN"}
+_ITERATIVE = {
+    "Optimal": "OPTIMAL",
+    "Feasible": "FEASIBLE",
+    "Infeasible": "INFEASIBLE",
+    "Timeout": "UNKNOWN",
+    "Not Solved (Max Iterations)": "UNKNOWN",
+}
 
 
 class PuzzlekitBackend(Backend):
@@ -92,7 +98,11 @@ class PuzzlekitBackend(Backend):
         result = self._solver.solve(solver_options=options)
         self._outcome = dict(result.solution_data)
         proto = getattr(self._cp_solver, "response_proto", None)  # None: an iterative MIP solver
-        status = proto.status.name if proto is not None else _ITERATIVE.get(str(self._outcome.get("status")), "ERROR")
+        status = (
+            proto.status.name
+            if proto is not None
+            else _ITERATIVE.get(str(self._outcome.get("status")), "ERROR")
+        )
         if status in _ANSWERED:
             yield self._decode(result.sol_grid.matrix)
         elif status == _PROVED_NONE:
@@ -106,9 +116,7 @@ class PuzzlekitBackend(Backend):
         """The decision cells puzzlekit's answer grid marks (bulb 'o' / black 'x')."""
         art = self._artifact
         assert art is not None
-        return frozenset(
-            cell for cell in art.decision if str(matrix[cell[0]][cell[1]]) == art.marked
-        )
+        return frozenset(cell for cell in art.decision if str(matrix[cell[0]][cell[1]]) == art.marked)
 
     @property
     def _cp_solver(self):
@@ -139,8 +147,14 @@ class PuzzlekitBackend(Backend):
         }
 
     def extra(self) -> dict[str, Any]:
-        names = {"build_time": "puzzlekit_build_time", "wall_time": "cpsat_wall_time", "cpu_time": "cpsat_user_time"}
-        out: dict[str, Any] = {ours: float(self._outcome[theirs]) for theirs, ours in names.items() if theirs in self._outcome}
+        names = {
+            "build_time": "puzzlekit_build_time",
+            "wall_time": "cpsat_wall_time",
+            "cpu_time": "cpsat_user_time",
+        }
+        out: dict[str, Any] = {
+            ours: float(self._outcome[theirs]) for theirs, ours in names.items() if theirs in self._outcome
+        }
         if "status" in self._outcome:
             out["puzzlekit_status"] = self._outcome["status"]
         return out

@@ -19,7 +19,7 @@ import itertools
 import math
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class Alarm:

@@ -48,7 +48,9 @@ class Z3Backend(Backend):
     name: ClassVar[str] = "z3"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option(
-            "logic", "auto", LOGICS,
+            "logic",
+            "auto",
+            LOGICS,
             "z3 solver: auto (the encoding's logic, else QF_FD), default strategy, or SolverFor(QF_FD / QF_LIA)",
         ),
         Option("seed", 0, description="z3 random seed (smt.random_seed and sat.random_seed)"),
@@ -116,11 +118,18 @@ class Z3Backend(Backend):
         self._assertions = len(artifact.assertions)
         self._solver = solver
         self._negations = [artifact.neg(var) for var in artifact.decision.values()]
-        self._lits = {cell: (var.as_ast(), neg.as_ast())
-                      for (cell, var), neg in zip(artifact.decision.items(), self._negations)}
-        self._literal = {(cell, positive): pair[0 if positive else 1]
-                         for cell, pair in self._lits.items() for positive in (True, False)}
-        self._decls = [(cell, z3.Z3_get_app_decl(ref, var.as_ast())) for cell, var in artifact.decision.items()]
+        self._lits = {
+            cell: (var.as_ast(), neg.as_ast())
+            for (cell, var), neg in zip(artifact.decision.items(), self._negations)
+        }
+        self._literal = {
+            (cell, positive): pair[0 if positive else 1]
+            for cell, pair in self._lits.items()
+            for positive in (True, False)
+        }
+        self._decls = [
+            (cell, z3.Z3_get_app_decl(ref, var.as_ast())) for cell, var in artifact.decision.items()
+        ]
         # z3 shares its terms: a model's value "true" is this very AST.
         self._true, self._false = (z3.BoolVal(value, ctx).as_ast().value for value in (True, False))
         if self.remaining(deadline) == 0.0:
@@ -153,8 +162,8 @@ class Z3Backend(Backend):
     def _uncompacted_model(self) -> Any:
         """The solver's model without z3's compaction (``model.compact``, read from the global
         parameters only), restored right after. Compaction rewrites the whole model, every
-        auxiliary Boolean included: 12 ms a round on 1108_20x15 once its levels are added (13,000
-        Booleans), 1.8 ms without; the harness reads the decision cells only."""
+        auxiliary Boolean included (once a board's levels are added, most of each round's model
+        time); the harness reads the decision cells only."""
         import z3
 
         previous = z3.get_param("model.compact")
@@ -178,8 +187,8 @@ class Z3Backend(Backend):
         import z3
 
         # One raw C call per cell: the value the model gives the cell's declaration, compared with
-        # the term "true" (Model.eval wraps and re-checks each value, 50 us a cell on a 100x100
-        # board, and Z3_model_eval sets up an evaluation per call); a decision Boolean the model
+        # the term "true" (Model.eval wraps and re-checks each value, dear on a 100x100 board, and
+        # Z3_model_eval sets up an evaluation per call); a decision Boolean the model
         # leaves open reads as unmarked, as with model completion.
         ref, handle = self._artifact.ctx.ref(), self._model.model
         interp, true, false = _raw("Z3_model_get_const_interp"), self._true, self._false
@@ -195,7 +204,6 @@ class Z3Backend(Backend):
         return frozenset(marked)
 
     def add_clause(self, clause: CellClause) -> None:
-        import z3
         from z3.z3types import Ast
 
         # Built from the decision literals' ASTs made once at build time, by raw C calls: a
@@ -263,7 +271,7 @@ def _check(ref: Any) -> None:
     """Raise z3's error, if any, after raw C calls (the checked wrappers test after every call)."""
     import z3
 
-    getattr(z3.z3core, "Z3_get_error_code").__defaults__[-1].Check(ref)
+    z3.z3core.Z3_get_error_code.__defaults__[-1].Check(ref)
 
 
 def _raw(name: str) -> Any:

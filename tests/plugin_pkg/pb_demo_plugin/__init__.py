@@ -12,8 +12,9 @@ makes every puzzlebench process import this module on first use of the registry.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -26,8 +27,10 @@ __version__ = "0.0.0"
 def _segments(puzzle) -> list[list[tuple[int, int]]]:
     """Maximal runs of open cells, row by row, then column by column."""
     out = []
-    for outer, inner, cell in ((puzzle.rows, puzzle.cols, lambda i, j: (i, j)),
-                               (puzzle.cols, puzzle.rows, lambda i, j: (j, i))):
+    for outer, inner, cell in (
+        (puzzle.rows, puzzle.cols, lambda i, j: (i, j)),
+        (puzzle.cols, puzzle.rows, lambda i, j: (j, i)),
+    ):
         for i in range(outer):
             run: list[tuple[int, int]] = []
             for j in range(inner):
@@ -49,8 +52,13 @@ def _exactly(lits: list[int], k: int) -> list[list[int]]:
     return clauses
 
 
-@pb.register_encoding("lightup", "sat", "demo", origin="pb-demo-plugin",
-                      description="demo plugin: segments, pairwise at-most-one, binomial clue counts")
+@pb.register_encoding(
+    "lightup",
+    "sat",
+    "demo",
+    origin="pb-demo-plugin",
+    description="demo plugin: segments, pairwise at-most-one, binomial clue counts",
+)
 def build_demo(puzzle, options: Mapping[str, Any]) -> CnfModel:
     cnf = CnfModel(pool=IDPool())
     bulb = cnf.decision = {cell: cnf.var("bulb", *cell) for cell in puzzle.open_cells}
@@ -59,7 +67,7 @@ def build_demo(puzzle, options: Mapping[str, Any]) -> CnfModel:
         cnf.extend([[-bulb[a], -bulb[b]] for a, b in combinations(seg, 2)])  # no bulb lights another
         for cell in seg:
             sees[cell].update(seg)
-    for cell, seen in sees.items():  # every open cell is lit (by itself or a bulb it sees)
+    for seen in sees.values():  # every open cell is lit (by itself or a bulb it sees)
         cnf.add([bulb[c] for c in sorted(seen)])
     for (r, c), n in puzzle.numbers.items():
         around = [bulb[x] for x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if x in bulb]
@@ -67,5 +75,10 @@ def build_demo(puzzle, options: Mapping[str, Any]) -> CnfModel:
     return cnf
 
 
-pb.register_solver("demo-minisat", "sat", "pb_demo_plugin.backend:DemoBackend",
-                   "MiniSat 2.2 through the demo plugin's own backend", {"solver": "minisat22"})
+pb.register_solver(
+    "demo-minisat",
+    "sat",
+    "pb_demo_plugin.backend:DemoBackend",
+    "MiniSat 2.2 through the demo plugin's own backend",
+    {"solver": "minisat22"},
+)

@@ -8,7 +8,8 @@ and adds clauses over cell literals (add_clause).
 from __future__ import annotations
 
 import threading
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from puzzlebench.solvers.base import Backend
 
@@ -27,7 +28,7 @@ class DemoBackend(Backend):
     @classmethod
     def supported(cls) -> bool:
         try:
-            import pysat.solvers  # noqa: F401
+            import pysat.solvers  # noqa: F401  (whether it imports is the answer)
         except ImportError:
             return False
         return True

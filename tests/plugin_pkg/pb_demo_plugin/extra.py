@@ -31,5 +31,11 @@ def build_demo_asp(puzzle, options):
     return AspProgram(text=RULES, facts=asp_facts(puzzle), predicate="black")
 
 
-pb.register_encoding("kuromasu", "asp", "demo-asp", build_demo_asp, origin="pb-demo-plugin",
-                     description="demo plugin (loaded on request): rays and a flood fill from the first white cell")
+pb.register_encoding(
+    "kuromasu",
+    "asp",
+    "demo-asp",
+    build_demo_asp,
+    origin="pb-demo-plugin",
+    description="demo plugin (loaded on request): rays and a flood fill from the first white cell",
+)

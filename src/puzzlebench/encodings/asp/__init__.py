@@ -12,5 +12,10 @@ from .program import AspProgram, load
 
 __all__ = ["AspProgram", "ENCODINGS", "load"]
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS,
-                              *nurikabe.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [
+    *lightup.ENCODINGS,
+    *kuromasu.ENCODINGS,
+    *lightbulbs.ENCODINGS,
+    *hitori.ENCODINGS,
+    *nurikabe.ENCODINGS,
+]

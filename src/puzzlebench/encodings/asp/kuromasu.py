@@ -12,12 +12,11 @@ The default's number rule is stated in two parts: a ``visibility`` file defines
 is what costs, not grounding, and the sum's form decides it: one ``#count`` aggregate gives
 conflict clauses over single cells, while unary partial sums (up + down, left + right, as a
 totalizer merges them; Bailleux and Boufkhad, CP 2003) give the learner the intermediate counts
-(100x100, ``count=2``: 287,296 -> 61,183 conflicts on the first board, 0.32x the CPU time
-over the three).
+(on the 100x100 boards far fewer conflicts; docs/decisions).
 
 On those boards the connectivity rule's cost is per propagation, not in conflicts: grounded
 reachability keeps clasp's unfounded-set check running over 10,000 cells, while SAT states only
-the walled-in-cell cuts up front and adds the rest lazily (3 to 11 rounds per 100x100 board).
+the walled-in-cell cuts up front and adds the rest lazily (a handful of rounds per 100x100 board).
 ``connectivity=lazy`` does the same inside clingo: a propagator that only checks total
 assignments and adds the SAT encoding's cuts, with ``cut=cell`` stated in the program.
 
@@ -30,7 +29,8 @@ bound on one number's count reaches the numbers in line with it by propagation (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Kuromasu, Puzzle
@@ -61,12 +61,12 @@ VISIBILITY = Option(
     "(rays); seed 000's transitive connect_cell from each clue (connect_cell); or the cells with "
     "no black cell in between (counting)",
 )
-#: ``sum=auto`` picks ``adder`` on boards of this many cells or more, else ``count``: on the janko
-#: corpus (at most 1,395 cells, solved by propagation) the adder's larger program cost 1.34x the
-#: CPU time; on the generated 100x100 boards its sums cut clasp's conflicts 3-5x. Likewise
+#: ``sum=auto`` picks ``adder`` on boards of this many cells or more, else ``count``: the janko
+#: boards (all smaller, solved by propagation) pay for the adder's larger program, while on the
+#: large generated boards its sums cut clasp's conflicts several times over. Likewise
 #: ``connectivity=auto`` picks ``lazy`` (with ``cut=auto``: ``cell``) from this size on, else
-#: ``reach``: on the janko corpus the lazy rule cost 1.08x the CPU time, on the generated 70x70
-#: and 100x100 boards 0.43x and 0.60x.
+#: ``reach``: the lazy rule costs a little on the small boards and saves much on the large ones,
+#: where reachability's unfounded-set check dominates (docs/decisions).
 ADDER_CELLS = 2000
 SUM = Option(
     "sum",
@@ -78,9 +78,8 @@ SUM = Option(
     "one #count aggregate (count); or auto: adder on boards of 2,000 cells or more, else count",
 )
 #: ``links=auto`` picks ``counts`` on boards of this many cells or more when the sum is the adder,
-#: else ``none``: the ties cut clasp's conflicts more the larger the board (count=2, CPU time
-#: with/without, one interleaved run each): 1.11x on the generated 50x50 and 70x70 boards, 0.86x
-#: on three 85x85 boards, 0.58x and 0.71x on the bundled and four more 100x100 boards.
+#: else ``none``: the ties cut clasp's conflicts more the larger the board, and pay from about
+#: 85x85 on; below it they cost more than they save (docs/decisions).
 LINK_CELLS = 7000
 LINKS = Option(
     "links",
@@ -130,12 +129,12 @@ class LazyConnectivity:
         self.rounds = 0
         self.cuts = 0
 
-    def init(self, init: "clingo.PropagateInit") -> None:
+    def init(self, init: clingo.PropagateInit) -> None:
         for atom in init.symbolic_atoms.by_signature("black", 2):
             r, c = atom.symbol.arguments
             self.literals.append(((r.number, c.number), init.solver_literal(atom.literal)))
 
-    def check(self, control: "clingo.PropagateControl") -> None:
+    def check(self, control: clingo.PropagateControl) -> None:
         value = control.assignment.is_true
         marked = frozenset(cell for cell, lit in self.literals if value(lit))
         cuts = self.rule(marked)
@@ -215,8 +214,11 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, clues)
     elif connectivity == "lazy":
-        propagator = LazyConnectivity(p.rows, p.cols, frozenset(
-            (r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in clues))
+        propagator = LazyConnectivity(
+            p.rows,
+            p.cols,
+            frozenset((r, c) for r in range(p.rows) for c in range(p.cols) if (r, c) not in clues),
+        )
     total = options["sum"]
     if total == "auto":
         total = "adder" if big else "count"
@@ -226,7 +228,10 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     files = ["kuromasu.lp", f"kuromasu_{options['visibility']}.lp"]
     if total == "adder" or links == "counts":  # the unary counts along the column and the row
         files.append("kuromasu_lines.lp")
-    files += [f"kuromasu_sum_{total}.lp", *CONNECTIVITY_FILES.get(connectivity, ())]  # lazy: its propagator alone
+    files += [
+        f"kuromasu_sum_{total}.lp",
+        *CONNECTIVITY_FILES.get(connectivity, ()),
+    ]  # lazy: its propagator alone
     if total == "paired":
         parts += _part_facts(p)
     if links != "none":
@@ -267,7 +272,9 @@ def build_seed000(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         )
     parts = [f"row(1..{p.rows}).", f"col(1..{p.cols})."]
     parts += [f"num({r + 1},{c + 1},{n})." for (r, c), n in p.numbers.items()]
-    files = ("seed000_kuromasu.lp",) + (("seed000_kuromasu_connected.lp",) if options["connectivity"] == "closure" else ())
+    files = ("seed000_kuromasu.lp",) + (
+        ("seed000_kuromasu_connected.lp",) if options["connectivity"] == "closure" else ()
+    )
     return AspProgram(files=files, facts="".join(parts), predicate="black", to_cell=cell_of_1based)
 
 

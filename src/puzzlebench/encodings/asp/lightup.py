@@ -7,7 +7,8 @@ walls are facts, so clingo's grounder computes ``connect_cell`` entirely while g
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, LightUp, Puzzle
 from ..base import EncodingSpec, Option

@@ -9,21 +9,35 @@ run long (plan=auto), it runs failed-literal probing once and adds the settled c
 clauses inside the same solve call, so the cuts and clasp's learnt clauses stay.
 
 On the large "art" boards (long thin islands of 20-50 cells, too many for the level budget)
-grounded recursion for the unlevelled islands left clingo without a first answer in 20 s, with
-or without the wall's connectivity rule; with those islands and the wall left to the SAT
+grounded recursion for the unlevelled islands leaves clingo without a first answer, with or
+without the wall's connectivity rule; with those islands and the wall left to the SAT
 encoding's cuts, as SAT's default does, it proves them (islands=auto, connectivity=auto).
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
 from ..base import EncodingSpec, LazyRule, Option
-from ..islands import (CUTS, DEDUCE_BUDGET, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules, met_lines, planned,
-                       wall_count_option, wall_count_pays, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (
+    CUTS,
+    DEDUCE_BUDGET,
+    PLAN_DEEP,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    lazy_rules,
+    met_lines,
+    planned,
+    wall_count_option,
+    wall_count_pays,
+    wall_runs,
+    wall_runs_pay,
+    wall_size,
+)
 from ..nurikabe_deduce import load_engine
 from ..sat.nurikabe import hybrid_smallest
 from .program import AspProgram
@@ -44,23 +58,16 @@ CONNECTIVITY = Option(
     "auto: lazy when the islands are (islands=lazy), else reach",
     relaxing=("none",),
 )
-# Defaults measured on the first 100 janko puzzles (count=2, 20 s cap): reach x distance 48 s in
-# all, reach x reach 51 s, propagator x distance 61 s, propagator x reach 81 s. hybrid is distance
-# whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
-# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number
-# without levels (11 of the 1,110 janko puzzles, the large "art" boards among them: with recursion
-# for those islands clingo found no first answer in 20 s on five of them), else hybrid and reach.
-# On 94, 680, 1030, 1050, 1055 and 690 (40 s cap, interleaved): 73.0 -> 36.0 CPU s, 2 -> 5 proven.
-# With the cuts checked on total assignments only (LazyCuts), lazy also on every board of
-# LAZY_CELLS or more: of the 41 slowest janko boards (20 s cap, interleaved), the 31 of 330 cells
-# or more took 58.2 -> 39.1 CPU s (669_14x24 6.4 -> 0.15, 459_20x36 6.1 -> 0.6, 667_14x24 6.7 ->
-# 2.8, 1046_23x33 4.4 -> 1.2), the 10 smaller ones 14.4 -> 14.9 (1109_20x15 0.19 -> 0.69).
-# 690_50x50 (count=2, 80 s cap, load 6-9): auto (lazy) found no answer in 25.5 CPU s (37k
-# conflicts); islands=distance proved it in 23.4 CPU s (254k conflicts, 0.5 s of them the proof).
+# Defaults: reach for connectivity and hybrid for the islands, the fastest pair on the smaller boards; hybrid
+# is distance whenever the levels fit the budget (all but the largest boards), and bounds grounding beyond it.
+# islands=auto and connectivity=auto are lazy on the boards where the level budget leaves a number without
+# levels (the large "art" boards among them, where recursion for those islands leaves clingo without a first
+# answer), else hybrid and reach. With the cuts checked on total assignments only (LazyCuts), lazy also on
+# every board of LAZY_CELLS or more, where grounding the levels costs more than the rounds of cuts; the
+# largest boards may still be found faster by islands=distance (docs/decisions).
 
-#: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts
-#: (14x24 and larger: 106 janko boards; the 31 slowest of them for hybrid and reach take 0.67x the
-#: CPU time lazily)
+#: islands=auto: the fewest cells of a board where the islands and the wall are left to lazy cuts (14x24 and
+#: larger: the boards where grounding the levels costs more than the cuts; docs/decisions)
 LAZY_CELLS = 330
 ISLANDS = Option(
     "islands",
@@ -76,43 +83,54 @@ ISLANDS = Option(
 
 WALL_COUNT = wall_count_option("count", "auto")
 WALL_PARTS = Option(
-    "wall_parts", "none", ("none", "1", "2"),
+    "wall_parts",
+    "none",
+    ("none", "1", "2"),
     "wall parts of up to this many cells stated to have a wall cell beside them (the wall is "
     "connected and larger): none, 1 (a wall cell has a wall neighbour), 2 (and so has a pair)",
 )
 
 PREFER = Option(
-    "prefer", "none", ("none", "wall", "far"),
+    "prefer",
+    "none",
+    ("none", "wall", "far"),
     "clingo domain heuristic (#heuristic with --heuristic=Domain): none (clasp's own), wall (every "
     "open cell tried as wall first), far (wall first on the cells that only the far half of an "
     "island's reach can hold: every island that may hold the cell is at least half its bound away)",
 )
 
-#: plan=auto: the candidates the lazy cuts check before the probe (1055_40x57, 6 CPU s without the
-#: probe, checks 488: escalating after 300 cost it 2.4 s, the probe's 2 s settling 97 cells it
-#: does not need; 683_14x24 checks about 400 a CPU second and is proven soon after the probe)
+#: plan=auto: the candidates the lazy cuts check before the probe (a board proven within that many checks does
+#: not pay for a probe whose settled cells it does not need; docs/decisions)
 ESCALATE = 600
-#: ... and the CPU seconds of search those checks must also have taken (689_20x20 checks 529
-#: candidates in 0.8 s and needs no probe)
+#: ... and the CPU seconds of search those checks must also have taken (a board that checks its candidates
+#: quickly needs no probe)
 ESCALATE_CPU = 1.0
-#: probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko puzzle
-#: 3.34 s against 4.94 s, 111/111 both; 690_50x50 4.75 s against 15.7 s
+#: probe by default: the compiled probe is cheap enough to run up front, and settles cells the search would
+#: otherwise learn by many rounds of cuts (docs/decisions)
 PLAN = Option(
-    "plan", "search", ("search", "probe", "deep", "auto"),
+    "plan",
+    "search",
+    ("search", "probe", "deep", "auto"),
     "the island plan to build on: the deduction stage's (search, the default; the searched plan "
     "under deduce=none), or probed by the encoding itself, failed-literal probing of the island, "
-    "wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU seconds), " + PLAN_DEEP + ", or by the searches with the probe's "
+    "wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU seconds), "
+    + PLAN_DEEP
+    + ", or by the searches with the probe's "
     "cells added to the running search as unit clauses once the lazy cuts' checks run long (auto: "
     "escalate checks and escalate_cpu seconds)",
 )
 ESCALATE_OPTION = Option(
-    "escalate", ESCALATE, description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
+    "escalate",
+    ESCALATE,
+    description="plan=auto: the lazy cuts' checks (candidates) before the probe; the "
     "probe then runs once and its cells join the running search as unit clauses, keeping the cuts "
     "and what clasp learnt (0: at the first check past escalate_cpu); with the lazy cuts only "
     "(islands or connectivity lazy)",
 )
 ESCALATE_CPU_OPTION = Option(
-    "escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds of the search (from its start) "
+    "escalate_cpu",
+    ESCALATE_CPU,
+    description="plan=auto: the CPU seconds of the search (from its start) "
     "before the probe (boards whose lazy rounds end sooner never pay for it)",
 )
 
@@ -124,9 +142,9 @@ _ISLAND_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
-#: LazyCuts: the cuts added before the following ones are locked against clasp's deletion of learnt
-#: clauses (on 1055_40x57, 120k cuts: 711 rounds unlocked, 473 locked; locking every cut moved the
-#: search on boards of a few thousand cuts, both ways: 94_20x36 2.3 -> 4.1 CPU s)
+#: LazyCuts: the cuts added before the following ones are locked against clasp's deletion of learnt clauses (a
+#: deleted cut lets its fault come back, which costs rounds on the boards with the most cuts; locking every
+#: cut moves the search on boards of a few thousand cuts, either way)
 LOCK_AFTER = 10000
 
 
@@ -150,7 +168,7 @@ class LazyCuts:
     left before the run's ``deadline`` (the backend sets it), and each cell it settles joins the
     search as a locked unit clause, waiting like a cut when it conflicts with the candidate."""
 
-    def __init__(self, rule: LazyRule, escalation: "Escalation | None" = None):
+    def __init__(self, rule: LazyRule, escalation: Escalation | None = None):
         self.rule = rule
         self.escalation = escalation
         self.deadline: float | None = None  # the run's deadline on the harness clock, set by the backend
@@ -165,7 +183,7 @@ class LazyCuts:
         self.rounds = 0
         self.cuts = 0
 
-    def init(self, init: "clingo.PropagateInit") -> None:
+    def init(self, init: clingo.PropagateInit) -> None:
         import clingo
 
         for atom in init.symbolic_atoms.by_signature("wall", 2):
@@ -181,12 +199,16 @@ class LazyCuts:
         init.check_mode = clingo.PropagatorCheckMode.Total
         self.started = time.process_time()
 
-    def check(self, control: "clingo.PropagateControl") -> None:
+    def check(self, control: clingo.PropagateControl) -> None:
         if self.waiting and not self._add_waiting(control):
             return
         escalation = self.escalation
-        if escalation is not None and "escalated_at" not in self.figures and self.checks >= escalation.checks \
-                and time.process_time() - self.started >= escalation.cpu:
+        if (
+            escalation is not None
+            and "escalated_at" not in self.figures
+            and self.checks >= escalation.checks
+            and time.process_time() - self.started >= escalation.cpu
+        ):
             if not self._escalate(control):
                 return
         value = control.assignment.value
@@ -217,24 +239,27 @@ class LazyCuts:
             self.waiting.append((clause, False))
         self._add_waiting(control)
 
-    def _escalate(self, control: "clingo.PropagateControl") -> bool:
+    def _escalate(self, control: clingo.PropagateControl) -> bool:
         """Run the escalation's probe once (within the seconds left before the deadline) and add
         its settled cells as unit clauses; False when one conflicts with the assignment."""
         left = float("inf") if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
         start = time.process_time()
         settled = self.escalation.settled(left)
         units = [[self.lit_of[cell, wall]] for cell, wall in settled if (cell, wall) in self.lit_of]
-        self.figures.update(escalated_at=self.checks, escalation_clauses=len(units),
-                            escalation_cpu=round(time.process_time() - start, 3))
+        self.figures.update(
+            escalated_at=self.checks,
+            escalation_clauses=len(units),
+            escalation_cpu=round(time.process_time() - start, 3),
+        )
         # a settled cell holds in every answer: its unit clause is never deleted
         self.waiting += [(unit, True) for unit in units]
         return self._add_waiting(control)
 
-    def propagate(self, control: "clingo.PropagateControl", changes: list[int]) -> None:
+    def propagate(self, control: clingo.PropagateControl, changes: list[int]) -> None:
         # a watched literal of a waiting cut turned false: add the waiting cuts now
         self._add_waiting(control)
 
-    def _add_waiting(self, control: "clingo.PropagateControl") -> bool:
+    def _add_waiting(self, control: clingo.PropagateControl) -> bool:
         """Add the waiting cuts; False when one conflicts (clingo takes no more clauses now) and
         the others stay watched (the negations of their first two literals)."""
         while self.waiting:
@@ -254,7 +279,12 @@ class LazyCuts:
         return control.propagate()
 
     def stats(self) -> dict[str, int]:
-        return {"lazy_checks": self.checks, "lazy_rounds": self.rounds, "lazy_cuts": self.cuts, **self.figures}
+        return {
+            "lazy_checks": self.checks,
+            "lazy_rounds": self.rounds,
+            "lazy_cuts": self.cuts,
+            **self.figures,
+        }
 
 
 class Escalation:
@@ -272,8 +302,9 @@ def probed_cells(p: Nurikabe, plan: IslandPlan, seconds: float) -> list[tuple[Ce
 
     probed = refine(p, plan, time.process_time() + min(DEDUCE_BUDGET, seconds))
     # a cell the probe settled as wall is wall; one it settled unshaded is unshaded
-    return [(cell, True) for cell in sorted(probed.wall - plan.wall)] + \
-        [(cell, False) for cell in sorted(probed.white - plan.white)]
+    return [(cell, True) for cell in sorted(probed.wall - plan.wall)] + [
+        (cell, False) for cell in sorted(probed.white - plan.white)
+    ]
 
 
 def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
@@ -316,7 +347,9 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         parts += runs
         files.append("nurikabe_wall_runs.lp")
     # a wall part of up to K cells has a wall cell beside it, K below every answer's wall size
-    most = 0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
+    most = (
+        0 if options["wall_parts"] == "none" else min(int(options["wall_parts"]), wall_size(p, plan)[0] - 1)
+    )
     if most >= 1:
         parts.append(f"wall_parts({most}).")
         files.append("nurikabe_wall_parts.lp")
@@ -325,8 +358,12 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     prefer = options["prefer"]
     args: tuple[str, ...] = ()
     if prefer != "none":
-        far = [cell for cell in plan.open if prefer == "wall"
-               or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])]
+        far = [
+            cell
+            for cell in plan.open
+            if prefer == "wall"
+            or all(2 * plan.reach[clue][cell] >= plan.bound[clue] for clue in plan.owners[cell])
+        ]
         parts += [f"hwall({r},{c})." for r, c in far]
         files.append("nurikabe_heuristic.lp")
         args = ("--heuristic=Domain",)
@@ -349,16 +386,27 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         cuts = options["cuts"]
         if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
             cuts = "cell" if wall_count_pays(p, plan) else "mixed"
-        told = {"connectivity": connectivity, "islands": "lazy" if islands == "lazy" else "distance", "cuts": cuts}
-        rule = lazy_rules(p, [cell for cell in p.grid.all_cells if cell not in p.clue_cells], told,
-                          anchor=min(plan.wall) if plan.wall else None)
+        told = {
+            "connectivity": connectivity,
+            "islands": "lazy" if islands == "lazy" else "distance",
+            "cuts": cuts,
+        }
+        rule = lazy_rules(
+            p,
+            [cell for cell in p.grid.all_cells if cell not in p.clue_cells],
+            told,
+            anchor=min(plan.wall) if plan.wall else None,
+        )
         if rule is not None:
             if propagator is not None:
                 raise EncodingError("connectivity=propagator runs alone: pick islands other than lazy")
             escalation = None
             if options["plan"] == "auto":  # the probe once the lazy rounds run long
-                escalation = Escalation(options["escalate"], options["escalate_cpu"],
-                                        lambda seconds: probed_cells(p, plan, seconds))
+                escalation = Escalation(
+                    options["escalate"],
+                    options["escalate_cpu"],
+                    lambda seconds: probed_cells(p, plan, seconds),
+                )
             propagator = LazyCuts(rule, escalation)
     return AspProgram(
         files=tuple(files),
@@ -366,8 +414,8 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
         predicate="wall",
         propagator=propagator,
         args=args,
-        # clasp's "trendy" preset: on the 41 slowest janko boards 0.72x the CPU time of clingo's
-        # default (faster on 23, slower on 7; 1091_15x15 6.0 -> 2.5 s), every 20th puzzle 1.2 vs 1.3 s
+        # clasp's "trendy" preset: less CPU than clingo's default on the slowest boards, and alike
+        # on the rest (docs/decisions)
         configuration="trendy",
         notes={"islands": islands, "connectivity": connectivity},
     )
@@ -377,8 +425,7 @@ def _wall_runs_facts(p: Nurikabe, plan: IslandPlan, which: str) -> list[str]:
     """The facts of ``nurikabe_wall_runs.lp`` the ``wall_runs`` option asks for: the met lines
     (met, card), and the lines' stretches with the runs' bounds (card; auto: card where the met
     lines make it tight, else none)."""
-    if which == "auto":  # the met lines alone cost grounding: every 20th janko puzzle, one
-        # interleaved run, 1.60 s CPU with them, 1.38 s without (56/56 proven both)
+    if which == "auto":  # the met lines alone cost more grounding than they prune (docs/decisions)
         which = "card" if wall_runs_pay(p, plan) else "none"
     if which == "none":
         return []
@@ -403,7 +450,17 @@ ENCODINGS: list[EncodingSpec] = [
         load=load_engine,
         description="choice of wall cells, no 2x2 wall; islands by owners (islands option); one wall "
         "(connectivity option); the wall's size (wall_count option)",
-        options=(CONNECTIVITY, ISLANDS, WALL_COUNT, WALL_PARTS, PREFER, CUTS, WALL_RUNS_OPTION, PLAN,
-                 ESCALATE_OPTION, ESCALATE_CPU_OPTION),
+        options=(
+            CONNECTIVITY,
+            ISLANDS,
+            WALL_COUNT,
+            WALL_PARTS,
+            PREFER,
+            CUTS,
+            WALL_RUNS_OPTION,
+            PLAN,
+            ESCALATE_OPTION,
+            ESCALATE_CPU_OPTION,
+        ),
     ),
 ]

@@ -6,10 +6,11 @@ only writes a puzzle's facts as one string, so the backend adds both and grounds
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell
@@ -19,13 +20,13 @@ if TYPE_CHECKING:
     import clingo
 
 
-def cell_of(symbol: "clingo.Symbol") -> Cell:
+def cell_of(symbol: clingo.Symbol) -> Cell:
     """The 0-based cell of a decision atom ``p(R,C)`` written with 0-based coordinates."""
     row, col = symbol.arguments
     return (row.number, col.number)
 
 
-def cell_of_1based(symbol: "clingo.Symbol") -> Cell:
+def cell_of_1based(symbol: clingo.Symbol) -> Cell:
     """The 0-based cell of a decision atom ``p(X,Y)`` written 1-based (seed 000's coordinates)."""
     row, col = symbol.arguments
     return (row.number - 1, col.number - 1)
@@ -53,7 +54,7 @@ class AspProgram(Artifact):
     facts: str = ""
     predicate: str = ""
     arity: int = 2
-    to_cell: Callable[["clingo.Symbol"], Cell] = cell_of
+    to_cell: Callable[[clingo.Symbol], Cell] = cell_of
     args: tuple[str, ...] = ()
     propagator: Any = None
     configuration: str = ""
@@ -62,8 +63,10 @@ class AspProgram(Artifact):
         """The settled cells as integrity constraints on the answer atoms (``:- not p(R,C).`` for a
         marked cell, ``:- p(R,C).`` for an unmarked one), in the atoms' own coordinates."""
         shift = 1 if self.to_cell is cell_of_1based else 0
-        lines = [f":- {'not ' if on else ''}{self.predicate}({r + shift},{c + shift})."
-                 for (r, c), on in sorted(settled.items())]
+        lines = [
+            f":- {'not ' if on else ''}{self.predicate}({r + shift},{c + shift})."
+            for (r, c), on in sorted(settled.items())
+        ]
         self.text = "\n".join([self.text, "% the deduction stage's settled cells", *lines])
         return len(lines)
 
@@ -72,11 +75,10 @@ class AspProgram(Artifact):
         return "\n".join([*(load(name) for name in self.files), self.text, self.facts])
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> str:
     """The text of one ``.lp`` file of this package."""
     try:
         return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise EncodingError(f"ASP program file {name!r} is missing from the package") from None
-

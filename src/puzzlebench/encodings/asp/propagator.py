@@ -25,7 +25,8 @@ as the search itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ...model import Cell
 from ..regions import BLACK, UNKNOWN, WHITE, connectivity_reasoning
@@ -52,7 +53,11 @@ class ConnectivityPropagator:
         self.root = self.fixed_white[0][0] * cols + self.fixed_white[0][1] if self.fixed_white else None
         # side-neighbours of each cell index
         self.adj: list[list[int]] = [
-            [rr * cols + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < rows and 0 <= cc < cols]
+            [
+                rr * cols + cc
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= rr < rows and 0 <= cc < cols
+            ]
             for r in range(rows)
             for c in range(cols)
         ]
@@ -75,12 +80,14 @@ class ConnectivityPropagator:
             "propagator_articulations": self.articulations,
         }
 
-    def init(self, init: "clingo.PropagateInit") -> None:
+    def init(self, init: clingo.PropagateInit) -> None:
         import clingo
 
         for r in range(self.rows):
             for c in range(self.cols):
-                atom = init.symbolic_atoms[clingo.Function(self.predicate, [clingo.Number(r), clingo.Number(c)])]
+                atom = init.symbolic_atoms[
+                    clingo.Function(self.predicate, [clingo.Number(r), clingo.Number(c)])
+                ]
                 if atom is not None:
                     self.literal[r * self.cols + c] = init.solver_literal(atom.literal)
         # watch both signs of every cell literal (cells may share a literal, or its negation)
@@ -100,21 +107,21 @@ class ConnectivityPropagator:
         self._dirty = [True] * init.number_of_threads
         init.check_mode = clingo.PropagatorCheckMode.Both
 
-    def propagate(self, control: "clingo.PropagateControl", changes: Sequence[int]) -> None:
+    def propagate(self, control: clingo.PropagateControl, changes: Sequence[int]) -> None:
         state, sets = self._state[control.thread_id], self._sets
         for lit in changes:
             for i, s in sets[lit]:
                 state[i] = s
         self._dirty[control.thread_id] = True
 
-    def undo(self, thread_id: int, assignment: "clingo.Assignment", changes: Sequence[int]) -> None:
+    def undo(self, thread_id: int, assignment: clingo.Assignment, changes: Sequence[int]) -> None:
         state, sets = self._state[thread_id], self._sets
         for lit in changes:
             for i, _ in sets[lit]:
                 state[i] = UNKNOWN
         self._dirty[thread_id] = True
 
-    def check(self, control: "clingo.PropagateControl") -> None:
+    def check(self, control: clingo.PropagateControl) -> None:
         thread = control.thread_id
         if not self._dirty[thread]:
             return  # no cell changed since the last check: nothing new to infer

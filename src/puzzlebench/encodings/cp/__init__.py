@@ -8,5 +8,10 @@ from .common import CpModelArtifact
 
 __all__ = ["ENCODINGS", "CpModelArtifact"]
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS,
-                              *nurikabe.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [
+    *lightup.ENCODINGS,
+    *kuromasu.ENCODINGS,
+    *lightbulbs.ENCODINGS,
+    *hitori.ENCODINGS,
+    *nurikabe.ENCODINGS,
+]

@@ -8,8 +8,9 @@ may then enumerate inside one search with a solution callback instead of re-solv
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ortools.sat.python import cp_model
 
@@ -52,7 +53,7 @@ class CpModelArtifact(Artifact):
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     parameters: dict[str, Any] = field(default_factory=dict)
     functional: bool = False
-    escalation: tuple[int, Callable[[], "CpModelArtifact"]] | None = None
+    escalation: tuple[int, Callable[[], CpModelArtifact]] | None = None
     escalation_left: float | None = None
     carry_fixings: bool = False
     fixed_parameters: dict[str, Any] = field(default_factory=dict)
@@ -64,7 +65,7 @@ class CpModelArtifact(Artifact):
         if self.escalation is not None:  # the model switched to states the same cells
             searches, build = self.escalation
 
-            def fixed_build() -> "CpModelArtifact":
+            def fixed_build() -> CpModelArtifact:
                 artifact = build()
                 artifact.fix(settled)
                 return artifact
@@ -118,11 +119,14 @@ def apply_search(artifact: CpModelArtifact, name: str, order: Sequence[cp_model.
 
 # -- CP-SAT's LP relaxation (linearization_level), chosen per encoding by measurement ----------
 
+
 def linearization_option(default: int | str, measured: str = "") -> Option:
     """The ``linearization`` option: CP-SAT's ``linearization_level`` for this encoding's models
     (``auto`` among the choices when it is the default: the encoding resolves it)."""
     return Option(
-        "linearization", default, (("auto",) if default == "auto" else ()) + (0, 1, 2),
+        "linearization",
+        default,
+        (("auto",) if default == "auto" else ()) + (0, 1, 2),
         "CP-SAT linearization_level: 0 (no LP relaxation: propagation and clause learning only), 1 "
         "(CP-SAT's own default: linear constraints kept in an LP, with cuts), 2 (more of the model "
         "linearized)" + (f"; {measured}" if measured else ""),
@@ -138,7 +142,8 @@ def apply_linearization(artifact: CpModelArtifact, level: int) -> None:
 def inprocessing_option(default: bool, measured: str = "") -> Option:
     """The ``inprocessing`` option: CP-SAT's ``use_sat_inprocessing`` for this encoding's models."""
     return Option(
-        "inprocessing", default,
+        "inprocessing",
+        default,
         description="CP-SAT use_sat_inprocessing: simplify the clause database between restarts (vivification, "
         "subsumption, bounded variable elimination)" + (f"; {measured}" if measured else ""),
     )

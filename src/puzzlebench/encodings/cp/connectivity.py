@@ -1,4 +1,4 @@
-""""All white cells are connected" in CP-SAT: levels (rank), flow, and the lazy rule's one-cell cuts.
+""" "All white cells are connected" in CP-SAT: levels (rank), flow, and the lazy rule's one-cell cuts.
 
 Shared by the families whose white (unshaded) cells form one region and never touch two black
 cells side by side (Kuromasu, Hitori). ``black`` maps each cell that may turn black to its
@@ -89,7 +89,9 @@ def connect_by_flow(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Ce
             model.add(source == whites).only_enforce_if(is_root_of[cell])
             model.add(source == 0).only_enforce_if(~is_root_of[cell])
         # Conservation: what comes in, plus the source, minus what goes out, is kept (1 if white).
-        model.add(cp_model.LinearExpr.sum(inflow[cell]) + source - cp_model.LinearExpr.sum(outflow[cell]) == white)
+        model.add(
+            cp_model.LinearExpr.sum(inflow[cell]) + source - cp_model.LinearExpr.sum(outflow[cell]) == white
+        )
 
 
 def no_isolated_white(model: cp_model.CpModel, grid: Grid, black: Black) -> None:

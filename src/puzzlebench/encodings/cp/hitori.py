@@ -13,7 +13,8 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
@@ -23,8 +24,8 @@ from .common import CpModelArtifact, new_bools
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
-#: Measured on the whole janko corpus (940 puzzles, count=2, deductions on): lazy 17.1 s in all,
-#: worst 1.8 s; flow 58.8 s, worst 6.4 s (both 78_17x17).
+#: lazy by default: on Hitori boards a few cuts settle the connectivity, where flow's larger model
+#: costs more on every board size (docs/decisions).
 DEFAULT_CONNECTIVITY = "lazy"
 
 
@@ -68,7 +69,9 @@ ENCODINGS: list[EncodingSpec] = [
         "lazy cuts, levels or flow",
         options=(
             Option(
-                "connectivity", DEFAULT_CONNECTIVITY, CONNECTIVITY,
+                "connectivity",
+                DEFAULT_CONNECTIVITY,
+                CONNECTIVITY,
                 "how 'all unshaded cells connected' is enforced: lazy (cuts on split candidates), rank "
                 "(levels), flow (single-commodity flow), none (rule dropped)",
                 relaxing=("none",),

@@ -24,10 +24,10 @@ Rules and the blocks that enforce them:
   white" (``regions.connectivity_cuts``) is added before searching again; ``none`` drops the
   rule (a relaxation: it may accept split answers, never loses a true one);
 * CP-SAT's search (``linearization``, ``inprocessing``): no LP relaxation and no clause
-  inprocessing by default. With CP-SAT's LP the 100x100 boards made about 50 conflicts a CPU
-  second (the LP and its cuts took the time) and none was solved in 60 s. ``cp_presolve=off``
-  skips CP-SAT's presolve and symmetry detection: on the clausal statement of those boards they
-  took about 95% of each search.
+  inprocessing by default. With CP-SAT's LP the search on the 100x100 boards crawls (the LP and
+  its cuts take the time) and none is solved. ``cp_presolve=off`` skips CP-SAT's presolve and
+  symmetry detection: on the clausal statement of those boards they take nearly all of each
+  search.
 
 ``auto`` (the default of ``visibility``, ``cut`` and ``cp_presolve``) picks ``shared``, ``plus``
 and ``off`` from ``AUTO_CELLS`` cells on, else ``distance``, ``cell`` and CP-SAT's presolve.
@@ -35,7 +35,8 @@ and ``off`` from ``AUTO_CELLS`` cells on, else ``distance``, ``cell`` and CP-SAT
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -43,8 +44,15 @@ from ...model import Cell, Direction, Family, Grid, Kuromasu
 from ..base import EncodingSpec, Option
 from ..regions import connectivity_rule, root_cell
 from ..sat import kuromasu as sat_kuromasu
-from .common import (CpModelArtifact, add_clauses, apply_inprocessing, apply_linearization, inprocessing_option,
-                     linearization_option, new_bools)
+from .common import (
+    CpModelArtifact,
+    add_clauses,
+    apply_inprocessing,
+    apply_linearization,
+    inprocessing_option,
+    linearization_option,
+    new_bools,
+)
 from .connectivity import connect_by_flow, connect_by_rank, no_isolated_white
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "flow", "none")
@@ -59,7 +67,7 @@ DEFAULT_CONNECTIVITY = "lazy"
 DEFAULT_VISIBILITY = "auto"
 #: ``auto`` picks ``visibility=shared``, ``cut=plus`` and ``cp_presolve=off`` from this many cells
 #: on (the generated 50x50 to 100x100 boards), else ``distance``, ``cell`` and CP-SAT's presolve
-#: (the janko corpus, at most 1,395 cells, keeps the model it was measured with).
+#: (the janko boards, all smaller, keep the model that suits them).
 AUTO_CELLS = 2000
 PRESOLVE: tuple[str, ...] = ("auto", "on", "off")
 
@@ -95,8 +103,14 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> CpModelArtifa
     if visibility in CLAUSAL:
         # No two black cells share a side, and a number equals the white cells it sees: the
         # SAT encoding's clauses (its unary ray chains merged pairwise), over these Booleans.
-        add_clauses(model, black, sat_kuromasu.build_default(puzzle, {
-            "visibility": CLAUSAL[visibility], "card": "adder", "connectivity": "none", "cut": "none"}))
+        add_clauses(
+            model,
+            black,
+            sat_kuromasu.build_default(
+                puzzle,
+                {"visibility": CLAUSAL[visibility], "card": "adder", "connectivity": "none", "cut": "none"},
+            ),
+        )
     else:
         # No two black cells share a side.
         for a, b in puzzle.grid.edges():
@@ -133,8 +147,12 @@ def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius
     all black. Only fences black cells can fill (no two fence cells side by side, none a clue)
     and only where a cell beyond the fence touches it (that cell is then white, as is the
     diamond's cell next to the fence: all black would split the white cells)."""
-    offsets = [(dr, dc) for dr in range(-radius, radius + 1) for dc in range(-radius, radius + 1)
-               if abs(dr) + abs(dc) <= radius]
+    offsets = [
+        (dr, dc)
+        for dr in range(-radius, radius + 1)
+        for dc in range(-radius, radius + 1)
+        if abs(dr) + abs(dc) <= radius
+    ]
     for r, c in grid.all_cells:
         region = {(r + dr, c + dc) for dr, dc in offsets if (r + dr, c + dc) in grid}
         fence = {nb for cell in region for nb in grid.neighbours4(cell)} - region
@@ -148,6 +166,7 @@ def walled_in_diamonds(model: cp_model.CpModel, grid: Grid, black: Black, radius
 
 
 # -- visibility -------------------------------------------------------------------------------
+
 
 def _rays(model: cp_model.CpModel, black: Black, ray: Sequence[Cell]) -> tuple[list, int]:
     """Literals w_k "the first k cells of the ray are white" (constant-true ones counted apart)."""
@@ -202,7 +221,9 @@ ENCODINGS: list[EncodingSpec] = [
                 relaxing=("none",),
             ),
             Option(
-                "cut", "auto", CUT,
+                "cut",
+                "auto",
+                CUT,
                 "with connectivity=lazy, the cuts stated up front: cell (no white cell walled in alone), "
                 "plus (also no diamond of radius 1, clipped at the border), diamond (radius 1 and 2); "
                 "auto: plus on boards of 2,000+ cells, else cell",
@@ -220,17 +241,19 @@ ENCODINGS: list[EncodingSpec] = [
             # presolve (its pure-SAT presolve and probing of about 300,000 clauses) and symmetry
             # detection, and then about a second of search
             Option(
-                "cp_presolve", "auto", PRESOLVE,
+                "cp_presolve",
+                "auto",
+                PRESOLVE,
                 "CP-SAT's presolve and symmetry detection on this model: on, off (cp_model_presolve "
                 "and symmetry_level 0; the search still probes at its start), auto: off with the clausal "
                 "visibility values (adder, shared), else on",
             ),
-            # on the 100x100 gen-kuromasu boards CP-SAT's LP (level 1) made about 50 conflicts a
-            # CPU second and no answer in 60 s; level 0 makes thousands and proves s1 in about 22 CPU
-            # s; the janko sample (every 10th) takes 0.5 s either way. connectivity=flow needs the
-            # LP: seed 000's 11x11 took 59 s at level 0 and 1.0 s at level 1 (rank: 1.0 s and 0.04 s)
+            # the clausal statement needs no LP: on the 100x100 boards CP-SAT's LP (level 1) slows
+            # the search to a crawl, and the janko boards take as long either way; connectivity=rank
+            # or flow state arithmetic that the LP relaxation propagates, and crawl without it
+            # (docs/decisions)
             linearization_option("auto", "auto: 1 with connectivity=rank|flow, else 0"),
-            # first search on the three 100x100 boards: 0.72-0.87 deterministic s without, 0.96-1.47 with
+            # no inprocessing: the first search on the 100x100 boards is cheaper without it
             inprocessing_option(False),
         ),
     ),

@@ -15,7 +15,8 @@ as zero. Its labeling options become CP-SAT decision strategies (``search`` opti
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ortools.sat.python import cp_model
 

@@ -13,7 +13,8 @@ white squares (MiniZinc's ``forall(i1, i2 in H, j1, j2 in W ...)`` posts each pa
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ortools.sat.python import cp_model
 

@@ -47,16 +47,33 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (EDGE, IslandPlan, contact_triangles, corner_contacts, cuts_option, lazy_rules, lonely_cells,
-                       plan_option, planned, wall_blocks, wall_count_option, wall_option, wall_partners,
-                       wall_region, wall_rules, wall_rules_option, wall_size)
+from ..islands import (
+    EDGE,
+    IslandPlan,
+    contact_triangles,
+    corner_contacts,
+    cuts_option,
+    lazy_rules,
+    lonely_cells,
+    plan_option,
+    planned,
+    wall_blocks,
+    wall_count_option,
+    wall_option,
+    wall_partners,
+    wall_region,
+    wall_rules,
+    wall_rules_option,
+    wall_size,
+)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat import nurikabe as sat_nurikabe
 from .common import CpModelArtifact, add_clauses, apply_linearization, linearization_option, new_bools
@@ -87,8 +104,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> CpModelArtifa
     return _build(puzzle, options)[0]
 
 
-def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None = None
-           ) -> tuple[CpModelArtifact, dict[tuple[Cell, Cell], Any]]:
+def _build(
+    puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None = None
+) -> tuple[CpModelArtifact, dict[tuple[Cell, Cell], Any]]:
     """The model, and its owner literals ("clue's island holds cell"; none with islands=lazy).
     ``plan``: the island plan to build on (else the one the ``plan`` option names)."""
     islands, connectivity = options["islands"], options["connectivity"]
@@ -126,18 +144,35 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
     elif islands == "levels":
         # Owners, levels and sizes as the SAT encoding's clauses (its islands=hybrid, which also
         # states the known wall cells, the 2x2 blocks and the lonely cells above and below).
-        cnf = sat_nurikabe.build_default(puzzle, {
-            "islands": "hybrid", "card": "seqcounter", "connectivity": "none", "cuts": "region",
-            "wall_count": options["wall_count"], "wall_span": "none", "wall_edges": "none", "wall_parts": "none",
-            "wall_runs": "auto", "plan": "search", "levels": options["levels"], "levels_from": options["levels_from"]},
-            plan=plan)
+        cnf = sat_nurikabe.build_default(
+            puzzle,
+            {
+                "islands": "hybrid",
+                "card": "seqcounter",
+                "connectivity": "none",
+                "cuts": "region",
+                "wall_count": options["wall_count"],
+                "wall_span": "none",
+                "wall_edges": "none",
+                "wall_parts": "none",
+                "wall_runs": "auto",
+                "plan": "search",
+                "levels": options["levels"],
+                "levels_from": options["levels_from"],
+            },
+            plan=plan,
+        )
         first = len(model.proto.variables)
         add_clauses(model, wall, cnf)
         # Every island's size as a CP-SAT sum too: the SAT clauses count only the levelled ones.
         owns = _sat_owners(model, plan, wall, cnf, first)
         _island_sizes(model, puzzle, plan, owns)
     elif islands in ("distance", "hybrid"):
-        levelled = plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle)) if islands == "hybrid" else None
+        levelled = (
+            plan.levelled(puzzle, budget=True, smallest=hybrid_smallest(puzzle))
+            if islands == "hybrid"
+            else None
+        )
         owns = _islands_by_distance(model, puzzle, plan, wall, levelled)
     elif islands == "owners":
         owns = _owners(model, puzzle, plan, wall)
@@ -159,7 +194,11 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
     art.lazy = lazy_rules(puzzle, wall, options, anchor=anchor)
     art.notes.update(connectivity=connectivity, islands=islands)
     switched = []  # (the escalation, once built: the lazy rule's cuts after the switch)
-    if islands == "lazy" and options["escalate"] > 0 and options["escalate_cuts"] not in ("same", options["cuts"]):
+    if (
+        islands == "lazy"
+        and options["escalate"] > 0
+        and options["escalate_cuts"] not in ("same", options["cuts"])
+    ):
         before = art.lazy
         after_switch = lazy_rules(puzzle, wall, {**options, "cuts": options["escalate_cuts"]}, anchor=anchor)
         if before is not None and after_switch is not None:
@@ -167,8 +206,15 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
     if islands == "lazy" and options["escalate"] > 0:
         # The same rules with the islands stated up front: the resolve loop switches to it.
         # (the plan is given to it below: not searched or probed again)
-        stronger = {**options, "islands": options["escalate_to"], "escalate": 0, "plan": "search",
-                    "connectivity": connectivity if options["escalate_connectivity"] == "same" else options["escalate_connectivity"]}
+        stronger = {
+            **options,
+            "islands": options["escalate_to"],
+            "escalate": 0,
+            "plan": "search",
+            "connectivity": connectivity
+            if options["escalate_connectivity"] == "same"
+            else options["escalate_connectivity"],
+        }
 
         def escalated() -> CpModelArtifact:
             # Cells the probe settled (up front with plan=probe or deep, and at the switch with
@@ -203,13 +249,16 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
             if options["escalate_fixings"] == "noprobe":
                 bigger.fixed_parameters.update(cp_model_probing_level=0)
             bigger.refix_every = options["escalate_refix"]
-            stats = {"probe_time": round(probe_time, 3),
-                     "probe_settled": len(probed.wall - searched.wall) + len(probed.white)}
+            stats = {
+                "probe_time": round(probe_time, 3),
+                "probe_settled": len(probed.wall - searched.wall) + len(probed.white),
+            }
             if options["escalate_contacts"] != "none" and owns:
                 # The islands' corner contacts form a forest (the wall's connectivity, island by
                 # island), over what the probed islands may still hold.
-                stats["contacts"] = _contacts(bigger.model, puzzle, probed, owns,
-                                              acyclic=options["escalate_contacts"] == "acyclic")
+                stats["contacts"] = _contacts(
+                    bigger.model, puzzle, probed, owns, acyclic=options["escalate_contacts"] == "acyclic"
+                )
             bigger.notes["escalation_stats"] = stats
             return bigger
 
@@ -221,7 +270,9 @@ def _build(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan | None
     return art, owns
 
 
-def _contacts(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, acyclic: bool = False) -> int:
+def _contacts(
+    model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, acyclic: bool = False
+) -> int:
     """The contact graph is a forest (see ``islands.EDGE``): a Boolean per corner, diagonal and
     pair of clues whose islands may hold its two cells (``plan``), implied by the two owners; at
     most one per pair of clues; per pair "they touch" and per clue "its island meets the board's
@@ -289,7 +340,9 @@ def _wall_rules(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wal
             model.add_bool_or([~wall[cell]] + [wall[nb] for nb in around])
 
 
-def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Any]:
+def _owners(
+    model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict
+) -> dict[tuple[Cell, Cell], Any]:
     """Literal "clue's island holds cell" per clue and cell it may reach: an unshaded cell has
     exactly one owner, a wall cell none, and an owned cell passes its owner to its unshaded
     neighbours."""
@@ -310,7 +363,6 @@ def _owners(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: d
         guard = [] if cell is None else [~owns[(clue, cell)]]
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
     return owns
-
 
 
 def _sat_owners(model: cp_model.CpModel, plan: IslandPlan, wall: dict, cnf: Any, first: int) -> dict:
@@ -341,8 +393,9 @@ def _island_sizes(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, o
         model.add(size == n - 1 if clue in puzzle.numbers else size <= n - 1)
 
 
-def _islands_by_distance(model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
-                         levelled: set[Cell] | None = None) -> dict[tuple[Cell, Cell], Any]:
+def _islands_by_distance(
+    model: cp_model.CpModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, levelled: set[Cell] | None = None
+) -> dict[tuple[Cell, Cell], Any]:
     """Owners and sizes for every clue; depths for the clues of ``levelled`` (None: all)."""
     grid = puzzle.grid
     owns = _owners(model, puzzle, plan, wall)
@@ -386,128 +439,159 @@ ENCODINGS: list[EncodingSpec] = [
         options=(
             plan_option("search"),
             wall_option("rank", "flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 22 s in all, distance
-            # 49 s; on 111 (every 10th; count=2, 10 s cap, one run each, load ~6 on 2 cores): lazy
-            # 108 solved, 32.5 s CPU in all, owners 104, 46.2 s; on every 20th (56; 20 s cap, one
-            # interleaved run) lazy 27.1 s, hybrid 35.1 s; on the 48 misses of a whole-corpus run
-            # (10 s cap, load ~7) lazy 0 proven, 374 s, hybrid 17, 242 s
-            Option("islands", "lazy", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded depths), owners "
-                   "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
-                   "sizes for all, depths for the big numbers within a budget) or lazy (cuts)"),
-            # one interleaved run each (count=2, 10 s cap, load 7-9 on 2 cores): on every 20th janko
-            # puzzle (56) never 53 proven, 16.7 CPU s in all; after 60 searches 54, 14.2 s; after
-            # 100, 54, 13.9 s; on the 48 misses of a whole-corpus run after 60 searches 18 proven,
-            # 82 s; after 120, 19, 88 s (never: 0 of 48 in that run); whole corpus after 100 (load
-            # ~9): 1,062 proven as before, 21 misses gained, the escalated boards proven both times
-            # 0.71x the CPU; its cost is a tail where hybrid searches long (20 s cap, interleaved:
-            # 668_14x24 3.7 CPU s never, a timeout after 100; 724_12x15 1.9 against 6.3). With the
-            # switched model of every island's levels and acyclic contacts (whole corpus, count=2, 20 s
-            # cap, one interleaved run): after 100, 88.7 s in all; after 20, 74.3 s, 1,110 proven both
-            # (1055_40x57 11.5 / 9.0 s, 1030_32x32 5.5 / 3.0 s); on the 57 boards where the two differ
-            # or that take over 0.3 s, after 20 / 10 / 5: 56.4 / 55.0 / 54.6 s (1055_40x57 9.0 / 9.4 / 9.3)
-            Option("escalate", 20, description="islands=lazy: after this many searches, switch to the "
-                   "escalate_to variant of the islands, keeping the cuts found so far (0: never)"),
-            # one interleaved run each (count=2, 15 s cap, load 8-11 on 2 cores), against escalate_to=
-            # hybrid with presolve after 100 searches: on the 26 misses of the last whole-corpus run
-            # (less SAT's four hardest) 1 proven, 105.0 CPU s in all; levels without presolve after
-            # 100, 7, 94.3 s; the same after max(100, 0.75 per cell), 6, 99.5 s; on every 20th janko
-            # puzzle (56) 54 proven, 16.7 s; 55, 15.1 s; 55, 14.0 s. Whole corpus after max(100, 0.75
-            # per cell): 1,063 proven (1,062 before), but 970_14x24, 1050_15x25 and 1070_15x20 took
-            # 4.8 / 4.4 / 11.0 CPU s (30 s cap, load 3) against 1.4 / 1.2 / 1.2 after 100: per cell
-            # stays off by default (on the 90 boards where the two differ, after 100 was faster on most)
-            Option("escalate_to", "levels", ("hybrid", "distance", "owners", "levels"),
-                   "the islands variant islands=lazy escalates to (see escalate)"),
-            # one interleaved run (count=2, 20 s cap, load 2.7-4.9 on 2 cores), search / probe: on the 15
-            # CP misses of the last idle whole-corpus run 5 / 8 proven (683_14x24, 950_13x13, 1091_15x15,
-            # 1108_20x15 gained in 1.7-5.5 CPU s; 688_20x20 lost, 10.0 against a timeout at 12.5), 129.9 /
-            # 99.4 CPU s in all (0.77x); on every 20th janko puzzle (56) 56 / 56 proven, 12.4 / 13.8 CPU s
-            # (1.11x), all of it on the 5 boards that switch (261_20x36 3.6 / 5.1, its probe 2.0 s):
-            # boards that never switch never probe; whole corpus (10 s cap, load 1-5) 1,103 proven against
-            # 1,095 of the last idle run, none lost, 473.6 against 464.5 CPU s (166 boards switch, 103 s
-            # of probing among them)
-            # auto against probe (count=2, 20 s cap, one interleaved run) on the 57 boards where CP's switch
-            # after 20 or 100 searches differ or that take over 0.3 s: 56.2 / 58.3 s in all, 57 proven both
-            # (1055_40x57 8.97 / 9.69 s: the probe at the switch found nothing the deep plan had not)
-            Option("escalate_plan", "auto", ("auto", "search", "probe"),
-                   "islands=lazy with escalate: the switched model's settled cells from the island plan's "
-                   "searches, or also those failed-literal probing settles (probe: run once, at the switch; "
-                   "auto: probe where the plan option probed nothing up front, plan=search)"),
-            # one interleaved run each (count=2, 30 s cap, load 6-7 on 2 cores; default 2 s / 0.5 s / 1 s,
-            # the last two with escalate_time=3): on 14 of CP's slowest boards (4-10 CPU s idle) 70.8 /
-            # 53.6 CPU s with 0.5, all proven (570_31x45 8.2 / 5.6); on the 8 boards the probe won (660,
-            # 668, 683, 689, 999, 1091, 1108, 94_20x36) 8 / 7 / 8 proven, 25.0 / 35.0 / 22.7 CPU s (0.5 s
-            # lost 1108_20x15 and took 94_20x36 from 5.9 to 7.5; 1 s: 4.9); whole corpus with 1 s and
-            # escalate_time=3 (10 s cap, load 7-10): every answer the published one, the unproven re-run
-            # at once (40 s cap, load 3): 91/92/94/350/460/510/670_20x36, 667/668/683_14x24 2.8-4.4 CPU s
-            # (4.1-7.4 idle before), 940_15x15 8.6 and 688_20x20 10.7 proven (timeouts before); every 20th
-            # janko puzzle (56, interleaved, load 2.3) 56 / 56 proven, 12.9 / 11.8 CPU s (261_20x36 5.0 / 4.1)
-            Option("escalate_reach", "probed", ("probed", "search"),
-                   "islands=lazy with escalate: the switched model built on the probed island plan (each "
-                   "island's reach as probed: fewer owners and levels), or on the searched plan with the "
-                   "probed cells as unit facts (search)"),
-            Option("escalate_probe_budget", PROBE_BUDGET, description="islands=lazy with escalate_plan=probe: "
-                   "the probe's CPU seconds at the switch (at most the time left)"),
-            # 570_31x45 (100 lazy searches take it 5 CPU s): 6.3 CPU s with the switch by number, 5.6 with
-            # escalate_time=3 (interleaved, as above); the boards that switch by number before 3 s are unchanged
-            Option("escalate_time", ESCALATE_TIME, description="islands=lazy with escalate: switch also once the lazy "
-                   "rounds have taken this many CPU seconds (0: by their number only)"),
-            Option("escalate_per_cell", 0.0, description="islands=lazy with escalate: switch no earlier than "
-                   "after this many searches per cell of the board"),
-            # on 459_20x36 neither rank nor flow ended the first search after the switch within
-            # about 4 CPU s (25 s cap, load 6)
-            Option("escalate_connectivity", "same", ("same", "rank", "flow"),
-                   "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)"),
-            # one search of 660_14x24's switched model: 0.38-0.41 CPU s as before, 0.18-0.19 with
-            # its 7,591 root fixings in the model and no probing (0.23 s, once, to find them); one
-            # interleaved run each (count=2, load 6-9 on 2 cores) off / noprobe: on the 13 misses of
-            # the last whole-corpus run (40 s cap) 0 / 1 proven (660_14x24 in 10.95 CPU s), 167.8 /
-            # 160.6 CPU s; on every 20th janko puzzle (56, 20 s cap) 54 / 54 proven, 12.6 / 12.3 s;
-            # whole corpus with noprobe (10 s cap, load 9 to 5): 1,091 proven, every answer the
-            # published one, the switched boards proven by both runs 0.85x the last run's CPU
-            Option("escalate_fixings", "noprobe", ("off", "probe", "noprobe"),
-                   "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
-                   "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)"),
-            # one interleaved run each (count=2, load 5-7 on 2 cores; CPU s, CP-SAT deterministic time
-            # after the switch): on the 14 misses of the last idle whole-corpus run (20 s cap) linearization
-            # 1 with inprocessing 0 proven, 105.4 CPU s; 0 without inprocessing 3 (660_14x24, 668_14x24,
-            # 689_20x20 in 4.5-4.6 CPU s), 93.2 s, and 1.3x (950_13x13) to 13x (999_16x21) the searches
-            # per deterministic time unit; on every 20th janko puzzle (56, 20 s cap) 56 proven each, 15.7
-            # / 12.1 CPU s (the five boards that switch 9.8 / 6.1 s; 721_11x11 3.51 / 1.30); linearization
-            # 0 with inprocessing kept 15.1 s: dropping the inprocessing is most of the gain
-            Option("escalate_inprocessing", False, description="islands=lazy with escalate: CP-SAT's "
-                   "use_sat_inprocessing after the switch"),
-            Option("escalate_linearization", "0", ("same", "0", "1", "2"),
-                   "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)"),
-            Option("escalate_refix", 0, description="islands=lazy with escalate_fixings: after the switch, "
-                   "a fresh root run every this many searches, fixing what the cuts since imply (0: never)"),
-            Option("escalate_cuts", "same", ("same", "cell", "region", "mixed", "auto", "separator"),
-                   "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)"),
-            # 688_20x20 (count=2, idle): 12.06 s with none, 5.03 s with forest (24 searches after the switch
-            # instead of 28, each cheaper); whole corpus (10 s cap) 1,108 proven against 1,107, 96.4 s
-            # against 110.8 s in all (against the run before)
-            Option("escalate_contacts", "acyclic", ("acyclic", "forest", "none"),
-                   "islands=lazy with escalate: after the switch, the islands' corner contacts as Booleans "
-                   "whose graph (clues and the board's edge) has no two corners per pair and no triangle "
-                   "(forest), and no cycle at all by oriented contacts and ranks (acyclic), or not (none)"),
-            Option("escalate_presolve", False, description="islands=lazy with escalate: CP-SAT's presolve and "
-                   "symmetry detection for the searches after the switch"),
-            # measured on 40 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # cuts=region 51 s in all, cell 69 s; separator gave 660_14x24 17,686 cuts in its first
-            # 100 searches and 4x their CP-SAT time
+            # lazy by default: a round of cuts is cheap and most boards need few, so lazy islands prove more
+            # boards in less time than owners, distance or hybrid (docs/decisions)
+            Option(
+                "islands",
+                "lazy",
+                ISLANDS,
+                "how islands get one number and its size: distance (owners and bounded depths), owners "
+                "(owners and sizes, islands cut off from their number by lazy cuts), hybrid (owners and "
+                "sizes for all, depths for the big numbers within a budget) or lazy (cuts)",
+            ),
+            # the switch comes early: a board that needs many lazy rounds gains the larger model's
+            # propagation, one that needs few never reaches it, and the tail of boards whose lazy rounds stall
+            # is cut short (docs/decisions)
+            Option(
+                "escalate",
+                20,
+                description="islands=lazy: after this many searches, switch to the "
+                "escalate_to variant of the islands, keeping the cuts found so far (0: never)",
+            ),
+            # levels (without presolve, see escalate_presolve): the SAT encoding's owners, levels and sizes
+            # prove more of the hardest boards than hybrid; a per-cell floor on the switch (escalate_per_cell)
+            # stays off, since it delays the switch on mid-sized boards that need it (docs/decisions)
+            Option(
+                "escalate_to",
+                "levels",
+                ("hybrid", "distance", "owners", "levels"),
+                "the islands variant islands=lazy escalates to (see escalate)",
+            ),
+            # probing at the switch settles cells the searched plan leaves open, which proves more of the
+            # hardest boards; boards that never switch never probe, and auto does not probe again where the
+            # deep plan has probed up front (docs/decisions)
+            Option(
+                "escalate_plan",
+                "auto",
+                ("auto", "search", "probe"),
+                "islands=lazy with escalate: the switched model's settled cells from the island plan's "
+                "searches, or also those failed-literal probing settles (probe: run once, at the switch; "
+                "auto: probe where the plan option probed nothing up front, plan=search)",
+            ),
+            # the probed plan's reach leaves fewer owners and levels than unit facts on the searched plan; a
+            # short probe budget suffices, as the probe settles most of its cells early (docs/decisions)
+            Option(
+                "escalate_reach",
+                "probed",
+                ("probed", "search"),
+                "islands=lazy with escalate: the switched model built on the probed island plan (each "
+                "island's reach as probed: fewer owners and levels), or on the searched plan with the "
+                "probed cells as unit facts (search)",
+            ),
+            Option(
+                "escalate_probe_budget",
+                PROBE_BUDGET,
+                description="islands=lazy with escalate_plan=probe: "
+                "the probe's CPU seconds at the switch (at most the time left)",
+            ),
+            # a time bound next to the count: a large board whose lazy rounds are each slow switches before it
+            # reaches the count; the boards that switch by count sooner are unchanged (docs/decisions)
+            Option(
+                "escalate_time",
+                ESCALATE_TIME,
+                description="islands=lazy with escalate: switch also once the lazy "
+                "rounds have taken this many CPU seconds (0: by their number only)",
+            ),
+            Option(
+                "escalate_per_cell",
+                0.0,
+                description="islands=lazy with escalate: switch no earlier than "
+                "after this many searches per cell of the board",
+            ),
+            # the wall's connectivity stays as it was: rank or flow stated at the switch slow the first search
+            # after it on the largest boards (docs/decisions)
+            Option(
+                "escalate_connectivity",
+                "same",
+                ("same", "rank", "flow"),
+                "islands=lazy with escalate: the connectivity variant after the switch (same: unchanged)",
+            ),
+            # root fixings in the switched model make each later search cheaper, and finding them once costs
+            # less than CP-SAT's probing before every search (docs/decisions)
+            Option(
+                "escalate_fixings",
+                "noprobe",
+                ("off", "probe", "noprobe"),
+                "islands=lazy with escalate: after the switch, fix in the model what CP-SAT's root "
+                "propagation and probing fix (probe, noprobe: then without probing per search), or not (off)",
+            ),
+            # after the switch, no SAT inprocessing and linearization 0: the searches are many and short, and
+            # the work CP-SAT spends on each in inprocessing (most of the cost) and in the LP relaxation is
+            # not repaid (docs/decisions)
+            Option(
+                "escalate_inprocessing",
+                False,
+                description="islands=lazy with escalate: CP-SAT's use_sat_inprocessing after the switch",
+            ),
+            Option(
+                "escalate_linearization",
+                "0",
+                ("same", "0", "1", "2"),
+                "islands=lazy with escalate: CP-SAT's linearization_level after the switch (same: as linearization)",
+            ),
+            Option(
+                "escalate_refix",
+                0,
+                description="islands=lazy with escalate_fixings: after the switch, "
+                "a fresh root run every this many searches, fixing what the cuts since imply (0: never)",
+            ),
+            Option(
+                "escalate_cuts",
+                "same",
+                ("same", "cell", "region", "mixed", "auto", "separator"),
+                "islands=lazy with escalate: the lazy cuts after the switch (same: as cuts)",
+            ),
+            # a cycle of corner contacts among islands (and the board's edge) would cut the wall in two, so
+            # stating that they form a forest (acyclic: no cycle at all) prunes the searches after the switch
+            # (docs/decisions)
+            Option(
+                "escalate_contacts",
+                "acyclic",
+                ("acyclic", "forest", "none"),
+                "islands=lazy with escalate: after the switch, the islands' corner contacts as Booleans "
+                "whose graph (clues and the board's edge) has no two corners per pair and no triangle "
+                "(forest), and no cycle at all by oriented contacts and ranks (acyclic), or not (none)",
+            ),
+            Option(
+                "escalate_presolve",
+                False,
+                description="islands=lazy with escalate: CP-SAT's presolve and "
+                "symmetry detection for the searches after the switch",
+            ),
+            # region cuts: fewer rounds than one-cell cuts; the separator's cuts grow too many per search on
+            # the larger boards (docs/decisions)
             cuts_option("region", mixed=True),
             wall_rules_option("none"),
-            # the 24 boards that switch (count=2, 20 s cap, one interleaved run, load 1-2 on 2 cores):
-            # none 22 proven, 73.6 s in all; auto 23 (1030_32x32, a wall of 10 cells, 6.1 s), 58.8 s
-            # (300_7x7 1.55 -> 0.30 s); the others alike, the count not stated on them
-            Option("levels", LEVELS, description="islands=levels (and escalate_to=levels): the budget of "
-                   "levels, as the SAT encoding's option"),
-            Option("levels_from", LEVELS_FROM, description="islands=levels (and escalate_to=levels): the "
-                   "smallest number given levels, as the SAT encoding's option (0: its default)"),
-            wall_count_option("card", "auto", "islands=levels (and escalate_to=levels), as the SAT encoding's "
-                              "counter clauses: "),
-            # on every 20th janko puzzle (count=2, 20 s cap, one interleaved run): 1 and 0 27 CPU s
-            # in all alike
+            # wall_count below: auto rather than none, the wall's size being a redundant statement that proves
+            # more of the boards that switch (docs/decisions)
+            Option(
+                "levels",
+                LEVELS,
+                description="islands=levels (and escalate_to=levels): the budget of "
+                "levels, as the SAT encoding's option",
+            ),
+            Option(
+                "levels_from",
+                LEVELS_FROM,
+                description="islands=levels (and escalate_to=levels): the "
+                "smallest number given levels, as the SAT encoding's option (0: its default)",
+            ),
+            wall_count_option(
+                "card",
+                "auto",
+                "islands=levels (and escalate_to=levels), as the SAT encoding's counter clauses: ",
+            ),
+            # linearization 1, CP-SAT's default: level 0 gains nothing on these boards (docs/decisions)
             linearization_option(1),
         ),
     ),

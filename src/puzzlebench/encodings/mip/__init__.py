@@ -6,7 +6,12 @@ from ..base import EncodingSpec
 from . import hitori, kuromasu, lightbulbs, lightup, nurikabe
 from .common import MipModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.ENCODINGS, *kuromasu.ENCODINGS, *lightbulbs.ENCODINGS, *hitori.ENCODINGS,
-                              *nurikabe.ENCODINGS]
+ENCODINGS: list[EncodingSpec] = [
+    *lightup.ENCODINGS,
+    *kuromasu.ENCODINGS,
+    *lightbulbs.ENCODINGS,
+    *hitori.ENCODINGS,
+    *nurikabe.ENCODINGS,
+]
 
 __all__ = ["ENCODINGS", "MipModel"]

@@ -16,8 +16,9 @@ an infeasible empty row, so such a row must not reach it).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any
 
 from ...model import Cell
 from ..base import Artifact
@@ -34,10 +35,10 @@ class Linear:
         self.terms: dict[int, float] = dict(terms) if terms else {}
         self.constant = float(constant)
 
-    def copy(self) -> "Linear":
+    def copy(self) -> Linear:
         return Linear(self.terms, self.constant)
 
-    def iadd(self, other: "Term", scale: float = 1.0) -> "Linear":
+    def iadd(self, other: Term, scale: float = 1.0) -> Linear:
         """Add ``scale * other`` in place (sums of many terms stay linear in time)."""
         if isinstance(other, Linear):
             terms = self.terms
@@ -48,21 +49,21 @@ class Linear:
             self.constant += scale * float(other)
         return self
 
-    def __add__(self, other: "Term") -> "Linear":
+    def __add__(self, other: Term) -> Linear:
         return self.copy().iadd(other)
 
     __radd__ = __add__
 
-    def __sub__(self, other: "Term") -> "Linear":
+    def __sub__(self, other: Term) -> Linear:
         return self.copy().iadd(other, -1.0)
 
-    def __rsub__(self, other: "Term") -> "Linear":
+    def __rsub__(self, other: Term) -> Linear:
         return Linear(constant=float(other)).iadd(self, -1.0)  # type: ignore[arg-type]
 
-    def __neg__(self) -> "Linear":
+    def __neg__(self) -> Linear:
         return Linear().iadd(self, -1.0)
 
-    def __mul__(self, scale: float) -> "Linear":
+    def __mul__(self, scale: float) -> Linear:
         return Linear().iadd(self, float(scale))
 
     __rmul__ = __mul__
@@ -83,7 +84,7 @@ class Var(Linear):
 
 
 #: What expressions are built from: expressions, columns and numbers.
-Term = Union[Linear, float, int]
+Term = Linear | float | int
 
 
 def total(items: Iterable[Term]) -> Linear:

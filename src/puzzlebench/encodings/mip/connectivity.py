@@ -1,4 +1,4 @@
-""""All white cells are connected" as MIP rows: single-commodity flow, and the lazy rule's
+""" "All white cells are connected" as MIP rows: single-commodity flow, and the lazy rule's
 one-cell cuts.
 
 Shared by the families whose white (unshaded) cells form one region and never touch two black

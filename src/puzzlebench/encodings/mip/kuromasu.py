@@ -12,11 +12,11 @@ Rules and the rows that enforce them:
   while every cell so far is a clue s_k is the expression 1 - b_k itself. The three rows pin
   s_k to 0 or 1 whenever the b are integral, yet the s_k are declared binary: HiGHS then
   probes and branches on "the first k cells are white", which settles far more than a cell
-  does (kuromasu-015x015-s1's uniqueness proof: 10 s with continuous s_k, 0.35 s binary);
+  does (a uniqueness proof with continuous s_k takes many times as long);
   ``visibility=shared`` names the same prefixes over runs of unnumbered cells instead (see
   :class:`_Stretches`): about 5 % fewer columns, and a number's "a black cell somewhere in
-  here" reaches every number looking through it (generated 15x15 boards: 0.95x the CPU time of
-  ``rays``; the janko corpus: 1.05x, so ``rays`` stays the default);
+  here" reaches every number looking through it (as fast as ``rays`` on the generated boards,
+  a little slower on the janko boards, so ``rays`` stays the default);
 * the same rule as a whole view (``views`` option): a number's view is its four ray lengths
   (up, down, left, right), adding up to n - 1. ``sum`` states only the row above, whose LP
   relaxation mixes fractional lengths freely, so the LP cuts off almost nothing; ``hull`` adds
@@ -45,10 +45,11 @@ Rules and the rows that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ...model import Cell, Direction, Family, Kuromasu
 from ... import deduce as deduction
+from ...model import Cell, Direction, Family, Kuromasu
 from ..base import EncodingSpec, Option, check_deadline
 from ..regions import connectivity_rule, root_cell
 from .common import Linear, MipModel, Var
@@ -96,7 +97,7 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
             ray = puzzle.grid.ray(clue, direction)[:n]
             trimmed = views is not None and known and len(ray) > max(views.lengths[clue][i])
             if trimmed:  # the longest view ends at its next cell: the ray past it is never seen
-                ray = ray[:max(views.lengths[clue][i]) + 1]
+                ray = ray[: max(views.lengths[clue][i]) + 1]
             if stretches is not None:
                 prefixes = stretches.prefixes(ray)
             else:
@@ -122,8 +123,10 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
 
 # -- visibility -------------------------------------------------------------------------------
 
-def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell],
-              known: Mapping[Cell, bool] | None = None) -> list[Linear | int]:
+
+def _prefixes(
+    model: MipModel, black: Black, ray: Sequence[Cell], known: Mapping[Cell, bool] | None = None
+) -> list[Linear | int]:
     """s_k for k = 1..len(ray): "the first k cells of the ray are white", as expressions
     (``known``: cells settled before solving, True = black)."""
     out: list[Linear | int] = []
@@ -146,7 +149,9 @@ def _prefixes(model: MipModel, black: Black, ray: Sequence[Cell],
     return out
 
 
-def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Linear | int]], tuples: bool) -> None:
+def _view_hull(
+    model: MipModel, views: _Views, clue: Cell, rays: list[list[Linear | int]], tuples: bool
+) -> None:
     """The convex hull of one number's kept views, tied to its rays' prefixes.
 
     z_{i,k} = s_k - s_{k+1} ("ray i shows exactly k cells", s_0 = 1) must be the share of the
@@ -159,7 +164,7 @@ def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Lin
     n = views.puzzle.numbers[clue]
     lengths = views.lengths[clue]
     shown: list[dict[int, Linear]] = []  # per ray: length k -> the views (arcs) showing k cells
-    for i, prefixes in enumerate(rays):
+    for prefixes in rays:
         shown.append({k: Linear() for k in range(len(prefixes) + 1)})
     if tuples:
         for view in views.views(clue):
@@ -191,8 +196,11 @@ def _view_hull(model: MipModel, views: "_Views", clue: Cell, rays: list[list[Lin
     for i, prefixes in enumerate(rays):
         chain: list[Linear | int] = [1, *prefixes, 0]
         for k in range(len(prefixes) + 1):
-            model.add_eq(shown[i][k] - chain[k] + chain[k + 1], 0,
-                         why=f"the {n} at {clue} has no view showing {k} cells on ray {i}")
+            model.add_eq(
+                shown[i][k] - chain[k] + chain[k + 1],
+                0,
+                why=f"the {n} at {clue} has no view showing {k} cells on ray {i}",
+            )
 
 
 class _Stretches:
@@ -232,7 +240,7 @@ class _Stretches:
         return out
 
     def _stretch(self, entry: Cell, cell: Cell, shorter: Linear | int) -> Linear | int:
-        """"entry..cell is white" = shorter AND NOT b_cell, named once per pair of end cells."""
+        """ "entry..cell is white" = shorter AND NOT b_cell, named once per pair of end cells."""
         b = self.black[cell]
         if isinstance(shorter, int):  # a single cell
             return 1 - b

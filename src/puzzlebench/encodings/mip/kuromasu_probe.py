@@ -77,8 +77,14 @@ class Views:
     number to its four rays' kept lengths; ``contradiction`` says why the board has no answer.
     """
 
-    def __init__(self, puzzle: Kuromasu, probe: bool = False, connected: bool = True, whole_views: int = 0,
-                 engine: str = "auto"):
+    def __init__(
+        self,
+        puzzle: Kuromasu,
+        probe: bool = False,
+        connected: bool = True,
+        whole_views: int = 0,
+        engine: str = "auto",
+    ):
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.puzzle = puzzle
@@ -90,10 +96,22 @@ class Views:
         self.col = [OPEN] * size  # per flat cell r * cols + c: OPEN, 0 white, 1 black
         self.bits = [0, 0]  # the white and the black cells as bit sets
         grid = puzzle.grid
-        self.rings = [[rr * cols + cc if 0 <= rr < rows and 0 <= cc < cols else -1
-                       for rr, cc in ((r - 1, c), (r - 1, c + 1), (r, c + 1), (r + 1, c + 1), (r + 1, c),
-                                      (r + 1, c - 1), (r, c - 1), (r - 1, c - 1))]
-                      for r, c in (divmod(x, cols) for x in range(rows * cols))]  # the eight around, clockwise from above
+        self.rings = [
+            [
+                rr * cols + cc if 0 <= rr < rows and 0 <= cc < cols else -1
+                for rr, cc in (
+                    (r - 1, c),
+                    (r - 1, c + 1),
+                    (r, c + 1),
+                    (r + 1, c + 1),
+                    (r + 1, c),
+                    (r + 1, c - 1),
+                    (r, c - 1),
+                    (r - 1, c - 1),
+                )
+            ]
+            for r, c in (divmod(x, cols) for x in range(rows * cols))
+        ]  # the eight around, clockwise from above
         self.nbrs = [[r * cols + c for r, c in grid.neighbours4(divmod(x, cols))] for x in range(size)]
         self.clues = list(puzzle.numbers)
         self.n = [puzzle.numbers[clue] for clue in self.clues]
@@ -103,7 +121,9 @@ class Views:
         self.whites_elsewhere = len(puzzle.clue_cells) >= 2
         self.rays: list[list[list[int]]] = []
         self.mask: list[list[int]] = []  # per number, per ray: bit k set while length k is kept
-        self.watch: list[list[tuple[int, int, int]]] = [[] for _ in range(size)]  # cell -> (number, ray, position)
+        self.watch: list[list[tuple[int, int, int]]] = [
+            [] for _ in range(size)
+        ]  # cell -> (number, ray, position)
         for q, clue in enumerate(self.clues):
             n = self.n[q]
             rays = [[r * cols + c for r, c in grid.ray(clue, d)[:n]] for d in Direction]
@@ -113,7 +133,9 @@ class Views:
                 for pos, x in enumerate(ray):
                     self.watch[x].append((q, i, pos))
         self.pruned: dict[tuple[int, ...], tuple[int, ...]] = {}  # (n, four masks) -> the kept masks
-        self.gone: list[set[tuple[int, ...]]] = [set() for _ in self.clues]  # per number, the views probes ruled out
+        self.gone: list[set[tuple[int, ...]]] = [
+            set() for _ in self.clues
+        ]  # per number, the views probes ruled out
         self.trail: list = []  # settled cells (int) and replaced masks ((number, ray, old mask))
         self.queue: list[int] = []
         self.dirty: dict[int, list[int]] = {}  # numbers to revise -> their masks at their last revision
@@ -135,10 +157,13 @@ class Views:
         except Contradiction as why:
             self.contradiction = str(why)
         self.trail = []
-        self.colour: dict[Cell, bool] = {divmod(x, cols): bool(v) for x, v in enumerate(self.col) if v != OPEN}
+        self.colour: dict[Cell, bool] = {
+            divmod(x, cols): bool(v) for x, v in enumerate(self.col) if v != OPEN
+        }
         self.lengths: dict[Cell, list[list[int]]] = {
             clue: [[k for k in range(m.bit_length()) if m >> k & 1] for m in self.mask[q]]
-            for q, clue in enumerate(self.clues)}
+            for q, clue in enumerate(self.clues)
+        }
 
     # -- propagation ---------------------------------------------------------------------------
 
@@ -179,7 +204,9 @@ class Views:
             if m == old:
                 continue
             shortest = (m & -m).bit_length() - 1
-            for x in ray[(old & -old).bit_length() - 1 if old > 0 else 0:shortest]:  # white up to the shortest length
+            for x in ray[
+                (old & -old).bit_length() - 1 if old > 0 else 0 : shortest
+            ]:  # white up to the shortest length
                 if col[x] == OPEN:
                     self._settle(x, 0)
             if m & (m - 1) == 0 and shortest < len(ray):  # one length left: the cell after it is black
@@ -345,13 +372,15 @@ class Views:
         """The probes, in their first round's order: (x,) a cell, (q, -1) a number's views,
         (q, i, k) length k of ray i of number q."""
         col = self.col
-        cells = sorted({x for x in range(len(col)) if self.watch[x] and col[x] == OPEN},
-                       key=lambda x: min(pos for _, _, pos in self.watch[x]))  # cells near numbers first
+        cells = sorted(
+            {x for x in range(len(col)) if self.watch[x] and col[x] == OPEN},
+            key=lambda x: min(pos for _, _, pos in self.watch[x]),
+        )  # cells near numbers first
         probes: list[tuple[int, ...]] = [(x,) for x in cells]
         for q, masks in enumerate(self.mask):
             for i, m in enumerate(masks):
                 probes.extend((q, i, k) for k in range(m.bit_length()) if m >> k & 1)
-        if self.whole_views:  # each number's views first (gen 50x50 s1: 8.0 s of CPU, 10.6 s after the rest)
+        if self.whole_views:  # each number's views first: they settle most, and the rest then has less to do
             probes = [(q, -1) for q in range(len(self.n))] + probes
         return probes
 
@@ -372,7 +401,9 @@ class Views:
         self.outcome: list[tuple[bool, dict[int, int], dict[int, tuple[int, ...]]] | None] = []
         self.version: list[int] = []  # a dependency below is valid for its branch's version
         self.owner: list[int] = []  # branch -> its probe
-        self.cell_deps: list[list[tuple[int, int]]] = [[] for _ in col]  # cell -> (branch, version) that read it
+        self.cell_deps: list[list[tuple[int, int]]] = [
+            [] for _ in col
+        ]  # cell -> (branch, version) that read it
         self.clue_deps: list[list[tuple[int, int]]] = [[] for _ in self.n]  # number -> the same
         self.queued = [True] * len(probes)
         pending = list(range(len(probes)))  # this round, in order
@@ -449,7 +480,9 @@ class Views:
                 if not white_ok:
                     learnt = lambda: self._settle(x, 1)
                 else:
-                    common = [(y, v) for y, v in white_set.items() if col[y] == OPEN and black_set.get(y) == v]
+                    common = [
+                        (y, v) for y, v in white_set.items() if col[y] == OPEN and black_set.get(y) == v
+                    ]
                     learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
         elif len(probe) == 2:
             learnt = self._probe_views(probe[0], p)
@@ -460,7 +493,7 @@ class Views:
                 return
             if self.whole_views and _views_of(self.n[q], self.mask[q], self.whole_views) is not None:
                 # the number's view probe covers it: a length kept there has a surviving view,
-                # whose propagation implies this one's (gen 50x50 s1: 20,530 length probes, 2.9 s)
+                # whose propagation implies this one's (so these length probes are saved)
                 return
             ok = self._branch(("length", q, i, k), p, lambda: self._assume_length(q, i, 1 << k))[0]
             learnt = None if ok else (lambda: self._assume_length(q, i, m & ~(1 << k)))
@@ -518,13 +551,15 @@ class Views:
         kept = [0, 0, 0, 0]
         common: dict[int, int] | None = None
         for view in views:
-            ok, settled, _ = self._branch(("view", q, view), p, lambda: self._assume_view(q, view))
+            ok, settled, _ = self._branch(("view", q, view), p, lambda: self._assume_view(q, view))  # noqa: B023  (called within this iteration)
             if not ok:  # in no answer, for good: later revisions of the number leave it out
                 self.gone[q].add(view)
                 continue
             for i, k in enumerate(view):
                 kept[i] |= 1 << k
-            common = dict(settled) if common is None else {y: v for y, v in common.items() if settled.get(y) == v}
+            common = (
+                dict(settled) if common is None else {y: v for y, v in common.items() if settled.get(y) == v}
+            )
         if common is None:
             raise Contradiction(f"the {self.n[q]} at {self.clues[q]} has no view left")
         col = self.col
@@ -539,6 +574,7 @@ class Views:
             self._revise(q, olds)
             for y, v in common.items():
                 self._settle(y, v)
+
         return learn
 
     def _assume_view(self, q: int, view: tuple[int, ...]) -> None:
@@ -555,7 +591,7 @@ class Views:
         size, count = len(self.col), len(self.n)
         nbrs = np.full((size, 4), -1, np.int64)
         for x, around in enumerate(self.nbrs):
-            nbrs[x, :len(around)] = around
+            nbrs[x, : len(around)] = around
         wstart = np.zeros(size + 1, np.int64)
         wstart[1:] = np.cumsum([len(w) for w in self.watch])
         watch = np.array([entry for w in self.watch for entry in w], np.int64).reshape(-1, 3)
@@ -564,21 +600,48 @@ class Views:
         raylen = np.zeros((count, 4), np.int64)
         for q, four in enumerate(self.rays):
             for i, ray in enumerate(four):
-                rays[q, i, :len(ray)] = ray
+                rays[q, i, : len(ray)] = ray
                 raylen[q, i] = len(ray)
-        g = (nbrs, np.array(self.rings, np.int64).reshape(size, 8), np.array(self.is_clue, np.bool_),
-             wstart, watch[:, 0].copy(), watch[:, 1].copy(), watch[:, 2].copy(), np.array(self.n, np.int64),
-             rays, raylen)
+        g = (
+            nbrs,
+            np.array(self.rings, np.int64).reshape(size, 8),
+            np.array(self.is_clue, np.bool_),
+            wstart,
+            watch[:, 0].copy(),
+            watch[:, 1].copy(),
+            watch[:, 2].copy(),
+            np.array(self.n, np.int64),
+            rays,
+            raylen,
+        )
         ctr = np.zeros(jit.COUNTERS, np.int64)
-        ctr[jit.CONNECTED], ctr[jit.ELSEWHERE], ctr[jit.WHOLE] = self.connected, self.whites_elsewhere, self.whole_views
+        ctr[jit.CONNECTED], ctr[jit.ELSEWHERE], ctr[jit.WHOLE] = (
+            self.connected,
+            self.whites_elsewhere,
+            self.whole_views,
+        )
         trail = size + count * 4 * 64 + 8  # each cell settled once, each mask shrinks at most 63 times
-        s = (np.full(size, OPEN, np.int64), np.array(self.mask, np.int64).reshape(count, 4),
-             np.zeros(trail, np.int64), np.zeros(trail, np.int64), np.zeros(size + 1, np.int64),
-             np.zeros(count, np.bool_), np.zeros((count, 4), np.int64), np.zeros(count, np.int64), ctr,
-             np.zeros(size + count, np.int64), np.zeros(size + 1, np.int64), np.zeros(4, np.int64),
-             np.zeros(4, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-             np.zeros((count, max(self.whole_views, 1)), np.int64), np.zeros(count, np.int64),
-             np.zeros((max(self.whole_views, 1), 4), np.int64))  # the views ruled out, their count, scratch
+        s = (
+            np.full(size, OPEN, np.int64),
+            np.array(self.mask, np.int64).reshape(count, 4),
+            np.zeros(trail, np.int64),
+            np.zeros(trail, np.int64),
+            np.zeros(size + 1, np.int64),
+            np.zeros(count, np.bool_),
+            np.zeros((count, 4), np.int64),
+            np.zeros(count, np.int64),
+            ctr,
+            np.zeros(size + count, np.int64),
+            np.zeros(size + 1, np.int64),
+            np.zeros(4, np.int64),
+            np.zeros(4, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros((count, max(self.whole_views, 1)), np.int64),
+            np.zeros(count, np.int64),
+            np.zeros((max(self.whole_views, 1), 4), np.int64),
+        )  # the views ruled out, their count, scratch
         clue_cells = np.array([r * self.cols + c for r, c in self.puzzle.clue_cells], np.int64)
         status = jit.start(g, s, clue_cells)
         if status == jit.DONE and probe:
@@ -613,16 +676,30 @@ class Views:
         br = np.zeros((branches, 8), np.int64)
         br[:, 3] = -1
         settled, revised, reads, number_reads = COMPILED_POOLS
-        pools = [np.zeros(settled, np.int32), np.zeros(settled, np.int8), np.zeros((revised, 4), np.int64),
-                 np.zeros((reads, 4), np.int32)]
+        pools = [
+            np.zeros(settled, np.int32),
+            np.zeros(settled, np.int8),
+            np.zeros((revised, 4), np.int64),
+            np.zeros((reads, 4), np.int32),
+        ]
         cdep = np.zeros((number_reads, 4), np.int32)
-        rest = (np.full(size, -1, np.int64), cdep, np.full(count, -1, np.int64),
-                np.zeros((count, max(whole, 1)), np.int64), np.zeros((count, max(whole, 1)), np.int64),
-                np.ones(total, np.bool_), np.zeros(total, np.int64), np.zeros(count, np.int64),
-                np.array([2 * size + total + count], np.int64), kinds,
-                np.arange(2 * size, dtype=np.int64).reshape(size, 2), 2 * size + np.arange(total, dtype=np.int64),
-                2 * size + total + np.arange(count, dtype=np.int64), np.zeros((max(whole, 1), 4), np.int64),
-                np.arange(total, dtype=np.int64))
+        rest = (
+            np.full(size, -1, np.int64),
+            cdep,
+            np.full(count, -1, np.int64),
+            np.zeros((count, max(whole, 1)), np.int64),
+            np.zeros((count, max(whole, 1)), np.int64),
+            np.ones(total, np.bool_),
+            np.zeros(total, np.int64),
+            np.zeros(count, np.int64),
+            np.array([2 * size + total + count], np.int64),
+            kinds,
+            np.arange(2 * size, dtype=np.int64).reshape(size, 2),
+            2 * size + np.arange(total, dtype=np.int64),
+            2 * size + total + np.arange(count, dtype=np.int64),
+            np.zeros((max(whole, 1), 4), np.int64),
+            np.arange(total, dtype=np.int64),
+        )
         ctr = s[8]
         ctr[jit.PEND_N] = total
         while True:
@@ -637,8 +714,12 @@ class Views:
                 jit.compact(s, pb, reads, number_reads)
                 pools[3] = reads
                 rest = (rest[0], number_reads, *rest[2:])
-                need = {0: (ctr[jit.SP], size), 1: (ctr[jit.SP], size), 2: (ctr[jit.RP], 4 * 64 * count),
-                        3: (ctr[jit.DP], 5 * size)}
+                need = {
+                    0: (ctr[jit.SP], size),
+                    1: (ctr[jit.SP], size),
+                    2: (ctr[jit.RP], 4 * 64 * count),
+                    3: (ctr[jit.DP], 5 * size),
+                }
                 for k, (used, most) in need.items():  # room for one more branch of any size
                     pools[k] = _grown(pools[k], used, most)
                 rest = (rest[0], _grown(rest[1], ctr[jit.CP], 4 * 64 * count + 1), *rest[2:])
@@ -651,8 +732,13 @@ class Views:
         n = self.puzzle.numbers[clue]
         up, down, left, right = self.lengths[clue]
         rights = set(right)
-        return [(a, b, c, n - 1 - a - b - c) for a in up for b in down for c in left
-                if n - 1 - a - b - c in rights]
+        return [
+            (a, b, c, n - 1 - a - b - c)
+            for a in up
+            for b in down
+            for c in left
+            if n - 1 - a - b - c in rights
+        ]
 
 
 def _views_of(n: int, masks: list[int], limit: int) -> list[tuple[int, int, int, int]] | None:
@@ -676,8 +762,12 @@ def _prune(n: int, a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
     full = (1 << n) - 1
     ab, cd = _sums(a, b, full), _sums(c, d, full)
     out = []
-    for m, others in ((a, _sums(b, cd, full)), (b, _sums(a, cd, full)), (c, _sums(d, ab, full)),
-                      (d, _sums(c, ab, full))):
+    for m, others in (
+        (a, _sums(b, cd, full)),
+        (b, _sums(a, cd, full)),
+        (c, _sums(d, ab, full)),
+        (d, _sums(c, ab, full)),
+    ):
         kept = 0
         while m:
             low = m & -m
@@ -709,12 +799,18 @@ def _compiled(engine: str, biggest: int) -> Any:
     except ImportError:
         jit = None
     if engine == "compiled" and (jit is None or not fits):
-        raise ValueError("the compiled engine needs numba and numbers of at most "
-                         f"{COMPILED_MAX_NUMBER} (this board's biggest: {biggest})")
+        raise ValueError(
+            "the compiled engine needs numba and numbers of at most "
+            f"{COMPILED_MAX_NUMBER} (this board's biggest: {biggest})"
+        )
     if engine == "auto" and jit is not None and fits and not _compiled_ready(jit):
-        warnings.warn("MIP Kuromasu's deductions run on the readable engine: the compiled one is not compiled "
-                      "yet (`python -m puzzlebench.encodings.mip.kuromasu_probe_compiled` compiles it once, "
-                      "in about 40 s; `make setup` does)", RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            "MIP Kuromasu's deductions run on the readable engine: the compiled one is not compiled "
+            "yet (`python -m puzzlebench.encodings.mip.kuromasu_probe_compiled` compiles it once, "
+            "in about 40 s; `make setup` does)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return None
     return jit if fits else None
 

@@ -3,9 +3,8 @@ and the same bookkeeping of which branch to run again, over flat arrays.
 
 :class:`~.kuromasu_probe.Views` states the rules, the probes and the re-run bookkeeping in
 readable Python (the reference, used where numba is missing or a number is above 61, whose
-lengths would not fit a 64-bit mask); this module runs them about 13x faster on the bundled
-100x100 boards (108 s of CPU for the three with the reference, 8 s here, at 50 views per number;
-``benchmarks/kuromasu_probe.py``). Both reach the same fixpoint, and
+lengths would not fit a 64-bit mask); this module runs them an order of magnitude faster on the
+bundled 100x100 boards (``benchmarks/kuromasu_probe.py``). Both reach the same fixpoint, and
 run the same branches (the tests compare them on bundled, thinned and random boards). The pieces,
 and the reference method each follows:
 
@@ -101,6 +100,7 @@ def _prune(n, a, b, c, d, out):
 
 
 # -- propagation (the reference's _settle, _set_mask, _revise, _propagate, _undo) ---------------
+
 
 @njit(cache=True)
 def _settle(s, x, v):
@@ -249,7 +249,9 @@ def _propagate(g, s):
                     return False
                 if free == 1 and col[last] == OPEN:
                     _settle(s, last, 0)
-        for e in range(wstart[x], wstart[x + 1]):  # a number's lengths: a black cell ends, a white cell passes
+        for e in range(
+            wstart[x], wstart[x + 1]
+        ):  # a number's lengths: a black cell ends, a white cell passes
             q, i, pos = wq[e], wi[e], wpos[e]
             m = mask[q, i]
             new = m & ((2 << pos) - 1) if black == 1 else m & ~(1 << pos)
@@ -286,6 +288,7 @@ def _undo(s, mark):
 
 
 # -- connectivity (the reference's _still_joined, _joined_nearby, _joined_everywhere) ----------
+
 
 @njit(cache=True)
 def _next_stamp(s):
@@ -439,6 +442,7 @@ def _still_joined(g, s, mark):
 
 # -- start: the numbers' views, propagated --------------------------------------------------------
 
+
 @njit(cache=True)
 def start(g, s, clue_cells):
     """Settle the numbered cells white, revise every number, propagate: DONE or CONTRADICTION."""
@@ -462,6 +466,7 @@ def start(g, s, clue_cells):
 # revised (``rp_m``: a number's masks after the branch); dependencies as linked lists per cell
 # and per number (``dep``, ``cdep``: branch, version, the colour the branch gave the cell or -1 /
 # its revised row or -1, next), with heads ``dhead`` and ``chead``.
+
 
 @njit(cache=True)
 def _assume(g, s, kind, a, b, c, d):
@@ -499,8 +504,12 @@ def _try(g, s, pb, b, kind, x, y, z, w):
         if tra[t] >= 0:
             cells += 1
     masks = ctr[TL] - mark - cells
-    if ok and (ctr[SP] + cells > len(sp_x) or ctr[RP] + masks > len(rp_m)
-               or ctr[DP] + 5 * cells > len(dep) or ctr[CP] + masks > len(cdep)):
+    if ok and (
+        ctr[SP] + cells > len(sp_x)
+        or ctr[RP] + masks > len(rp_m)
+        or ctr[DP] + 5 * cells > len(dep)
+        or ctr[CP] + masks > len(cdep)
+    ):
         _undo(s, mark)  # the branch stays unknown; the caller grows the pools and runs it again
         ctr[TRIES] -= 1
         return False
@@ -600,7 +609,7 @@ def _views_of(n, m0, m1, m2, m3, limit, out):
 @njit(cache=True)
 def _view_branch(pb, q, a, b, c):
     """The branch of number q's view (a, b, c, ...), made on first use."""
-    vkey, vid, vcount, br, nextid = pb[8], pb[9], pb[12], pb[0], pb[13]
+    vkey, vid, vcount, nextid = pb[8], pb[9], pb[12], pb[13]
     key = (a * 64 + b) * 64 + c
     for j in range(vcount[q]):
         if vkey[q, j] == key:
@@ -750,7 +759,10 @@ def _probe_one(g, s, pb, p):
         m = mask[q, i]
         if not (m >> k) & 1 or m == 1 << k:
             return DONE
-        if ctr[WHOLE] > 0 and _views_of(n[q], mask[q, 0], mask[q, 1], mask[q, 2], mask[q, 3], ctr[WHOLE], views) >= 0:
+        if (
+            ctr[WHOLE] > 0
+            and _views_of(n[q], mask[q, 0], mask[q, 1], mask[q, 2], mask[q, 3], ctr[WHOLE], views) >= 0
+        ):
             return DONE  # the number's view probe covers it
         ok = _branch(g, s, pb, len_branch[p], p, LENGTH, q, i, 1 << k, 0)
         if ok < 0:
@@ -915,15 +927,19 @@ def probe_slice(g, s, pb, budget):
 
 def warm_up() -> None:
     """Compile every entry point, or load it from numba's cache beside this file (the first
-    compile takes about 40 s; ``make setup`` runs this module for it)."""
+    compile takes long; ``make setup`` runs this module for it)."""
     from ...model import Kuromasu
     from . import kuromasu_probe
 
     pools = kuromasu_probe.COMPILED_POOLS
     kuromasu_probe.COMPILED_POOLS = (4, 2, 4, 2)  # pools that fill at once: ``compact`` runs too
     try:
-        kuromasu_probe.Views(Kuromasu(5, 5, numbers={(1, 1): 5, (3, 3): 4}, name="warm-up"),  # 76 branches
-                             probe=True, whole_views=3, engine="compiled")
+        kuromasu_probe.Views(
+            Kuromasu(5, 5, numbers={(1, 1): 5, (3, 3): 4}, name="warm-up"),  # 76 branches
+            probe=True,
+            whole_views=3,
+            engine="compiled",
+        )
     finally:
         kuromasu_probe.COMPILED_POOLS = pools
 

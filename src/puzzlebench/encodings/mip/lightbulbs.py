@@ -22,7 +22,8 @@ is S_c <= n - 1). An answer lights at least one cell: sum x >= 1.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Family, LightBulbs
 from ..base import EncodingSpec

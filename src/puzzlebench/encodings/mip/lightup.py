@@ -18,7 +18,8 @@ comparing them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Cell, Family, LightUp
 from ..base import EncodingSpec, check_deadline
@@ -38,7 +39,7 @@ def _segments_of(puzzle: LightUp) -> dict[Cell, tuple[tuple[Cell, ...], tuple[Ce
 
 def _lit(model: MipModel, x: Mapping[Cell, Var], segments: Mapping[Cell, tuple]) -> None:
     """Every open cell is lit: a bulb among the cells of its row and column segments."""
-    for cell, (row, col) in segments.items():
+    for row, col in segments.values():
         seen = dict.fromkeys(row + col)  # the union, c once
         model.add_ge(total(x[c] for c in seen), 1)
 
@@ -82,7 +83,9 @@ def build_seed001(puzzle: LightUp, options: Mapping[str, Any]) -> MipModel:
 
     # forall(b[i,j] in N)(bool_sum_eq(x of the four neighbours, b[i,j])), black squares included.
     for cell, n in puzzle.numbers.items():
-        model.add_eq(total(x[nb] for nb in grid.neighbours4(cell)), n, why=f"the {n} at {cell} has too few neighbours")
+        model.add_eq(
+            total(x[nb] for nb in grid.neighbours4(cell)), n, why=f"the {n} at {cell} has too few neighbours"
+        )
 
     # forall(b[i,j] == E)(exists(visible in row)(x) \/ exists(visible in column)(x)).
     _lit(model, x, segments)

@@ -24,8 +24,8 @@ Rules and the rows that enforce them:
   ``none`` (a relaxation);
 * the lazy cuts (``cuts``): ``separator`` (with ``owners`` and ``hybrid``) cuts an island cut off
   from its number with rows over the owner columns of every number that may reach it, and a
-  cut-off wall part with the fence cells a wall path must cross (on every 20th janko puzzle half
-  the CPU of ``cell``'s clauses; ``wall_cut=part`` states a cut-off wall part as one row instead of
+  cut-off wall part with the fence cells a wall path must cross (stronger rows than ``cell``'s
+  clauses, so fewer rounds; ``wall_cut=part`` states a cut-off wall part as one row instead of
   a clause per cell); ``cell`` and ``region`` are the clauses of
   :func:`~puzzlebench.encodings.islands.lazy_rules`;
 * the islands' corner contacts form a forest (``contacts=forest``, with ``owners`` or ``hybrid``
@@ -41,17 +41,17 @@ Rules and the rows that enforce them:
 
 The search for an answer is steered (``guide=levels``): each level column costs its level, so
 that HiGHS's LPs lean toward compact islands and its root heuristics find an answer where the zero
-objective left them a choice among countless vertices (756_15x15: at the root in about 3 s, where
-the zero objective took 8 s and 120 nodes). The objective only steers: each run stops at its first
-feasible point (``MipModel.guide``), and the proof's runs go without it.
+objective left them a choice among countless vertices (on the larger boards an answer at the root,
+where the zero objective needs branch-and-bound; docs/decisions). The objective only steers: each
+run stops at its first feasible point (``MipModel.guide``), and the proof's runs go without it.
 
 The island plan (``plan`` option): ``probe`` builds on the plan with the cells failed-literal
 probing settles (``nurikabe_deduce.refine``, within ``DEDUCE_BUDGET``): on most janko boards that
 settles the board or most of it, so the model is smaller and HiGHS needs few lazy rounds; ``deep``
 (default) probes at depth 2 too, within the same budget, until ``DEEP_STALL`` CPU seconds settle
-no cell (``benchmarks/nurikabe_plans.py --every 10``, count=2, 10 s cap: 1.73 s against 8.35 s,
-111/111 both; on the whole corpus 940_15x15, 967_10x10 and 973_10x10 proven within 10 s, which
-probe missed). ``search`` leaves the probe out; ``auto`` builds on the searched plan and, once
+no cell (depth 2 settles cells depth 1 leaves open: fewer lazy rounds, and boards proven that
+``probe`` misses; ``benchmarks/nurikabe_plans.py``, docs/decisions). ``search`` leaves the probe
+out; ``auto`` builds on the searched plan and, once
 ``escalate`` runs have taken ``escalate_cpu`` CPU seconds, probes once and fixes what it settles
 (wall binaries, and owner columns the probed islands cannot hold) by column bounds for the later
 runs (``MipModel.escalation``): HiGHS has no incremental MIP, each lazy round is a new run anyway.
@@ -62,8 +62,8 @@ that presolve, so the model asks the backend for HiGHS's lean presolve rules (ba
 uniqueness proof is lazy rounds too: the model asks for presolve there (``proof_presolve=auto``),
 and, without '?', every answer has as many wall cells, so the backend blocks the answer by "one of
 its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone (``block=auto``).
-The proof's last run ends infeasible under presolve within a fraction of a second, where a run
-without presolve took 12 s of branch-and-bound (800_14x24): the model asks for that verdict to be
+The proof's last run ends infeasible under presolve at once, where a run without presolve may
+need a long branch-and-bound on the larger boards: the model asks for that verdict to be
 confirmed by a second presolved run with another seed (``confirm=auto``; a weaker guarantee than a
 run without presolve, which the record states as ``extra.infeasible_reseeded``).
 """
@@ -71,15 +71,38 @@ run without presolve, which the record states as ``extra.infeasible_reseeded``).
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, LazyRule, Option, check_deadline
-from ..islands import (DEDUCE_BUDGET, EDGE, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, cell_cuts, contact_cycles,
-                       contact_triangles, corner_contacts, cut_off_wall_parts, entry_cells, lazy_rules, lonely_cells,
-                       owner_separators, met_lines, planned,
-                       wall_blocks, wall_option, wall_partners, wall_region, wall_rules, wall_rules_option, wall_runs,
-                       wall_runs_pay, wall_size)
+from ..islands import (
+    DEDUCE_BUDGET,
+    EDGE,
+    PLAN_DEEP,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    cell_cuts,
+    contact_cycles,
+    contact_triangles,
+    corner_contacts,
+    cut_off_wall_parts,
+    entry_cells,
+    lazy_rules,
+    lonely_cells,
+    met_lines,
+    owner_separators,
+    planned,
+    wall_blocks,
+    wall_option,
+    wall_partners,
+    wall_region,
+    wall_rules,
+    wall_rules_option,
+    wall_runs,
+    wall_runs_pay,
+    wall_size,
+)
 from ..nurikabe_deduce import load_engine
 from ..regions import white_regions
 from .common import Cut, Linear, MipModel, Var, total
@@ -92,8 +115,8 @@ ESCALATE_CPU = 1.0
 #: islands=hybrid: the levels (bound x cells within reach, summed over the levelled clues) stated
 LEVELS = 100000
 #: ... for the islands that may hold at most this many times their number's cells (a loosely held
-#: island's levels are mostly slack: 1030_32x32's 20 may hold 303 cells, and with its 6,060 levels
-#: HiGHS's root LP did not end in 30 s)
+#: ... for the islands that may hold at most this many times their number's cells (a loosely held
+#: island's levels are mostly slack, and on the largest boards they swell the root LP beyond use)
 LEVELS_SPREAD = 10.0
 
 
@@ -103,8 +126,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     # uniqueness proof goes through lazy rounds too: presolve there as well (confirmed when infeasible).
     # The proof's infeasible verdict under presolve is confirmed by a presolved run with another seed.
     # The guide steers the search for an answer only: the proof's runs have the zero objective.
-    model = MipModel(presolve_rules="lean", fixed_marks=not puzzle.unknown, proof_presolve="same",
-                     confirm="reseeded", guide_runs="search")
+    model = MipModel(
+        presolve_rules="lean",
+        fixed_marks=not puzzle.unknown,
+        proof_presolve="same",
+        confirm="reseeded",
+        guide_runs="search",
+    )
     grid = puzzle.grid
     clues = puzzle.clue_cells
     plan = planned(puzzle, options["plan"])
@@ -134,9 +162,16 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         owns = _owners(model, puzzle, plan, wall)
         _island_sizes(model, puzzle, plan, owns)
         if islands == "hybrid":
-            _island_levels(model, puzzle, plan, owns, int(options.get("levels", LEVELS)),
-                           float(options.get("levels_spread", LEVELS_SPREAD)), options.get("guide", "none"),
-                           _from_core(puzzle, plan, options.get("levels_root", "auto")))
+            _island_levels(
+                model,
+                puzzle,
+                plan,
+                owns,
+                int(options.get("levels", LEVELS)),
+                float(options.get("levels_spread", LEVELS_SPREAD)),
+                options.get("guide", "none"),
+                _from_core(puzzle, plan, options.get("levels_root", "auto")),
+            )
     if islands != "flow":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
         for cell, around in lonely_cells(puzzle, plan):
@@ -151,24 +186,36 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
         region, root = wall_region(puzzle, plan)
         connect_by_flow(model, region, {cell: 1 - w for cell, w in wall.items()}, root)
     if options["plan"] == "auto" and options["escalate"] >= 0:
-        model.escalation = (options["escalate"], options["escalate_cpu"],
-                            lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds))
+        model.escalation = (
+            options["escalate"],
+            options["escalate_cpu"],
+            lambda seconds: probed_fixings(puzzle, plan, wall, owns, seconds),
+        )
     anchor = min(plan.wall, default=None)
     if options["cuts"] == "separator" and islands in ("owners", "hybrid"):
         connect = options["connectivity"] == "lazy"
         # The islands' corner contacts form a forest (the wall's connectivity, island by island).
-        contacts = (_contacts(model, puzzle, plan, owns, acyclic=options["contacts"] == "acyclic")
-                    if connect and options["contacts"] != "none" else None)
-        model.lazy = _separator_rule(puzzle, plan, wall, owns, connect, anchor,
-                                     options.get("wall_cut", "part") == "part", contacts)
+        contacts = (
+            _contacts(model, puzzle, plan, owns, acyclic=options["contacts"] == "acyclic")
+            if connect and options["contacts"] != "none"
+            else None
+        )
+        model.lazy = _separator_rule(
+            puzzle, plan, wall, owns, connect, anchor, options.get("wall_cut", "part") == "part", contacts
+        )
     else:
-        model.lazy = lazy_rules(puzzle, wall, {**options, "cuts": "cell" if options["cuts"] == "separator"
-                                               else options["cuts"]}, anchor=anchor)
+        model.lazy = lazy_rules(
+            puzzle,
+            wall,
+            {**options, "cuts": "cell" if options["cuts"] == "separator" else options["cuts"]},
+            anchor=anchor,
+        )
     return model
 
 
-def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
-                   seconds: float) -> list[tuple[int, float]]:
+def probed_fixings(
+    puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, seconds: float
+) -> list[tuple[int, float]]:
     """What failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
     ``DEDUCE_BUDGET`` CPU seconds and ``seconds``), as column fixings that hold in every answer: a
     settled cell's wall binary, and an owner column 0 where the probed plan's island cannot hold
@@ -188,9 +235,16 @@ def probed_fixings(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict,
     return fixings
 
 
-def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, connect: bool,
-                    anchor: Cell | None, per_part: bool = False,
-                    contacts: dict[tuple[Cell, Cell], Linear] | None = None) -> LazyRule:
+def _separator_rule(
+    puzzle: Nurikabe,
+    plan: IslandPlan,
+    wall: dict,
+    owns: dict,
+    connect: bool,
+    anchor: Cell | None,
+    per_part: bool = False,
+    contacts: dict[tuple[Cell, Cell], Linear] | None = None,
+) -> LazyRule:
     """``cuts=separator``: the lazy rule of ``islands=owners`` (and ``hybrid``) with vertex
     separator cuts, stated for every faulty region of a candidate:
 
@@ -231,8 +285,12 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
                 if per_part:
                     # one row for the part: with x wall, k wall cells of W need a wall cell of S
                     k = len(part)
-                    cuts.append(Cut(k * total(wall[f] for f in sep) - total(wall[w] for w in part) - k * wall[x],
-                                    lower=-float(k)))
+                    cuts.append(
+                        Cut(
+                            k * total(wall[f] for f in sep) - total(wall[w] for w in part) - k * wall[x],
+                            lower=-float(k),
+                        )
+                    )
                     continue
                 base = [(f, True) for f in sep]
                 cuts += [base + [(w, False), (x, False)] for w in part]
@@ -247,8 +305,9 @@ def _separator_rule(puzzle: Nurikabe, plan: IslandPlan, wall: dict, owns: dict, 
     return rule
 
 
-def _contacts(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict,
-              acyclic: bool = False) -> dict[tuple[Cell, Cell], Linear]:
+def _contacts(
+    model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, acyclic: bool = False
+) -> dict[tuple[Cell, Cell], Linear]:
     """The contact graph's edges (``contacts=forest``, see ``islands.EDGE``): per pair of clues
     that may touch at a corner, the sum of their contact columns (at most one), and per clue whose
     island may reach the board's edge, "it touches the edge"; each triangle of edges sums to at
@@ -306,7 +365,9 @@ def _wall_rules(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict,
     if which in ("count", "both"):
         # The wall holds the cells the clues' islands leave over.
         fewest, most = wall_size(puzzle, plan)
-        model.add(total(wall.values()), fewest, most, why="the clues' islands need more cells than the board has")
+        model.add(
+            total(wall.values()), fewest, most, why="the clues' islands need more cells than the board has"
+        )
     if which in ("partners", "both"):
         # A wall cell has a wall neighbour (the wall is connected and has two cells or more).
         for cell, around in wall_partners(puzzle, plan):
@@ -318,8 +379,7 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
     and a line it must meet holds a wall cell (islands.wall_runs, islands.met_lines), as the
     ``wall_runs`` option asks (``auto``: both where the met lines make the count tight, else
     neither)."""
-    if which == "auto":  # the met lines' rows alone cost HiGHS (every 20th janko puzzle, one
-        # interleaved run: 45.4 s CPU with them, 34.9 s without, one puzzle lost)
+    if which == "auto":  # the met lines' rows alone cost HiGHS more than they prune (docs/decisions)
         which = "card" if wall_runs_pay(puzzle, plan) else "none"
     if which == "none":
         return
@@ -328,7 +388,7 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
     if which != "card":
         return
     # A run starts at a wall cell whose predecessor in its stretch is not wall: start >= w - w_prev
-    # (a binary: on 753_10x10 HiGHS proved it in 5.0 s CPU, 7.5 s with continuous starts).
+    # (a binary: continuous starts leave HiGHS a weaker relaxation to branch on).
     groups, most, per_line = wall_runs(puzzle, plan)
     starts = []
     for k, stretches in enumerate(groups):
@@ -345,8 +405,10 @@ def _wall_runs(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, 
         model.add_le(total(starts), most)
 
 
-def _owners(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict) -> dict[tuple[Cell, Cell], Linear]:
-    """"clue's island holds cell" per clue and cell it may reach: an unshaded cell has exactly one
+def _owners(
+    model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict
+) -> dict[tuple[Cell, Cell], Linear]:
+    """ "clue's island holds cell" per clue and cell it may reach: an unshaded cell has exactly one
     owner, a wall cell none, and an owned cell passes its owner to its unshaded neighbours."""
     owns: dict[tuple[Cell, Cell], Linear] = {}
     for cell in plan.open:
@@ -387,8 +449,16 @@ def _from_core(puzzle: Nurikabe, plan: IslandPlan, root: str) -> bool:
     return root == "core"
 
 
-def _island_levels(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, owns: dict, budget: int,
-                   spread: float = 0, guide: str = "none", from_core: bool = False) -> None:
+def _island_levels(
+    model: MipModel,
+    puzzle: Nurikabe,
+    plan: IslandPlan,
+    owns: dict,
+    budget: int,
+    spread: float = 0,
+    guide: str = "none",
+    from_core: bool = False,
+) -> None:
     """Levels for the clues ``IslandPlan.levelled`` picks within ``budget`` (bound 3 or more, and
     with ``spread`` an island that may hold at most that many times its bound's cells):
     a cell the clue owns other than the clue sits at one level k, its steps from the clue inside
@@ -430,7 +500,7 @@ def _islands_by_flow(model: MipModel, puzzle: Nurikabe, plan: IslandPlan, wall: 
     for clue, dist in plan.reach.items():
         check_deadline()
         n = plan.bound[clue]  # the number, or a '?' island's bound
-        mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: E731
+        mine = lambda cell: 1 if cell == clue else owns[(clue, cell)]  # noqa: B023  (called within this iteration)
         if n <= 2:
             continue  # every owned cell touches the clue
         # The clue sends one unit to each cell it owns, over arcs between owned cells.
@@ -460,72 +530,91 @@ ENCODINGS: list[EncodingSpec] = [
         "lazy cuts; wall connectivity by lazy cuts or flow",
         options=(
             wall_option("flow"),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap): lazy 76 s in all (5 over
-            # the cap), flow 158 s (12 over)
-            # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, load ~6 on 2
-            # cores): owners 94 solved, 118 s CPU in all; lazy 85, 137 s
-            # with contacts=forest, whole corpus (count=2, 10 s cap, the two interleaved per puzzle, one
-            # run, load ~1): owners 1,101 proven, 163.5 s in all; hybrid 1,103 (667_14x24 7.9 s and
-            # 1063_10x10 gained), 157.3 s
-            Option("islands", "hybrid", ISLANDS,
-                   "how islands get one number and its size: flow (owners within reach, a flow per island), "
-                   "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
-                   "hybrid (owners, and levels of steps from the number for the islands within a budget) "
-                   "or lazy (cuts)"),
-            # measured on 111 puzzles (every 10th; count=2, 10 s cap, one run each, islands=owners):
-            # cell 100 solved, 290.9 s in all (59.8 s CPU on the 94 both solve), region 94, 363.1 s
-            # (73.0 s)
-            # with contacts=acyclic, whole corpus (count=2, 20 s cap, one interleaved run): a budget of 3,000
-            # 1,106 proven, 166.0 s in all; 100,000 1,109, 132.3 s (687_17x17 1.6 s, 688_20x20 4.6 s,
-            # 756_15x15 19.2 s, 1055_40x57 11.7 s, misses at 3,000), 1030_32x32 lost (11.3 s at 3,000:
-            # hence levels_spread); with levels_spread=10, 1030_32x32 12.2 s, 753_10x10 1.45 s (0.49 at 3,000)
-            Option("levels", LEVELS, description="islands=hybrid: the budget of levels (an island's bound x the "
-                   "cells it may hold, summed over the islands given levels, smallest first)"),
-            # whole corpus (count=2, 20 s cap, one interleaved run): none 1,110 proven, 90.1 s in all; levels
-            # 1,110, 84.9 s (756_15x15 15.2 -> 9.7 s: its answer found at the root in 2.5 s instead of 8 s
-            # after 120 nodes); levels in the proof's runs too 91.1 s (756_15x15 11.6 s)
-            Option("guide", "levels", ("none", "levels"), "islands=hybrid: an objective that steers HiGHS's LPs in "
-                   "the search for an answer (each run still stops at its first feasible point; the proof's runs "
-                   "have none): none, or levels (each level column costs its level: compact islands first)"),
-            # one run each (count=2): 1055_40x57's level columns 31,870 -> 22,536 with core, its answer's run
-            # 2.0 -> 1.4 s; 756_15x15 (seeds 0-2) 9.5 / 8.6 / 10.8 s with clue, about 11-13 s with core
-            Option("levels_root", "auto", ("auto", "clue", "core"), "islands=hybrid: levels count the steps from "
-                   "the number (clue) or from the island's core (core: the number and the cells joined to it that the "
-                   "island holds in every answer, from the plan; fewer level columns where the probe settled much), "
-                   "or auto (core where the plan settled half the board or more)"),
-            Option("levels_spread", LEVELS_SPREAD, description="islands=hybrid: levels only for the islands "
-                   "that may hold at most this many times their number's cells (0: any)"),
-            # measured on every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, load ~9
-            # on 2 cores): cell 46 proven, separator 51; CPU on the 46 both prove 20.1 s -> 10.6 s
-            Option("cuts", "separator", ("cell", "region", "separator"),
-                   "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
-                   "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
-                   "island walled in too small), separator (with islands=owners or hybrid: cell's cuts over "
-                   "the fence cells a path must cross, and for an island rows over the owner columns of "
-                   "every number that may reach it; otherwise cell)"),
-            # measured on 8 janko puzzles of the miss list (count=2, 40 s cap, one interleaved run, load
-            # ~8), with presolve_rules=lean against all: cell 4 proven, part 7; CPU on the 4 both prove
-            # 14.7 s -> 11.6 s
-            Option("wall_cut", "part", ("cell", "part"),
-                   "cuts=separator with connectivity=lazy: a cut-off wall part gets one clause per cell (cell) or "
-                   "one row for the whole part (part: as many wall cells of the part as the row counts need a "
-                   "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
-                   "again every round)"),
-            # whole corpus (count=2, 10 s cap, idle, against none in the run before): 1,101 proven both,
-            # 164.5 s against 180.4 s in all (950_13x13 gained, 800_14x24 lost); on 962_10x10 15 lazy
-            # rounds in 30 s against 67 in 60 s
-            Option("contacts", "acyclic", ("acyclic", "forest", "none"),
-                   "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
-                   "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
-                   "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
-                   "and ranks (acyclic: no cycle in the model), or not (none)"),
-            # the six janko boards where the wall is small (wall_count_pays; count=2, 30 s cap, one
-            # interleaved run): none / count / both 13.9 / 23.4 / 7.9 s in all, 1030_32x32 11.6 / 21.8 /
-            # 6.3 s (seeds 1 and 2: none 22.4, 14.4 s; both 6.6, 12.1 s); partners on MIP's 40 slowest
-            # boards 94.1 s against 102.6 s, but 962_10x10 5.2 -> 7.2 s and 500_8x12 0.55 -> 1.48 s. On the
-            # deep plan the wall counts as small on most boards (its undecided cells are few); whole corpus
-            # (count=2, 20 s cap, one interleaved run) auto / none: 1,109 proven both, 129.7 / 131.4 s in
-            # all, 1030_32x32 7.0 / 12.2 s, 940_15x15 4.1 / 4.6 s, 1055_40x57 13.8 / 13.0 s
+            # hybrid by default: owners within reach leave far fewer lazy rounds than lazy islands, a flow per
+            # island makes every model large, and levels for the islands within a budget spare those islands
+            # their cuts (docs/decisions)
+            Option(
+                "islands",
+                "hybrid",
+                ISLANDS,
+                "how islands get one number and its size: flow (owners within reach, a flow per island), "
+                "owners (owners within reach and sizes, islands cut off from their number by lazy cuts), "
+                "hybrid (owners, and levels of steps from the number for the islands within a budget) "
+                "or lazy (cuts)",
+            ),
+            # a generous budget: levels make an island exact without cuts, and levels_spread keeps them off
+            # the loosely held islands whose levels are mostly slack (docs/decisions)
+            Option(
+                "levels",
+                LEVELS,
+                description="islands=hybrid: the budget of levels (an island's bound x the "
+                "cells it may hold, summed over the islands given levels, smallest first)",
+            ),
+            # levels: compact islands first lets HiGHS's root heuristics find an answer where the zero
+            # objective leaves a choice among countless vertices; the proof's runs go without it, as there it
+            # only costs (docs/decisions)
+            Option(
+                "guide",
+                "levels",
+                ("none", "levels"),
+                "islands=hybrid: an objective that steers HiGHS's LPs in "
+                "the search for an answer (each run still stops at its first feasible point; the proof's runs "
+                "have none): none, or levels (each level column costs its level: compact islands first)",
+            ),
+            # core counts fewer level columns where the plan settled much of the board; elsewhere the clue's
+            # steps are as good (docs/decisions)
+            Option(
+                "levels_root",
+                "auto",
+                ("auto", "clue", "core"),
+                "islands=hybrid: levels count the steps from "
+                "the number (clue) or from the island's core (core: the number and the cells joined to it that the "
+                "island holds in every answer, from the plan; fewer level columns where the probe settled much), "
+                "or auto (core where the plan settled half the board or more)",
+            ),
+            Option(
+                "levels_spread",
+                LEVELS_SPREAD,
+                description="islands=hybrid: levels only for the islands "
+                "that may hold at most this many times their number's cells (0: any)",
+            ),
+            # separator: its rows over the owner columns are stronger than the one-cell clauses, so fewer
+            # rounds and more boards proven (docs/decisions)
+            Option(
+                "cuts",
+                "separator",
+                ("cell", "region", "separator"),
+                "lazy cuts per faulty region: region (one clause naming the region and its fence), cell "
+                "(one clause per cell of a cut-off wall part or numberless island, a fence alone for an "
+                "island walled in too small), separator (with islands=owners or hybrid: cell's cuts over "
+                "the fence cells a path must cross, and for an island rows over the owner columns of "
+                "every number that may reach it; otherwise cell)",
+            ),
+            # part: one row per cut-off wall part instead of a clause per cell, far fewer rows for HiGHS to
+            # presolve again every round (docs/decisions)
+            Option(
+                "wall_cut",
+                "part",
+                ("cell", "part"),
+                "cuts=separator with connectivity=lazy: a cut-off wall part gets one clause per cell (cell) or "
+                "one row for the whole part (part: as many wall cells of the part as the row counts need a "
+                "wall cell among the fence cells a path must cross; far fewer rows for HiGHS to presolve "
+                "again every round)",
+            ),
+            # a cycle of corner contacts among islands (and the board's edge) would cut the wall in two:
+            # stating the contacts a forest, and acyclic by ranks, leaves fewer lazy rounds (docs/decisions)
+            Option(
+                "contacts",
+                "acyclic",
+                ("acyclic", "forest", "none"),
+                "cuts=separator with islands=owners or hybrid and connectivity=lazy: the islands' corner "
+                "contacts as columns whose graph (clues and the board's edge) is a forest, by rows for "
+                "pairs and triangles and lazy rows for longer cycles (forest), also by directed edges "
+                "and ranks (acyclic: no cycle in the model), or not (none)",
+            ),
+            # auto: the wall's size and partners where the wall is small (wall_count_pays), where those rows
+            # are tight; on a large wall they are slack and only add to each round's presolve. On the deep
+            # plan the wall counts as small on most boards, its undecided cells being few (docs/decisions)
             wall_rules_option("auto"),
             WALL_RUNS_OPTION,
             # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
@@ -534,16 +623,30 @@ ENCODINGS: list[EncodingSpec] = [
             # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
             # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
             # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
-            Option("plan", "search", ("search", "probe", "deep", "auto"),
-                   "the island plan to build on: the deduction stage's (search, the default; the searched "
-                   "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
-                   "the island, wall-connectivity, 2x2 and crossing rules (probe, within a CPU budget), " + PLAN_DEEP + ", or by the searches "
-                   "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
-                   "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)"),
-            Option("escalate", ESCALATE, description="plan=auto: after this many runs, probe once and fix what it "
-                   "settles for the later runs (0: before the first run)"),
-            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the runs must also have "
-                   "taken before the probe (boards proven in a few quick runs never pay for it)"),
+            Option(
+                "plan",
+                "search",
+                ("search", "probe", "deep", "auto"),
+                "the island plan to build on: the deduction stage's (search, the default; the searched "
+                "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
+                "the island, wall-connectivity, 2x2 and crossing rules (probe, within a CPU budget), "
+                + PLAN_DEEP
+                + ", or by the searches "
+                "with the probe's cells and the probed islands' owners fixed by column bounds once escalate runs have "
+                "taken escalate_cpu CPU seconds (auto: each lazy round is a new HiGHS run anyway)",
+            ),
+            Option(
+                "escalate",
+                ESCALATE,
+                description="plan=auto: after this many runs, probe once and fix what it "
+                "settles for the later runs (0: before the first run)",
+            ),
+            Option(
+                "escalate_cpu",
+                ESCALATE_CPU,
+                description="plan=auto: the CPU seconds the runs must also have "
+                "taken before the probe (boards proven in a few quick runs never pay for it)",
+            ),
         ),
     ),
 ]

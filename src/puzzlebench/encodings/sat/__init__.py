@@ -6,6 +6,12 @@ from ..base import EncodingSpec
 from . import hitori, kuromasu, lightbulbs, lightup, nurikabe
 from .common import CnfModel
 
-ENCODINGS: list[EncodingSpec] = [*lightup.SPECS, *kuromasu.SPECS, *lightbulbs.SPECS, *hitori.SPECS, *nurikabe.SPECS]
+ENCODINGS: list[EncodingSpec] = [
+    *lightup.SPECS,
+    *kuromasu.SPECS,
+    *lightbulbs.SPECS,
+    *hitori.SPECS,
+    *nurikabe.SPECS,
+]
 
 __all__ = ["ENCODINGS", "CnfModel"]

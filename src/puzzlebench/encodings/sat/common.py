@@ -10,14 +10,14 @@ auxiliary-free encoding written out here: one clause per forbidden subset.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from math import comb
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
-from ...model import Cell
 from ..base import Artifact, Option
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,8 +29,15 @@ Clause = list[int] | tuple[int, ...]
 
 #: pysat ``EncType`` names usable from Python (``native`` needs a cardinality-aware solver).
 PYSAT_ENCODINGS: tuple[str, ...] = (
-    "pairwise", "seqcounter", "sortnetwrk", "cardnetwrk", "bitwise", "ladder",
-    "totalizer", "mtotalizer", "kmtotalizer",
+    "pairwise",
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "bitwise",
+    "ladder",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
 )
 #: Every value of the ``amo``/``card`` options: ``auto``, the auxiliary-free binomial encoding,
 #: then pysat's. ``auto`` is binomial up to ``AUTO_BINOMIAL`` literals, the sequential counter
@@ -57,9 +64,9 @@ class CnfModel(Artifact):
     number of checks (see the field).
     """
 
-    pool: "IDPool" = None  # type: ignore[assignment]
+    pool: IDPool = None  # type: ignore[assignment]
     clauses: list[Clause] = field(default_factory=list)
-    propagator: Callable[[], tuple["Propagator", Sequence[int]]] | None = None
+    propagator: Callable[[], tuple[Propagator, Sequence[int]]] | None = None
     #: Native cardinality constraints, each ``(lits, k)`` for "at most k of lits" (python-sat's
     #: CNF+ items), for the solvers that take them (Minicard, Gluecard 3 and 4: the backend
     #: refuses the others); empty for every encoding that does not ask (:meth:`native_equals`).
@@ -148,7 +155,7 @@ class CnfModel(Artifact):
         self.count_if(guard + [-side], lits, k + 1, "atleast", enc)
 
 
-def cardinality(pool: "IDPool", lits: Sequence[int], k: int, relation: str, enc: str) -> list[Clause]:
+def cardinality(pool: IDPool, lits: Sequence[int], k: int, relation: str, enc: str) -> list[Clause]:
     """Clauses for ``sum(lits) <relation> k`` (relation: atmost, atleast, equals).
 
     Trivial bounds are settled here without auxiliaries; pysat's ``UnsupportedBound`` (e.g.
@@ -194,7 +201,7 @@ def cardinality(pool: "IDPool", lits: Sequence[int], k: int, relation: str, enc:
         ) from None
 
 
-def seqcounter_amo(pool: "IDPool", lits: Sequence[int]) -> list[Clause]:
+def seqcounter_amo(pool: IDPool, lits: Sequence[int]) -> list[Clause]:
     """At most one of ``lits`` by Sinz's sequential counter for k = 1 (3n - 4 clauses, n - 1
     auxiliaries s_i = "some of the first i literals is true"), written out without pysat's
     general machinery; the auxiliaries are taken from ``pool``."""
@@ -234,7 +241,7 @@ def exactly_binomial(lits: Sequence[int], k: int) -> list[Clause]:
     return [g(signed) for g in getters] + [(signed[i],) for i in units]
 
 
-def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
+def unary_add(pool: IDPool, clauses: list[Clause], a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
     """Unary sum of two unary numbers (the totalizer's merge, on inputs that are already sorted).
 
     ``a[i-1]`` means "A >= i" (so ``a[i]`` implies ``a[i-1]``), likewise ``b``. Returns fresh
@@ -272,7 +279,9 @@ def unary_add(pool: "IDPool", clauses: list[Clause], a: Sequence[int], b: Sequen
     return list(o)
 
 
-def unary_sum_equals(pool: "IDPool", clauses: list[Clause], numbers: Sequence[Sequence[int]], total: int) -> None:
+def unary_sum_equals(
+    pool: IDPool, clauses: list[Clause], numbers: Sequence[Sequence[int]], total: int
+) -> None:
     """The unary numbers ``numbers`` (each as in :func:`unary_add`) sum to exactly ``total``.
 
     Pairs are merged by :func:`unary_add` (outputs capped at ``total + 1``) until two remain,
@@ -287,8 +296,10 @@ def unary_sum_equals(pool: "IDPool", clauses: list[Clause], numbers: Sequence[Se
     if len(level) > 2:
         level = [x for pair in zip(level, reversed(level)) for x in pair][: len(level)]
     while len(level) > 2:
-        level = [unary_add(pool, clauses, *level[k : k + 2], total + 1) if k + 1 < len(level) else level[k]
-                 for k in range(0, len(level), 2)]
+        level = [
+            unary_add(pool, clauses, *level[k : k + 2], total + 1) if k + 1 < len(level) else level[k]
+            for k in range(0, len(level), 2)
+        ]
     x, y = (level + [[], []])[:2]
     p, q = len(x), len(y)
     for i in range(p + 1):  # X >= i  ->  Y <= total - i
@@ -317,8 +328,10 @@ def binomial(lits: list[int], k: int, relation: str) -> list[Clause]:
     n = len(lits)
     size = comb(n, k + 1) if relation == "atmost" else comb(n, n - k + 1)
     if size > BINOMIAL_LIMIT:
-        raise EncodingError(f"card=binomial cannot express {relation} {k} of {n} literals within "
-                            f"{BINOMIAL_LIMIT:,} clauses (it needs {size:,}); choose another card")
+        raise EncodingError(
+            f"card=binomial cannot express {relation} {k} of {n} literals within "
+            f"{BINOMIAL_LIMIT:,} clauses (it needs {size:,}); choose another card"
+        )
     if relation == "atmost":
         return [[-x for x in sub] for sub in combinations(lits, k + 1)]
     return [list(sub) for sub in combinations(lits, len(lits) - k + 1)]

@@ -1,4 +1,4 @@
-""""All white cells are connected" in CNF: reachability levels, lazy cuts and a CaDiCaL propagator.
+""" "All white cells are connected" in CNF: reachability levels, lazy cuts and a CaDiCaL propagator.
 
 Shared by the families whose white (unshaded) cells form one region and never touch two black
 cells side by side (Kuromasu, Hitori).
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from pysat.engines import Propagator
 
@@ -43,7 +43,7 @@ class BoardGraph:
     root: Cell | None  # a cell that is always white, if any
 
     @classmethod
-    def of(cls, puzzle: Puzzle, black: dict[Cell, int], root: Cell | None = None) -> "BoardGraph":
+    def of(cls, puzzle: Puzzle, black: dict[Cell, int], root: Cell | None = None) -> BoardGraph:
         """The board's graph; the root is ``root`` (a cell white in every answer) or else the
         first cell without a variable (a Kuromasu clue), None when every cell has one."""
         grid = puzzle.grid
@@ -53,12 +53,16 @@ class BoardGraph:
         return cls(cells, {c: tuple(grid.neighbours4(c)) for c in cells}, black, root)
 
     @classmethod
-    def within(cls, puzzle: Puzzle, cells: Iterable[Cell], black: dict[Cell, int], root: Cell | None) -> "BoardGraph":
+    def within(
+        cls, puzzle: Puzzle, cells: Iterable[Cell], black: dict[Cell, int], root: Cell | None
+    ) -> BoardGraph:
         """The graph on ``cells`` only (the others can never join the region)."""
         cells = tuple(sorted(cells))
         keep = set(cells)
         grid = puzzle.grid
-        return cls(cells, {c: tuple(nb for nb in grid.neighbours4(c) if nb in keep) for c in cells}, black, root)
+        return cls(
+            cells, {c: tuple(nb for nb in grid.neighbours4(c) if nb in keep) for c in cells}, black, root
+        )
 
     def distances(self, source: Cell) -> dict[Cell, int]:
         """Grid (all cells) BFS distance from ``source``."""
@@ -92,10 +96,12 @@ class BoardGraph:
         return out
 
     def cut(self, region: Iterable[Cell]) -> Clause:
-        """"A cell of the region turns black or a cell of its boundary turns white"."""
+        """ "A cell of the region turns black or a cell of its boundary turns white"."""
         region = set(region)
         boundary = {nb for c in region for nb in self.neighbours[c] if nb not in region}
-        return [self.black[c] for c in region if c in self.black] + [-self.black[b] for b in boundary if b in self.black]
+        return [self.black[c] for c in region if c in self.black] + [
+            -self.black[b] for b in boundary if b in self.black
+        ]
 
 
 class TimedPropagator(Propagator):
@@ -231,7 +237,9 @@ class ConnectivityPropagator(CellPropagator):
         # an undecided articulation point guarding a white cell: white
         for cut in found.articulations:
             lit = -var[cut.cell]
-            self.reasons[lit] = [lit] + [-var[b] for b in cut.fence] + self._why_white(cut.white) + self._why_white(root)
+            self.reasons[lit] = (
+                [lit] + [-var[b] for b in cut.fence] + self._why_white(cut.white) + self._why_white(root)
+            )
             out.append(lit)
         self.articulations += len(found.articulations)
         self.inferred += len(out)
@@ -268,7 +276,7 @@ def reach_levels(cnf: CnfModel, graph: BoardGraph) -> None:
     cells = graph.cells
     top = len(cells) - 1  # a shortest path visits each cell at most once
     black = graph.black
-    white = lambda c: None if c not in black else -black[c]  # noqa: E731 - None: always white
+    white = lambda c: None if c not in black else -black[c]  # None: always white
     if graph.root is not None:
         dist = graph.distances(graph.root)
         start: dict[Cell, int] = {}  # level 0 is the root alone, known white

@@ -15,7 +15,8 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -27,8 +28,8 @@ from .common import CnfModel, amo_option
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
-#: Default measured on the whole janko corpus (940 puzzles, count=2, deductions on): lazy 2.1 s in
-#: all, propagator 2.7 s; rank times out on some 17x17 boards.
+#: lazy by default: cheaper than the propagator, and rank's levels grow too many on the largest
+#: boards (docs/decisions).
 
 
 def build_default(puzzle: Hitori, options: Mapping[str, Any]) -> CnfModel:
@@ -71,7 +72,9 @@ SPECS: list[EncodingSpec] = [
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels (Bayless et al., AAAI 2015)",
         options=(
             Option(
-                "connectivity", "lazy", CONNECTIVITY,
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
                 "how 'unshaded cells are connected' is enforced: lazy cuts, an external propagator, "
                 "reachability levels, or none",
                 relaxing=("none",),

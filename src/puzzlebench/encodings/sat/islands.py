@@ -1,4 +1,4 @@
-""""Every island holds one clue, a number equal to its size or a '?'" as a CaDiCaL propagator
+""" "Every island holds one clue, a number equal to its size or a '?'" as a CaDiCaL propagator
 (IPASIR-UP).
 
 The reasoning is :func:`puzzlebench.encodings.islands.island_reasoning`, on the partial
@@ -79,13 +79,16 @@ class IslandPropagator(CellPropagator):
             return False
         cols = self.puzzle.cols
         value = {abs(lit): lit > 0 for lit in model}  # the model may list the observed variables only
-        marked = frozenset((i // cols, i % cols) for i, v in enumerate(self.var)
-                           if v and (self.state[i] == BLACK if v not in value else value[v]))
+        marked = frozenset(
+            (i // cols, i % cols)
+            for i, v in enumerate(self.var)
+            if v and (self.state[i] == BLACK if v not in value else value[v])
+        )
         cuts = island_cuts(self.puzzle.rows, cols, self.puzzle.numbers, marked, self.puzzle.unknown)
         if not cuts:
             return True
         self.rejected += 1
-        index = lambda cell: cell[0] * cols + cell[1]  # noqa: E731
+        index = lambda cell: cell[0] * cols + cell[1]
         self.pending[:] = (self._clause([(index(c), m) for c, m in cut]) for cut in cuts)
         return False
 

@@ -14,8 +14,8 @@ Rules and the blocks that enforce them:
   numbers, pairwise like a totalizer; ``native`` states the sum as two native "at most k"
   constraints, over the literals and over their negations, for Minicard (Liffiton and Maglalang,
   SAT 2012), which propagates them as completely as the adder's clauses, but learns with no
-  partial sums (on the janko corpus ~60x the adder's conflicts, still milliseconds a board,
-  while building and loading take a third); ``lines`` merges each number's vertical rays and
+  partial sums (on the janko boards far more conflicts than the adder's, still milliseconds a
+  board, while building and loading cost much less); ``lines`` merges each number's vertical rays and
   its horizontal rays into two unary counts, and ties two numbers of one line that see each
   other: they see the same cells along it, so their counts across it differ by the difference
   of the numbers (on the 100x100 boards about 0.55x the adder's conflicts); ``sized``, the
@@ -26,7 +26,7 @@ Rules and the blocks that enforce them:
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
   CaDiCaL 1.9.5), or ``none`` (the rule dropped: a relaxation); with any of the first three,
   ``cut=cell`` also states the rule's smallest cuts up front: no white cell is walled in by
-  black neighbours (on the 100x100 boards this alone cuts CDCL's conflicts by about 2.6x);
+  black neighbours (on the 100x100 boards this alone cuts CDCL's conflicts several times over);
   ``auto`` (the default of both options) picks ``shared`` and ``cell`` on boards of
   ``AUTO_CELLS`` cells or more.
 """
@@ -34,8 +34,9 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -50,14 +51,14 @@ CONNECTIVITY: tuple[str, ...] = ("lazy", "propagator", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("auto", "shared", "rays", "pairs")
 CUT: tuple[str, ...] = ("auto", "cell", "none")
 #: ``auto`` picks ``visibility=shared`` and ``cut=cell`` from this many cells on, else ``rays``
-#: and ``none``: on the janko corpus (at most 1,395 cells, solved by propagation) their extra
-#: build time cost 5% in total; on the generated 50x50 and larger boards the search they save
-#: dominates (100x100: 2.2x less time, 3.4x fewer conflicts).
+#: and ``none``: the janko boards (all smaller, solved by propagation) would pay their extra
+#: build time for nothing; on the generated 50x50 and larger boards the search they save
+#: dominates (docs/decisions).
 AUTO_CELLS = 2000
 #: From this many cells on, the build runs with Python's cyclic garbage collector paused: it
-#: makes some 350,000 clause tuples on a 100x100 board and no reference cycle, and the
-#: collector's repeated passes over the growing heap took a third of the build's CPU time there
-#: (the one collection after the build still looks at each tuple once: about 15 ms saved net).
+#: makes hundreds of thousands of clause tuples on a 100x100 board and no reference cycle, and
+#: the collector's repeated passes over the growing heap take much of the build's CPU time there
+#: (the one collection after the build still looks at each tuple once, for a net saving).
 PAUSE_GC_CELLS = AUTO_CELLS
 
 
@@ -152,9 +153,13 @@ def _build(puzzle: Kuromasu, options: Mapping[str, Any]) -> CnfModel:
             row = var[r * cols : (r + 1) * cols]
             up = var[(r - 1) * cols : r * cols] if r else none
             down = var[(r + 1) * cols : (r + 2) * cols] or none
-            clauses.extend([((own,) if own else ()) + tuple(-x for x in around if x)
-                            for own, *around in zip(row, up, down, [None, *row[:-1]], [*row[1:], None])
-                            if 0 not in around])  # a numbered neighbour is white: no wall
+            clauses.extend(
+                [
+                    ((own,) if own else ()) + tuple(-x for x in around if x)
+                    for own, *around in zip(row, up, down, [None, *row[:-1]], [*row[1:], None])
+                    if 0 not in around
+                ]
+            )  # a numbered neighbour is white: no wall
     if mode == "lazy":
         cnf.lazy = lazy_connectivity(rows, cols, decision)
     elif mode in ("rank", "propagator"):
@@ -255,8 +260,15 @@ class _Lines:
         self.rays: dict[Cell, tuple[list[list[int]], list[int]]] = {}
         self.cross: dict[Cell, tuple[tuple[int, list[int]], tuple[int, list[int]]]] = {}
 
-    def count(self, pool: IDPool, clauses: list[Clause], cell: Cell, number: int,
-              rays: list[list[int]], seen: list[int]) -> None:
+    def count(
+        self,
+        pool: IDPool,
+        clauses: list[Clause],
+        cell: Cell,
+        number: int,
+        rays: list[list[int]],
+        seen: list[int],
+    ) -> None:
         """The number's rule: its vertical and horizontal counts sum to ``number`` - 1."""
         total = number - 1 - sum(seen)
         up, down, left, right = (ray[: total + 1] for ray in rays)
@@ -281,8 +293,16 @@ class _Lines:
             for a, b in zip(rs, rs[1:]):
                 self._tie(clauses, (a, c), (b, c), b - a, 1, 1, numbers)
 
-    def _tie(self, clauses: list[Clause], a: Cell, b: Cell, gap: int, ray: int, across: int,
-             numbers: Mapping[Cell, int]) -> None:
+    def _tie(
+        self,
+        clauses: list[Clause],
+        a: Cell,
+        b: Cell,
+        gap: int,
+        ray: int,
+        across: int,
+        numbers: Mapping[Cell, int],
+    ) -> None:
         na, nb = numbers[a], numbers[b]
         if gap >= na or gap >= nb:  # they cannot see each other
             return
@@ -293,19 +313,26 @@ class _Lines:
         shift = na - nb
         (fa, xa), (fb, xb) = self.cross[a][across], self.cross[b][across]
         (ga, ya), (gb, yb) = self.cross[a][1 - across], self.cross[b][1 - across]
-        for (f1, x1), (f2, x2), d in (((fa, xa), (fb, xb), shift), ((fb, xb), (fa, xa), -shift),
-                                      ((ga, ya), (gb, yb), 0), ((gb, yb), (ga, ya), 0)):
+        for (f1, x1), (f2, x2), d in (
+            ((fa, xa), (fb, xb), shift),
+            ((fb, xb), (fa, xa), -shift),
+            ((ga, ya), (gb, yb), 0),
+            ((gb, yb), (ga, ya), 0),
+        ):
             # A sees B and count(1) >= f1 + j + 1 (literal x1[j])  ->  count(2) >= that - d, which is
             # literal x2[j + off - 1] (none needed while j + off <= 0); past x2's end count(2)
             # cannot reach it, so count(1) stays below (stated for every such j, not only the
-            # first: the direct clauses cut the unary chain short, and in one interleaved run
-            # over six 100x100 boards and three clause orders they took 0.95x the conflicts)
+            # first: the direct clauses cut the unary chain short, for fewer conflicts on the
+            # 100x100 boards)
             off = 1 + f1 - d - f2
             low, high = max(0, 1 - off), min(len(x1), len(x2) - off + 1)
             if low < high:
-                clauses += zip(*(repeat(x, high - low) for x in sees), [-x for x in x1[low:high]],
-                               x2[low + off - 1 : high + off - 1])
-            clauses += [(*sees, -x) for x in x1[max(low, high):]]
+                clauses += zip(
+                    *(repeat(x, high - low) for x in sees),
+                    [-x for x in x1[low:high]],
+                    x2[low + off - 1 : high + off - 1],
+                )
+            clauses += [(*sees, -x) for x in x1[max(low, high) :]]
 
 
 def _chain(cnf: CnfModel, line: Sequence[int], n: int) -> tuple[list[int], int]:
@@ -455,20 +482,32 @@ SPECS: list[EncodingSpec] = [
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels as in SAT encodings of connectivity (Bayless et al., AAAI 2015, for the lazy/propagator contrast)",
         options=(
             Option(
-                "connectivity", "lazy", CONNECTIVITY,
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
                 "how 'white cells are connected' is enforced: lazy cuts, an external propagator, reachability levels, or none",
                 relaxing=("none",),
             ),
-            Option("visibility", "auto", VISIBILITY,
-                   "visibility literals: auto (shared on boards of 2,000+ cells, else rays), "
-                   "chained along each ray with one literal per stretch of a line "
-                   "(shared by the numbers at both ends, linked through numbered cells), chained per ray, "
-                   "or defined per (clue, cell) pair"),
-            Option("cut", "auto", CUT,
-                   "with connectivity on, also state its smallest cuts up front (no white cell walled in "
-                   "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none"),
             Option(
-                "card", "sized", ("sized", "adder", "lines", "native") + CARD_CHOICES,
+                "visibility",
+                "auto",
+                VISIBILITY,
+                "visibility literals: auto (shared on boards of 2,000+ cells, else rays), "
+                "chained along each ray with one literal per stretch of a line "
+                "(shared by the numbers at both ends, linked through numbered cells), chained per ray, "
+                "or defined per (clue, cell) pair",
+            ),
+            Option(
+                "cut",
+                "auto",
+                CUT,
+                "with connectivity on, also state its smallest cuts up front (no white cell walled in "
+                "by black neighbours), or none; auto: cell on boards of 2,000+ cells, else none",
+            ),
+            Option(
+                "card",
+                "sized",
+                ("sized", "adder", "lines", "native") + CARD_CHOICES,
                 "cardinality encoding of the cells a number sees: adder merges the four rays' unary "
                 "chains pairwise (a totalizer on sorted inputs); native states the count as two "
                 "at-most-k constraints for a solver that takes them (minicard, gluecard3/4); lines "

@@ -8,7 +8,8 @@ clause of ``count = n`` by "not lit", and "not lit -> count != n" splits on a fr
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -54,8 +55,6 @@ def build_seed003(puzzle: LightBulbs, options: Mapping[str, Any]) -> CnfModel:
         # Light condition: a lit cell's neighbours number n - 1.
         cnf.count_if([lit[cell]], around, n - 1, "equals", enc)
     return cnf
-
-
 
 
 SPECS: list[EncodingSpec] = [

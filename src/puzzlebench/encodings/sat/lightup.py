@@ -13,10 +13,11 @@ Maglalang, SAT 2012): far fewer items to build and load; any other solver is ref
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product, repeat
 from operator import add, mul, neg, not_
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -30,7 +31,10 @@ def _bulbs(puzzle: LightUp) -> CnfModel:
     cnf = CnfModel(pool=IDPool())
     walls, name = puzzle.walls, cnf.pool.id
     cnf.decision = {
-        (r, c): name(("bulb", r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in walls
+        (r, c): name(("bulb", r, c))
+        for r in range(puzzle.rows)
+        for c in range(puzzle.cols)
+        if (r, c) not in walls
     }
     return cnf
 
@@ -72,7 +76,9 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     is_open = ([1] * cols + [0]) * rows + [0] * width
     for r, c in puzzle.walls:
         is_open[r * width + c] = 0
-    var = list(map(mul, accumulate(is_open), is_open))  # padded index r * width + c -> its variable, 0 for none
+    var = list(
+        map(mul, accumulate(is_open), is_open)
+    )  # padded index r * width + c -> its variable, 0 for none
     n = max(var)
     decision: dict[Cell, int] = dict(zip(compress(_cells(rows, cols), is_open), range(1, n + 1)))
     body = rows * width
@@ -176,7 +182,7 @@ def build_seed004(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
     cnf = _bulbs(puzzle)
     bulb = cnf.decision
     grid = puzzle.grid
-    blocked = lambda cell: not puzzle.is_open(cell)  # noqa: E731 - walls and numbers stop light
+    blocked = lambda cell: not puzzle.is_open(cell)  # walls and numbers stop light
     # Row/Column rules: no two spaces of one section are both lights, pair by pair.
     for seg in grid.segments(puzzle.is_open):
         cnf.extend([[-bulb[a], -bulb[b]] for a, b in combinations(seg.cells, 2)])
@@ -215,13 +221,21 @@ SPECS: list[EncodingSpec] = [
         build=build_default,
         description="segment-based: at most one bulb per segment, each open cell's row or column segment holds a bulb, clue cardinalities",
         options=(
-            Option("amo", "auto", ("native",) + CARD_CHOICES,
-                   "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
-                   "constraint per segment, for a solver that takes them (minicard, gluecard3/4)"),
-            Option("card", "auto", ("native",) + CARD_CHOICES,
-                   "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
-                   "bulbs and at most m - k dark cells among its m open neighbours as two native "
-                   "constraints (a 0 or a full number as unit clauses)"),
+            Option(
+                "amo",
+                "auto",
+                ("native",) + CARD_CHOICES,
+                "cardinality encoding of at-most-one over the bulbs of a segment; native: one native "
+                "constraint per segment, for a solver that takes them (minicard, gluecard3/4)",
+            ),
+            Option(
+                "card",
+                "auto",
+                ("native",) + CARD_CHOICES,
+                "cardinality encoding of the counts of bulbs around a numbered wall; native: at most k "
+                "bulbs and at most m - k dark cells among its m open neighbours as two native "
+                "constraints (a 0 or a full number as unit clauses)",
+            ),
         ),
     ),
     EncodingSpec(

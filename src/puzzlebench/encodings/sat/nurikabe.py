@@ -42,15 +42,35 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option, check_deadline
-from ..islands import (CUTS, DEDUCE_BUDGET, HYBRID_LEVELS, PLAN_DEEP, WALL_RUNS_OPTION, IslandPlan, lazy_rules,
-                       lonely_cells, met_lines, most_adjacencies, planned, small_wall_parts, wall_adjacency,
-                       wall_blocks, wall_count_option, wall_count_pays, wall_lines, wall_runs, wall_runs_pay, wall_size)
+from ..islands import (
+    CUTS,
+    DEDUCE_BUDGET,
+    HYBRID_LEVELS,
+    PLAN_DEEP,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    lazy_rules,
+    lonely_cells,
+    met_lines,
+    most_adjacencies,
+    planned,
+    small_wall_parts,
+    wall_adjacency,
+    wall_blocks,
+    wall_count_option,
+    wall_count_pays,
+    wall_lines,
+    wall_runs,
+    wall_runs_pay,
+    wall_size,
+)
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
 from .common import CARD_CHOICES, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
@@ -88,7 +108,9 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan
     ``plan``: the island plan to build on (else the one the ``plan`` option names)."""
     plan = planned(puzzle, options["plan"]) if plan is None else plan
     clues = puzzle.clue_cells
-    decision = {cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)}
+    decision = {
+        cell: i for i, cell in enumerate((c for c in puzzle.grid.all_cells if c not in clues), start=1)
+    }
     cnf = CnfModel(pool=IDPool(start_from=len(decision) + 1), decision=decision)
     wall = decision
 
@@ -110,19 +132,26 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan
     if islands == "hybrid" and not plan.levelled(puzzle, budget=True, smallest=smallest, limit=limit):
         islands = "lazy"  # no number large enough for levels: the lazy cuts alone
     if islands in ("distance", "hybrid"):
-        islands_by_distance(cnf, puzzle, plan, options["card"], budget=islands == "hybrid", smallest=smallest,
-                            limit=limit)
+        islands_by_distance(
+            cnf, puzzle, plan, options["card"], budget=islands == "hybrid", smallest=smallest, limit=limit
+        )
     if islands != "distance":
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
-        cnf.extend([(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)])
+        cnf.extend(
+            [(wall[cell],) + tuple(-wall[nb] for nb in around) for cell, around in lonely_cells(puzzle, plan)]
+        )
     wall_count(cnf, puzzle, plan, [wall[cell] for cell in plan.open], options["wall_count"], options["card"])
 
     # All wall cells form one orthogonally connected region: a wall part of a few cells, when the
     # wall has more, has a wall cell beside it (stated up front for the parts the option names).
     parts = options["wall_parts"]
     if parts != "none":
-        cnf.extend([tuple(-wall[c] for c in part) + tuple(wall[f] for f in fence)
-                    for part, fence in small_wall_parts(puzzle, plan, int(parts))])
+        cnf.extend(
+            [
+                tuple(-wall[c] for c in part) + tuple(wall[f] for f in fence)
+                for part, fence in small_wall_parts(puzzle, plan, int(parts))
+            ]
+        )
     # The wall is connected: the rows it meets are consecutive, so are its columns, and they
     # number at most its cells plus one together (islands.wall_lines).
     if options["wall_span"] == "card":
@@ -158,19 +187,24 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan
         cnf.propagator = island_engine
     # The rules left to lazy cuts (connectivity=lazy; islands=lazy or hybrid), a known wall cell as
     # the cuts' witness.
-    if options["cuts"] == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
+    if (
+        options["cuts"] == "auto"
+    ):  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
         options = {**options, "cuts": "cell" if wall_count_pays(puzzle, plan) else "mixed"}
     cnf.lazy = lazy_rules(puzzle, decision, options, anchor=min(plan.wall) if plan.wall else None)
     if options["plan"] == "auto" and options["escalate"] >= 0:
-        cnf.escalation = (options["escalate"],
-                          lambda seconds: probed_units(puzzle, plan, decision, seconds, options["probe_stop"]))
+        cnf.escalation = (
+            options["escalate"],
+            lambda seconds: probed_units(puzzle, plan, decision, seconds, options["probe_stop"]),
+        )
         cnf.escalation_cpu = options["escalate_cpu"]
     cnf.notes.update(connectivity=mode, islands=options["islands"])
     return cnf
 
 
-def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float,
-                 stop: str | None = None) -> list[tuple[int]]:
+def probed_units(
+    puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float, stop: str | None = None
+) -> list[tuple[int]]:
     """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
     ``DEDUCE_BUDGET`` CPU seconds and ``seconds``, ``stop`` as there), as unit clauses over the
     wall literals: each holds in every answer."""
@@ -178,8 +212,9 @@ def probed_units(puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], s
 
     probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds), stop=stop)
     # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
-    return ([(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
-            + [(-wall[cell],) for cell in sorted(probed.white - plan.white)])
+    return [(wall[cell],) for cell in sorted(probed.wall - plan.wall)] + [
+        (-wall[cell],) for cell in sorted(probed.white - plan.white)
+    ]
 
 
 def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
@@ -275,6 +310,7 @@ def _wall_edges(cnf: CnfModel, puzzle: Nurikabe, card: str) -> None:
 def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
     """("pair", clue, cell, nb): the number's island holds both cells; at most
     :func:`~..islands.most_adjacencies` (n) such pairs per number n."""
+
     def owns(clue: Cell, cell: Cell) -> int | None:
         if cell == clue:
             return None
@@ -285,7 +321,7 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
     for clue, n in puzzle.numbers.items():
         dist = plan.reach[clue]
         lits = []
-        for (r, c) in dist:
+        for r, c in dist:
             for nb in ((r, c + 1), (r + 1, c)):
                 if nb not in dist:
                     continue
@@ -300,8 +336,15 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
             cnf.atmost(lits, most_adjacencies(n), card)
 
 
-def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str, budget: bool,
-                        smallest: int | None = None, limit: int | None = None) -> None:
+def islands_by_distance(
+    cnf: CnfModel,
+    puzzle: Nurikabe,
+    plan: IslandPlan,
+    card: str,
+    budget: bool,
+    smallest: int | None = None,
+    limit: int | None = None,
+) -> None:
     """Ownership ("owns", clue, cell), levels ("near", clue, cell, t) and sizes; with ``budget``,
     levels and size only for the numbers :meth:`IslandPlan.levelled` picks from ``smallest`` on
     (:func:`hybrid_smallest` unless given) within ``limit`` (the other islands are left to the
@@ -339,11 +382,11 @@ def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card:
 
         # Every owned cell is fewer than n steps from the clue along owned cells.
         def near(cell: Cell, t: int) -> int | bool:
-            if cell == clue:
+            if cell == clue:  # noqa: B023  (called within this iteration)
                 return True
-            if t < dist[cell]:
+            if t < dist[cell]:  # noqa: B023  (called within this iteration)
                 return False
-            return cnf.var("near", clue, *cell, t)
+            return cnf.var("near", clue, *cell, t)  # noqa: B023  (called within this iteration)
 
         for cell, d in dist.items():
             if cell == clue:
@@ -352,7 +395,9 @@ def islands_by_distance(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card:
             for t in range(d, n):
                 lvl = near(cell, t)
                 cnf.add((-lvl, mine))
-                support = [near(cell, t - 1)] + [near(nb, t - 1) for nb in puzzle.grid.neighbours4(cell) if nb in dist]
+                support = [near(cell, t - 1)] + [
+                    near(nb, t - 1) for nb in puzzle.grid.neighbours4(cell) if nb in dist
+                ]
                 if not any(x is True for x in support):
                     cnf.add((-lvl, *[x for x in support if x is not False]))
             cnf.add((-mine, near(cell, n - 1)))
@@ -377,45 +422,64 @@ SPECS: list[EncodingSpec] = [
         reference="IPASIR-UP: Fazekas et al., SAT 2023 (propagator); reachability levels as in SAT "
         "encodings of connectivity (Bayless et al., AAAI 2015)",
         options=(
-            Option("connectivity", "lazy", CONNECTIVITY,
-                   "how 'the wall is connected' is enforced: lazy cuts, an external propagator, "
-                   "reachability levels, or none", relaxing=("none",)),
-            # defaults measured on the first 100 janko puzzles (count=2, 20 s cap): islands=lazy
-            # 36 s in all, distance 56 s; with lazy islands, connectivity=propagator 98 s, rank 431 s.
-            # On 26 janko puzzles (the 22 where lazy islands took over 2 s or timed out, and four
-            # where levels cost most; 10 s cap, one interleaved run): islands=lazy with
-            # cuts=region 179 s in all, 15 over the cap; hybrid (cuts=cell) 112 s, 8 over it.
-            # 690_50x50 (its 70, 63, 57 and 47 beyond the level budget): hybrid finds no answer in
-            # 20 CPU s (2,116 lazy rounds, 189k cuts: every candidate leaves those four islands too
-            # small, pieces of them clueless, and about seven wall parts cut off); distance proves it
-            # in 17.0-21.8 CPU s (54-79k conflicts, 41-45 wall rounds, three CaDiCaL seeds). Levels
-            # for the large numbers alone (a budget of 150,000) prove it in 16.7-20.6 CPU s, but on
-            # the seven other boards the budget leaves large numbers unlevelled they took 12.7 ->
-            # 114 CPU s (interleaved, 40 s cap), 1050_15x25 and 1055_40x57 lost.
-            Option("islands", "hybrid", ISLANDS,
-                   "how islands get one number and its size: distance-bounded ownership (distance), "
-                   "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
-                   "and lazy cuts for the rest (hybrid), or a propagator on partial assignments"),
-            Option("levels", HYBRID_LEVELS, description="islands=hybrid: the budget of levels (a number's "
-                   "bound x the cells its island may hold, summed over the numbers given levels, cheapest first)"),
-            Option("levels_from", 0, description="islands=hybrid: the smallest number given levels (0: 16, or "
-                   "a tenth of the cells on a board of fewer than 160)"),
+            Option(
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
+                "how 'the wall is connected' is enforced: lazy cuts, an external propagator, "
+                "reachability levels, or none",
+                relaxing=("none",),
+            ),
+            # hybrid by default: levels make the islands within the budget exact without cuts, and lazy cuts
+            # for the rest cost less than levels for every number (distance) on most boards. On the largest
+            # boards, whose big islands lie beyond the budget, every candidate leaves those islands too small
+            # and some of their pieces clueless, so the lazy rounds pile up where distance proves the board; a
+            # budget large enough to level them slows the other boards with large unlevelled numbers more than
+            # it gains (docs/decisions).
+            Option(
+                "islands",
+                "hybrid",
+                ISLANDS,
+                "how islands get one number and its size: distance-bounded ownership (distance), "
+                "lazy cuts (lazy), ownership with distance levels for the numbers within a budget "
+                "and lazy cuts for the rest (hybrid), or a propagator on partial assignments",
+            ),
+            Option(
+                "levels",
+                HYBRID_LEVELS,
+                description="islands=hybrid: the budget of levels (a number's "
+                "bound x the cells its island may hold, summed over the numbers given levels, cheapest first)",
+            ),
+            Option(
+                "levels_from",
+                0,
+                description="islands=hybrid: the smallest number given levels (0: 16, or "
+                "a tenth of the cells on a board of fewer than 160)",
+            ),
             Option("card", "seqcounter", CARD_CHOICES, "cardinality encoding of each island's size"),
-            # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) on
-            # the 13 hardest janko puzzles (count=2, one interleaved run): 105.9 CPU s to 64.4 s, 6 to 9
-            # proven; on every 10th puzzle 0.80x the time of cuts=cell, wall_count=none.
+            # cuts=auto and wall_count=auto (with levels for numbers of a tenth of a small board) prove more
+            # of the hardest boards than cuts=cell and wall_count=none, and cost less on the rest
+            # (docs/decisions)
             CUTS,
             wall_count_option("card", "auto"),
-            Option("wall_span", "none", ("none", "card"),
-                   "the wall's span stated up front (it is connected): the rows it meets are "
-                   "consecutive, so are its columns, and they number at most its cells plus one "
-                   "(card: a cardinality constraint over one 'meets' variable per line), or none"),
+            Option(
+                "wall_span",
+                "none",
+                ("none", "card"),
+                "the wall's span stated up front (it is connected): the rows it meets are "
+                "consecutive, so are its columns, and they number at most its cells plus one "
+                "(card: a cardinality constraint over one 'meets' variable per line), or none",
+            ),
             WALL_RUNS_OPTION,
-            Option("wall_edges", "none", ("none", "card", "island"),
-                   "the wall's side-adjacent pairs and border sides stated up front: at most what "
-                   "the islands' most compact shapes leave (card: a cardinality constraint over one "
-                   "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
-                   "each number n's island, over its ownership; with islands=lazy as card), or none"),
+            Option(
+                "wall_edges",
+                "none",
+                ("none", "card", "island"),
+                "the wall's side-adjacent pairs and border sides stated up front: at most what "
+                "the islands' most compact shapes leave (card: a cardinality constraint over one "
+                "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
+                "each number n's island, over its ownership; with islands=lazy as card), or none",
+            ),
             # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
             # 7.9x the CPU of search, every puzzle proven either way. plan=auto against search (one
             # interleaved run, count=2, 20 s cap, load 4-6): on the 45 misses of the paradigms'
@@ -426,35 +490,57 @@ SPECS: list[EncodingSpec] = [
             # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
             # probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko
             # puzzle 1.80 s against 2.82 s, 111/111 both; 690_50x50 3.0 s against 10.4 s
-            Option("plan", "search", ("search", "probe", "deep", "auto"),
-                   "the island plan to build on: the deduction stage's (search, the default; the searched "
-                   "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
-                   "the island, wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU "
-                   "seconds), " + PLAN_DEEP + ", or by the "
-                   "searches with the probe's cells added as unit clauses after escalate checks (auto)"),
-            Option("escalate", ESCALATE, description="plan=auto: after this many checks, probe once and add "
-                   "the settled cells to the running solver as unit clauses, keeping its cuts and what "
-                   "it learnt (0: before the first check)"),
-            Option("escalate_cpu", ESCALATE_CPU, description="plan=auto: the CPU seconds the checks must also "
-                   "have taken before the probe (boards of many quick rounds never pay for it)"),
+            Option(
+                "plan",
+                "search",
+                ("search", "probe", "deep", "auto"),
+                "the island plan to build on: the deduction stage's (search, the default; the searched "
+                "plan under deduce=none), or probed by the encoding itself, failed-literal probing of "
+                "the island, wall-connectivity, 2x2 and crossing rules (probe, within DEDUCE_BUDGET CPU "
+                "seconds), " + PLAN_DEEP + ", or by the "
+                "searches with the probe's cells added as unit clauses after escalate checks (auto)",
+            ),
+            Option(
+                "escalate",
+                ESCALATE,
+                description="plan=auto: after this many checks, probe once and add "
+                "the settled cells to the running solver as unit clauses, keeping its cuts and what "
+                "it learnt (0: before the first check)",
+            ),
+            Option(
+                "escalate_cpu",
+                ESCALATE_CPU,
+                description="plan=auto: the CPU seconds the checks must also "
+                "have taken before the probe (boards of many quick rounds never pay for it)",
+            ),
             # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 8-10): SAT
             # 1055_40x57 5.62 -> 3.86 CPU s (the probe 2.03 -> 0.22 s), SMT 9.61 -> 7.43;
             # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
             # within the budget), and so does CP-SAT on 94_20x36 (a 3.9 s pass, within the
             # slack); every 10th puzzle 1.80 s either way (none escalates).
-            Option("probe_stop", PROBE_STOP, PROBE_STOPS,
-                   "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
-                   "second of a pass shows the pass would take over four times the time left (pass: "
-                   "boards of 2,000 cells and more pay about 0.1-0.3 s instead of the whole budget)"),
-            Option("wall_parts", "none", ("none", "1", "2", "3"),
-                   "wall parts of up to this many cells stated up front to have a wall cell beside "
-                   "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3"),
+            Option(
+                "probe_stop",
+                PROBE_STOP,
+                PROBE_STOPS,
+                "plan=auto: the probe stops at its CPU budget (budget), or also once a tenth of a "
+                "second of a pass shows the pass would take over four times the time left (pass: "
+                "boards of 2,000 cells and more pay about 0.1-0.3 s instead of the whole budget)",
+            ),
+            Option(
+                "wall_parts",
+                "none",
+                ("none", "1", "2", "3"),
+                "wall parts of up to this many cells stated up front to have a wall cell beside "
+                "them (the wall is connected and larger), before any lazy round: none, 1, 2, 3",
+            ),
         ),
     ),
 ]
 
 
-def wall_count(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, lits: list[int], which: str, card: str) -> None:
+def wall_count(
+    cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, lits: list[int], which: str, card: str
+) -> None:
     """The islands hold sum(numbers) cells between them, so the wall holds all the others (a '?'
     island holds one cell to its bound): the count of the open cells' wall literals ``lits``, when
     ``which`` (the ``wall_count`` option) asks for it; the known wall cells are stated apart."""

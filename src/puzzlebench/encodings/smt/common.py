@@ -10,10 +10,10 @@ with cardinality reasoning; ``sum`` writes the textbook linear form ``Sum(If(b, 
 which goes through the arithmetic solver (or is bit-blasted, depending on the logic).
 
 Building terms: z3's Python operators (``Or``, ``Implies``, ``x > 3``) type-check and coerce
-every argument, some tens of microseconds per node, which dominated the build time of a
-17x17 board. The helpers :meth:`SmtModel.neg`, :meth:`~SmtModel.any`, :meth:`~SmtModel.all`,
+every argument, which dominates the build time of all but the smallest boards. The helpers
+:meth:`SmtModel.neg`, :meth:`~SmtModel.any`, :meth:`~SmtModel.all`,
 :meth:`~SmtModel.implies`, :meth:`~SmtModel.iff` and :meth:`~SmtModel.rel` make the same terms
-through z3's C API directly (arguments must already be terms of the model's context), about ten
+through z3's C API directly (arguments must already be terms of the model's context), many
 times faster; encodings use them on their hot paths and the plain operators elsewhere.
 
 An encoding may name the z3 logic that suits it (``logic``): the backend's ``logic=auto`` then
@@ -23,15 +23,15 @@ with ``<`` need the arithmetic solver (QF_LIA).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from functools import cache, cached_property
+from typing import Any
 
 import z3
 from z3.z3types import Ast
 
 from ...errors import EncodingError
-from ...model import Cell
 from ..base import Artifact, Option
 
 #: Values of the ``card`` option of every SMT encoding.
@@ -45,7 +45,9 @@ def ite_sum(vars_: Sequence[z3.BoolRef]) -> z3.ArithRef:
 
 def card_option(what: str, default: str = "pb") -> Option:
     return Option(
-        "card", default, CARD_CHOICES,
+        "card",
+        default,
+        CARD_CHOICES,
         f"how counts of {what} are written: pb = PbEq/AtMost/AtLeast, sum = Sum(If(b, 1, 0)) compared to n",
     )
 
@@ -81,8 +83,9 @@ class SmtModel(Artifact):
         if var is None:
             # z3.Bool(name, ctx), through the C API: it remakes the sort and re-checks per call
             ref = self.ctx.ref()
-            var = self.bools[key] = self._bool(z3.Z3_mk_const(ref, z3.Z3_mk_string_symbol(ref, _name(key)),
-                                                              self._bool_sort.ast))
+            var = self.bools[key] = self._bool(
+                z3.Z3_mk_const(ref, z3.Z3_mk_string_symbol(ref, _name(key)), self._bool_sort.ast)
+            )
         return var
 
     def int(self, *key: Any, lo: int | None = None, hi: int | None = None) -> z3.ArithRef:
@@ -156,7 +159,7 @@ class SmtModel(Artifact):
             got = self._nums[k] = z3.IntVal(k, self.ctx)
         return got
 
-    def rel(self, x: z3.ArithRef, relation: str, y: "z3.ArithRef | int") -> z3.BoolRef:
+    def rel(self, x: z3.ArithRef, relation: str, y: z3.ArithRef | int) -> z3.BoolRef:
         """``x <relation> y`` for integer terms (``y`` may be a Python int)."""
         make = _RELATIONS.get(relation)
         if make is None:
@@ -209,7 +212,7 @@ class SmtModel(Artifact):
             return total <= k if relation == "<=" else total >= k
         raise EncodingError(f"unknown counting form {card!r} (choose from {', '.join(CARD_CHOICES)})")
 
-    def unary_sums(self) -> "UnarySums":
+    def unary_sums(self) -> UnarySums:
         """A collector of "these unary numbers sum to exactly n" statements (``card=adder``)."""
         return UnarySums(self)
 
@@ -261,7 +264,9 @@ class UnarySums:
             got = self.known[key] = term.sexpr()
             name = got[5:-1] if got.startswith("(not ") else got
             if "(" in name:
-                raise EncodingError(f"a unary number's literal must be a Boolean constant or its negation, not {got}")
+                raise EncodingError(
+                    f"a unary number's literal must be a Boolean constant or its negation, not {got}"
+                )
             self.inputs.add(name)
         return got
 
@@ -273,9 +278,14 @@ class UnarySums:
         neg = [""] + [f"(not {t})" for t in text[1:]]
         parts = [f"(declare-fun {name} () Bool)" for name in (*self.inputs, *self.fresh)]
         parts.append("(assert (and")
-        parts += [f"(or {' '.join(text[x] if x > 0 else neg[-x] for x in clause)})" if len(clause) > 1
-                  else (text[clause[0]] if clause[0] > 0 else neg[-clause[0]]) if clause else "false"
-                  for clause in self.clauses]
+        parts += [
+            f"(or {' '.join(text[x] if x > 0 else neg[-x] for x in clause)})"
+            if len(clause) > 1
+            else (text[clause[0]] if clause[0] > 0 else neg[-clause[0]])
+            if clause
+            else "false"
+            for clause in self.clauses
+        ]
         parts.append("))")
         model = self.model
         (conjunction,) = z3.parse_smt2_string("\n".join(parts), ctx=model.ctx)
@@ -293,7 +303,9 @@ def add_clauses(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mappin
         model.add(clauses_term(model, clauses, named))
 
 
-def clauses_term(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mapping[int, z3.BoolRef]) -> z3.BoolRef:
+def clauses_term(
+    model: SmtModel, clauses: Sequence[Sequence[int]], named: Mapping[int, z3.BoolRef]
+) -> z3.BoolRef:
     """The conjunction :func:`add_clauses` adds, made without adding it (its auxiliaries are
     fresh all the same)."""
     text: dict[int, str] = {}
@@ -313,8 +325,10 @@ def clauses_term(model: SmtModel, clauses: Sequence[Sequence[int]], named: Mappi
             declared.append(name)
         return name if x > 0 else f"(not {name})"
 
-    body = [f"(or {' '.join(map(lit, clause))})" if len(clause) > 1 else lit(clause[0]) if clause else "false"
-            for clause in clauses]
+    body = [
+        f"(or {' '.join(map(lit, clause))})" if len(clause) > 1 else lit(clause[0]) if clause else "false"
+        for clause in clauses
+    ]
     model.text_bools += len(text) - len(named)
     parts = [f"(declare-fun {name} () Bool)" for name in declared]
     parts += ["(assert (and", *body, "true))"]
@@ -334,7 +348,7 @@ def _ast_array(terms: Sequence[z3.ExprRef]) -> Any:
     return _array_type(len(terms))(*(t.as_ast() for t in terms))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _array_type(length: int) -> Any:
     # Each ctypes array type is a cyclic object; made once per length, none is left as garbage.
     return Ast * length

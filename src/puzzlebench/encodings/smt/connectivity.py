@@ -1,4 +1,4 @@
-""""All white cells are connected" for z3: the rank rule and the one-cell cuts of the lazy rule.
+""" "All white cells are connected" for z3: the rank rule and the one-cell cuts of the lazy rule.
 
 Shared by the families whose white (unshaded) cells form one region and never touch two black
 cells side by side (Kuromasu, Hitori). ``black`` maps each cell that may turn black to its
@@ -45,7 +45,9 @@ def connect_by_rank(model: SmtModel, grid: Grid, black: Black, white: White, fix
         if cell == fixed:
             continue
         # A white cell other than the root has a white neighbour of smaller rank.
-        parents = [model.all([white[nb], model.rel(rank[nb], "<", rank[cell])]) for nb in grid.neighbours4(cell)]
+        parents = [
+            model.all([white[nb], model.rel(rank[nb], "<", rank[cell])]) for nb in grid.neighbours4(cell)
+        ]
         needs = model.all([white[cell], model.neg(is_root[cell])]) if fixed is None else white[cell]
         model.add(model.implies(needs, model.any(parents)))
     model.notes["root"] = fixed

@@ -14,8 +14,9 @@ Rules and the blocks that enforce them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any
 
 from ...model import Family, Hitori
 from ..base import EncodingSpec, Option
@@ -25,8 +26,7 @@ from .common import SmtModel
 from .connectivity import connect_by_rank, no_walled_in_cell
 
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
-#: Measured on the whole janko corpus (940 puzzles, count=2, deductions on): lazy 40.4 s in all,
-#: worst 1.4 s (78_17x17); rank 52.1 s, worst 1.7 s (669_17x17).
+#: lazy by default: cheaper than rank on the janko boards (docs/decisions).
 DEFAULT_CONNECTIVITY = "lazy"
 
 
@@ -72,7 +72,9 @@ SPECS: list[EncodingSpec] = [
         "reachability encodings of connectivity (Bayless et al., AAAI 2015)",
         options=(
             Option(
-                "connectivity", DEFAULT_CONNECTIVITY, CONNECTIVITY,
+                "connectivity",
+                DEFAULT_CONNECTIVITY,
+                CONNECTIVITY,
                 "how 'all unshaded cells connected' is enforced: lazy (region cuts on split candidates), "
                 "rank (integer ranks decreasing towards a root), none (rule dropped)",
                 relaxing=("none",),

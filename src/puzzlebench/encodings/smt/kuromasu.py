@@ -31,7 +31,8 @@ regions is such a C.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import z3
 
@@ -44,8 +45,8 @@ from .connectivity import connect_by_rank, no_walled_in_cell
 CONNECTIVITY: tuple[str, ...] = ("lazy", "rank", "none")
 VISIBILITY: tuple[str, ...] = ("distance", "rays", "shared")
 #: ``visibility=auto`` picks ``shared`` from this many cells on, else ``rays`` (as the SAT
-#: encoding's ``auto``): on the 100x100 boards shared took 0.90x the CPU of rays (with
-#: ``card=adder``; 0.88x with PbEq), on janko's boards (at most 1,395 cells) 1.00x.
+#: encoding's ``auto``): on the 100x100 boards shared is cheaper than rays (with ``card=adder``
+#: and with PbEq), on janko's boards (all smaller) alike (docs/decisions).
 AUTO_CELLS = 2000
 
 Black = dict[Cell, z3.BoolRef]
@@ -97,7 +98,10 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> SmtModel:
 
 # -- visibility -------------------------------------------------------------------------------
 
-def _count_by_distance(model: SmtModel, black: Black, white: White, clue: Cell, n: int, puzzle: Kuromasu) -> None:
+
+def _count_by_distance(
+    model: SmtModel, black: Black, white: White, clue: Cell, n: int, puzzle: Kuromasu
+) -> None:
     """Per direction an integer d in [0, min(len, n-1)]: cells before index d white, cell d black."""
     distances = []
     for direction in Direction:
@@ -135,8 +139,15 @@ class _Stretches:
 
 
 def _count_by_rays(
-    model: SmtModel, black: Black, white: White, clue: Cell, n: int, card: str, puzzle: Kuromasu,
-    stretches: _Stretches | None = None, sums: UnarySums | None = None,
+    model: SmtModel,
+    black: Black,
+    white: White,
+    clue: Cell,
+    n: int,
+    card: str,
+    puzzle: Kuromasu,
+    stretches: _Stretches | None = None,
+    sums: UnarySums | None = None,
 ) -> None:
     """Chains s_k "the first k cells this way are white": the true ones, plus the cells seen for
     sure (the clue itself and clue cells next in line), number n. With ``stretches``, s_k is the
@@ -203,20 +214,26 @@ SPECS: list[EncodingSpec] = [
         "reachability encodings of connectivity (Bayless et al., AAAI 2015)",
         options=(
             Option(
-                "connectivity", "lazy", CONNECTIVITY,
+                "connectivity",
+                "lazy",
+                CONNECTIVITY,
                 "how 'all white cells connected' is enforced: lazy (region cuts on split candidates), "
                 "rank (integer ranks decreasing towards a root), none (rule dropped)",
                 relaxing=("none",),
             ),
             Option(
-                "visibility", "auto", ("auto",) + VISIBILITY,
+                "visibility",
+                "auto",
+                ("auto",) + VISIBILITY,
                 "how a number counts what it sees: distance (one integer per direction), rays "
                 "(Boolean chains 'sees k cells this way'), shared (the same chains, one Boolean "
                 "per stretch of a line, linked through numbered cells), or auto (shared on boards "
                 "of 2,000+ cells, else rays)",
             ),
             Option(
-                "card", "adder", ("adder",) + CARD_CHOICES,
+                "card",
+                "adder",
+                ("adder",) + CARD_CHOICES,
                 "how counts of the cells a number sees are written (visibility=rays or shared; "
                 "distance sums integers): adder merges the four rays' unary chains pairwise (a "
                 "totalizer on sorted inputs, as the SAT encoding's), pb = PbEq, sum = Sum(If(b, 1, 0)) == n",

@@ -16,7 +16,8 @@ zero), the *lockout condition* (S differs from n, for every cell) and the *light
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import z3
 
@@ -57,7 +58,6 @@ def build_seed003(puzzle: LightBulbs, options: Mapping[str, Any]) -> SmtModel:
         # Light condition: a lit bulb has exactly n - 1 lit neighbours (n with itself).
         model.add(z3.Implies(here, around + 1 == n))
     return model
-
 
 
 SPECS: list[EncodingSpec] = [

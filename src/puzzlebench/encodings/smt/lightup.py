@@ -8,7 +8,8 @@ group-variable model of seed 002 (one Boolean per horizontal and vertical group)
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import z3
 
@@ -93,7 +94,6 @@ def build_seed002(puzzle: LightUp, options: Mapping[str, Any]) -> SmtModel:
     for vars_ in members.values():
         model.add(ite_sum(vars_) <= 1)
     return model
-
 
 
 SPECS: list[EncodingSpec] = [

@@ -36,45 +36,53 @@ Rules and the blocks that enforce them:
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import z3
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
 from ..base import EncodingSpec, Option
-from ..islands import (DEDUCE_BUDGET, WALL_RUNS_OPTION, IslandPlan, cuts_option, lazy_rules, lonely_cells, plan_option,
-                       planned, wall_blocks, wall_count_option, wall_count_pays, wall_option, wall_region)
+from ..islands import (
+    DEDUCE_BUDGET,
+    WALL_RUNS_OPTION,
+    IslandPlan,
+    cuts_option,
+    lazy_rules,
+    lonely_cells,
+    plan_option,
+    planned,
+    wall_blocks,
+    wall_count_option,
+    wall_count_pays,
+    wall_option,
+    wall_region,
+)
 from ..nurikabe_deduce import load_engine, refine
 from ..sat.common import CnfModel
+from ..sat.nurikabe import hybrid_smallest, wall_runs_rule
 from ..sat.nurikabe import islands_by_distance as sat_islands
-from ..sat.nurikabe import hybrid_smallest
 from ..sat.nurikabe import wall_count as sat_wall_count
-from ..sat.nurikabe import wall_runs_rule
 from .common import SmtModel, add_clauses, card_option, clauses_term
 from .connectivity import connect_by_rank
 
 ISLANDS: tuple[str, ...] = ("auto", "distance", "lazy", "hybrid", "levels")
-#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy
-#: escalates to: levels below, see auto_islands). Over every 20th janko
-#: puzzle levels took 0.39x hybrid's CPU on the 42 boards below 150 cells, 1.2-1.4x above
-#: (build and search grow with levels for every number on big boards)
+#: ``islands=auto``: levels on boards of fewer cells, lazy escalating from here on (and what lazy escalates
+#: to: levels below, see auto_islands). Levels for every number are cheap on small boards; on big boards their
+#: build and search grow past what the lazy rounds cost (docs/decisions)
 AUTO_LEVELS_CELLS = 150
-#: ... and on larger boards whose levels for every clue (bound x cells, summed) are at most this many,
-#: of which the hybrid's budget holds at least AUTO_LEVELS_SHARE. On the 44 janko puzzles of 150
-#: cells or more with at most 25,000 such levels and a share of 0.4 or more (one interleaved run,
-#: 20 s cap): levels took 0.95x hybrid's CPU; with a share of 0.45 and 20,000 levels (39 puzzles)
-#: 0.89x, 36 proved against 34, none lost (670_20x36 and 688_20x20 proved)
+#: ... and on larger boards whose levels for every clue (bound x cells, summed) are at most this many, of
+#: which the hybrid's budget holds at least AUTO_LEVELS_SHARE: there levelling the rest costs little and
+#: spares the hybrid's lazy island cuts (docs/decisions)
 AUTO_LEVELS_MOST = 20_000
 AUTO_LEVELS_SHARE = 0.45
-#: ... but the stronger statement (auto_islands) from the start on a board whose largest number is
-#: at least this share of its cells (of the janko puzzles only 1030_32x32: 994 of 1,024 cells, the
-#: wall 10 cells; hybrid from the start 7.0 s CPU and 75 checks, escalating after 1 check 10.3 s,
-#: after 30 or 300 unproved in 30 s, load 6)
+#: ... but the stronger statement (auto_islands) from the start on a board whose largest number is at least
+#: this share of its cells (a small wall: the lazy checks find little to cut, and escalating late only delays
+#: the model that proves it)
 AUTO_START_SHARE = 0.5
-#: islands=lazy: checks before the escalation to levels or hybrid. On 12 janko puzzles where the lazy
-#: rounds or the levels alone are slow (one interleaved run, count=2, 20 s cap, load 8): 300 took
-#: 24.8 s CPU in all, 600 27.2 s, 1000 30.8 s (11 proved each; 1108_20x15 by none)
+#: islands=lazy: checks before the escalation to levels or hybrid (later escalations only add lazy rounds on
+#: the boards that need the larger model; docs/decisions)
 ESCALATE = 300
 #: islands=levels/hybrid and wall_count: the SAT encoding's cardinality encoding of a size
 SAT_CARD = "seqcounter"
@@ -107,7 +115,10 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     islands = options["islands"]
     if islands == "auto":
         islands = "levels" if puzzle.grid.size < AUTO_LEVELS_CELLS else "lazy"
-        if islands == "lazy" and max(puzzle.numbers.values(), default=0) >= AUTO_START_SHARE * puzzle.grid.size:
+        if (
+            islands == "lazy"
+            and max(puzzle.numbers.values(), default=0) >= AUTO_START_SHARE * puzzle.grid.size
+        ):
             # One island holds most of the board: the lazy rounds would wander over its shapes
             # while the few small islands are cheap to level, so the stronger statement from the start.
             islands = auto_islands(puzzle, plan)
@@ -122,7 +133,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
         model.logic = "QF_LIA"  # depths are compared as integers
     if islands in ("lazy", "hybrid"):
         # An unshaded non-clue cell has an unshaded neighbour (its island has two cells or more).
-        model.add(*[model.any([wall[cell]] + [open_[nb] for nb in around]) for cell, around in lonely_cells(puzzle, plan)])
+        model.add(
+            *[
+                model.any([wall[cell]] + [open_[nb] for nb in around])
+                for cell, around in lonely_cells(puzzle, plan)
+            ]
+        )
     # Clauses in the SAT paradigm's form over the wall Booleans (variables 1..n), handed to z3 as
     # one SMT-LIB text.
     ids = {cell: i for i, cell in enumerate(wall, start=1)}
@@ -139,6 +155,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     named = {i: wall[cell] for cell, i in ids.items()}
     add_clauses(model, cnf.clauses, named)
     if stronger is not None:
+
         def escalated(left: float | None = None) -> list[z3.BoolRef]:
             # The owners, levels and sizes of islands=levels or hybrid, over the same wall Booleans
             # (the lazy island cuts stay: they hold in every answer).
@@ -169,8 +186,12 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> SmtModel:
     cuts = options["cuts"]
     if cuts == "auto":  # cell cuts for a small wall's few-cell parts, else region cuts for the wall
         cuts = "cell" if wall_count_pays(puzzle, plan) else "mixed"
-    model.lazy = lazy_rules(puzzle, wall, {"connectivity": connectivity, "islands": islands, "cuts": cuts},
-                            anchor=min(plan.wall, default=None))
+    model.lazy = lazy_rules(
+        puzzle,
+        wall,
+        {"connectivity": connectivity, "islands": islands, "cuts": cuts},
+        anchor=min(plan.wall, default=None),
+    )
     model.notes.update(connectivity=connectivity, islands=islands, escalate_to=stronger)
     return model
 
@@ -183,8 +204,8 @@ def auto_islands(puzzle: Nurikabe, plan: IslandPlan) -> str:
 
     A clue's levels are its bound times the cells its island may hold (``IslandPlan.levelled``'s
     measure). When the hybrid's budget already takes most of them, levelling the few small islands
-    left costs little, and it spares the lazy island cuts that the hybrid needs for them (50-120
-    rounds on ``667_14x24``, ``670_20x36``, ``688_20x20``, each taking z3 as long as a search)."""
+    left costs little, and it spares the lazy island cuts that the hybrid needs for them (tens of
+    rounds on the larger boards, each taking z3 as long as a search)."""
     if puzzle.grid.size < AUTO_LEVELS_CELLS:
         return "levels"
     cost = {clue: plan.bound[clue] * len(dist) for clue, dist in plan.reach.items()}
@@ -199,20 +220,20 @@ def wall_rule(puzzle: Nurikabe, connectivity: str, islands: str = "distance") ->
     """``connectivity=auto``: ranks with ``islands=distance`` on a board without '?' clues, else
     lazy cuts.
 
-    A '?' island's only bound is the cells the numbers leave over (99 and 145 cells on janko's
-    ``827_13x20``), so its owners and depths reach most of the board; the ranks of the wall on top
-    of them left z3 without the uniqueness proof after 30 s, where the lazy cuts take 20 rounds
-    and 0.6 s CPU. With the depths' integers on boards without '?' ranks won (0.53x the CPU of lazy
-    cuts over every 10th janko puzzle). The Boolean islands (``levels``, ``hybrid``, ``lazy``) keep z3 in its
-    SAT core (QF_FD) with the lazy cuts; integer ranks would move every clause to the arithmetic
-    core."""
+    A '?' island's only bound is the cells the numbers leave over, so its owners and depths reach
+    most of the board; the ranks of the wall on top of them leave z3 without the uniqueness proof,
+    where a few lazy rounds settle it. With the depths' integers on boards without '?' ranks are
+    cheaper than lazy cuts (docs/decisions). The Boolean islands (``levels``, ``hybrid``,
+    ``lazy``) keep z3 in its SAT core (QF_FD) with the lazy cuts; integer ranks would move every
+    clause to the arithmetic core."""
     if connectivity != "auto":
         return connectivity
     return "rank" if islands == "distance" and not puzzle.unknown else "lazy"
 
 
-def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict,
-                         card: str) -> None:
+def _islands_by_distance(
+    model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wall: dict, open_: dict, card: str
+) -> None:
     grid = puzzle.grid
     owns: dict[tuple[Cell, Cell], z3.BoolRef] = {}
     for cell in plan.open:
@@ -240,9 +261,16 @@ def _islands_by_distance(model: SmtModel, puzzle: Nurikabe, plan: IslandPlan, wa
             # an owned cell lies fewer than n steps away, and a shallower neighbour of the island
             # leads towards the clue
             depth = model.int("depth", *clue, *cell, lo=d, hi=n - 1)
-            support = [model.all([owns[(clue, nb)], model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1),
-                                                               "<", depth)])
-                       for nb in grid.neighbours4(cell) if nb in dist and nb != clue]
+            support = [
+                model.all(
+                    [
+                        owns[(clue, nb)],
+                        model.rel(model.int("depth", *clue, *nb, lo=dist[nb], hi=n - 1), "<", depth),
+                    ]
+                )
+                for nb in grid.neighbours4(cell)
+                if nb in dist and nb != clue
+            ]
             model.add(model.implies(mine, model.any(support)))
         # The island has n cells, the number's own included (a '?' island: at most its bound).
         mine = [owns[(clue, cell)] for cell in dist if cell != clue]
@@ -266,35 +294,44 @@ SPECS: list[EncodingSpec] = [
             # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
             # rank 9.5 s, lazy 18.3 s)
             Option(
-                "connectivity", "auto", ("auto", *WALL.choices), WALL.description
+                "connectivity",
+                "auto",
+                ("auto", *WALL.choices),
+                WALL.description
                 + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
             ),
-            # measured on the first 30 janko puzzles (count=2, 10 s cap, z3): distance 25 s in all, lazy 33 s.
-            # On every 20th janko puzzle (56; count=2, 10 s cap, one interleaved run, cuts=auto,
-            # wall_count=auto): levels 5.13 s CPU, 56 proved; hybrid 7.32 s, 55 (721_11x11 over the cap)
-            # auto against distance (interleaved, every 20th puzzle and the '?' ones): 5.62 s CPU
-            # against 7.55 s, 58/58 both; on the 34 puzzles distance left unproved: 16 proved, 0 before
-            # auto lazy-then-escalating from 150 cells against the levels/hybrid choice (interleaved,
-            # 15 s cap, load 9): every 20th puzzle 4.50 s CPU against 4.35 s, 56/56 both; 48 former
-            # misses and moved boards 47.4 s against 82.6 s, 45 proved against 36
-            Option("islands", "auto", ISLANDS,
-                   "how islands get one number and its size: distance (owners and bounded integer depths), "
-                   "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
-                   "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
-                   "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
-                   "hybrid, see escalate; those from the start where one number holds half the board)"),
-            Option("escalate", ESCALATE, description="islands=lazy (and auto's lazy): after this many checks, "
-                   "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
-                   "solver, keeping the cuts and what it learnt (0: never)"),
-            # on the 17 janko puzzles that reach the escalation (one interleaved run, count=2, 20 s cap,
-            # load 2-4): on 45.7 s CPU, 16 proved; off 67.0 s, 15 (683_14x24 1.7 s against a timeout,
-            # 1108_20x15 1.5 s against 15.4 s); the 13 both prove in under 2 s pay the probe, 1.9x;
-            # boards that never escalate pay nothing (every 20th puzzle: 2.98 s against 2.93)
-            Option("escalate_probe", "on", ("on", "off"),
-                   "islands=lazy with escalate: at the escalation, probe the board (failed literals, "
-                   "within DEDUCE_BUDGET CPU seconds and the time left) and add the cells it settles as "
-                   "unit facts, with the levels over the probed plan's islands (off: the plan as searched)"),
+            # auto: levels on small boards, where they are cheapest; lazy escalating on larger ones, which
+            # proves most of the boards that distance or the levels/hybrid choice left unproved
+            # (docs/decisions)
+            Option(
+                "islands",
+                "auto",
+                ISLANDS,
+                "how islands get one number and its size: distance (owners and bounded integer depths), "
+                "lazy (cuts), levels (the SAT encoding's owners, Boolean levels and counts for every clue, "
+                "as SMT-LIB text), hybrid (those levels within the SAT encoding's budget, cuts for the rest), "
+                "or auto (levels on boards under AUTO_LEVELS_CELLS cells, else lazy escalating to levels or "
+                "hybrid, see escalate; those from the start where one number holds half the board)",
+            ),
+            Option(
+                "escalate",
+                ESCALATE,
+                description="islands=lazy (and auto's lazy): after this many checks, "
+                "add the owners, levels and sizes of islands=levels or hybrid (as auto_islands picks) to the "
+                "solver, keeping the cuts and what it learnt (0: never)",
+            ),
+            # on: the probe at the escalation settles cells that prove more of the hard boards; boards proven
+            # quickly after the escalation pay for it, and boards that never escalate pay nothing
+            # (docs/decisions)
+            Option(
+                "escalate_probe",
+                "on",
+                ("on", "off"),
+                "islands=lazy with escalate: at the escalation, probe the board (failed literals, "
+                "within DEDUCE_BUDGET CPU seconds and the time left) and add the cells it settles as "
+                "unit facts, with the levels over the probed plan's islands (off: the plan as searched)",
+            ),
             card_option("cells of an island and owners of a cell (islands=distance)"),
             cuts_option("auto", mixed=True),
             wall_count_option("card", "auto"),
