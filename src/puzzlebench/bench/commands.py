@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from ..errors import PuzzleError
 from ..model import Family
 from .spec import Run, SuiteItem, Sweep, load_items, read_toml
+from .store import move_aside
 
 # -- the main job's defaults (edit here) ---------------------------------------------------------
 #: Suites of the main job and the largest board side it runs from each (None = every size).
@@ -236,15 +237,18 @@ def _cmd_main(args: argparse.Namespace) -> int:
     base = Path(args.out)
     out = machine_folder(base)
     out.mkdir(parents=True, exist_ok=True)
+    jsonl = out / "main.jsonl"
+    aside = None
+    if args.fresh:  # Rule: --fresh keeps the old records (moved aside) and never moves a file being written
+        aside = move_aside(jsonl)
     notes: list[str] = [f"measuring on this machine ({metadata.machine()['cpu']}, {metadata.machine()['cores']} "
                         f"cores, id {metadata.machine()['id']}) into {out}"]
     notes += _index_machines(base, out)
+    if aside is not None:
+        notes.append(f"the previous results moved aside to {aside}")
     runs = main_runs(args.smoke, notes, Path(args.puzzles) if args.puzzles else None)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    jsonl = out / "main.jsonl"
-    if args.fresh and jsonl.exists():
-        jsonl.unlink()
     started = time.perf_counter()
     outcome = execute_sweep(runs, str(jsonl), resume=True, jobs=args.jobs, scheduler=args.scheduler,
                             dask_local=args.dask_local, quiet=args.quiet, notes=notes)

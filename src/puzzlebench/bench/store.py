@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Iterator
@@ -128,6 +129,71 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
     return records, good
 
 
+def lock_holder(fd: int) -> str | None:
+    """The process holding a ``flock`` on the file open as ``fd``, described as
+    ``pid N (command line)``; None where the system does not say (``/proc/locks`` is Linux's)."""
+    info = os.fstat(fd)
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        # Format: "N: FLOCK ADVISORY WRITE pid maj:min:inode start end" (a blocked waiter has "->")
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == inode and fields[0].endswith(":"):
+            pid = fields[4]
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    command = fh.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+            except OSError:
+                command = ""
+            return f"pid {pid}" + (f" ({command[:200]})" if command else "")
+    return None
+
+
+def _flock_or_refuse(fd: int, path: Path, advice: str) -> None:
+    """Take the writer's exclusive lock on ``fd`` without waiting, or raise
+    :class:`StoreLockedError` naming the job that holds it."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = lock_holder(fd)
+        raise StoreLockedError(
+            f"{path} is being written by another sweep (locked by {holder or 'another process'}); "
+            f"wait for it to finish, {advice}"
+        ) from None
+
+
+def move_aside(path: str | os.PathLike) -> Path | None:
+    """Start a results file over without losing it: under the writer's lock, rename it to
+    ``<name>.old-<UTC time>`` beside itself (a name that folder readers, which take ``*.jsonl``,
+    do not pick up) and return the new path; None when there is no file.
+
+    Rule: a file another sweep is writing is never moved; :class:`StoreLockedError` names that job.
+    """
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        _flock_or_refuse(fd, path, "or choose another --out")
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        aside = path.with_name(f"{path.name}.old-{stamp}")
+        number = 1
+        while aside.exists():  # two fresh starts within one second keep both older files
+            number += 1
+            aside = path.with_name(f"{path.name}.old-{stamp}-{number}")
+        os.rename(path, aside)  # the lock goes with the inode; a new writer creates a new file
+        return aside
+    finally:
+        os.close(fd)
+
+
 class ResultStore:
     """Append-only JSON-lines file keyed by each record's ``key``, locked while open."""
 
@@ -161,15 +227,7 @@ class ResultStore:
             raise
 
     def _lock(self) -> None:
-        if fcntl is None:
-            return
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreLockedError(
-                f"{self.path} is being written by another sweep (locked); wait for it to finish, "
-                "then --resume, or choose another --out"
-            ) from None
+        _flock_or_refuse(self._fd, self.path, "then --resume, or choose another --out")
 
     def _read_all(self) -> bytes:
         chunks = []
