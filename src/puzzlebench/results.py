@@ -145,7 +145,7 @@ def _shown(path: Path) -> str:
 def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     """Every record of one or more JSON-lines files (or folders of them) as one DataFrame; the
     ``source`` column names each record's file."""
-    records = [_flatten(dict(r, source=_shown(p))) for p in _paths(path_or_paths) for r in read_records(p)]
+    records = [_flatten(dict(r, source=_shown(p))) for p in _paths(path_or_paths) for r in read_records(p, runs=True)]
     df = pd.DataFrame.from_records(records)
     if df.empty:
         return pd.DataFrame(columns=list(COLUMNS))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -128,6 +129,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_safe(value: Any) -> Any:
+    """``value`` with every NaN or infinite number as None, so that the JSON printed is valid
+    (JSON has no NaN; a spread of a single run, for one, is NaN in the table)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..results import load
     from .report import disagreements, format_report
@@ -136,8 +149,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.json:
         from .report import solved_table, vbs_table
 
-        print(json.dumps({"solved": solved_table(df).to_dict("records"), "vbs": vbs_table(df).to_dict("records"),
-                          "disagreements": disagreements(df)}, default=str, indent=1))
+        print(json.dumps(_json_safe({"solved": solved_table(df).to_dict("records"),
+                                     "vbs": vbs_table(df).to_dict("records"),
+                                     "disagreements": disagreements(df)}),
+                         default=str, indent=1, allow_nan=False))
     else:
         print(format_report(df))
     return 0
