@@ -200,13 +200,14 @@ def choose_runner(requested: str | None = None) -> str:
     """``benchexec`` or ``subprocess``: as requested (argument, else ``$PUZZLEBENCH_RUNNER``,
     else ``auto``), BenchExec only where it works."""
     requested = requested or os.environ.get("PUZZLEBENCH_RUNNER") or "auto"
-    if requested not in (*RUNNERS, "auto"):
-        raise ValueError(f"unknown runner {requested!r} (choose from auto, {', '.join(RUNNERS)})")
+    if requested not in (*RUNNERS, "auto"):  # a user's setting: a PuzzleError, printed as one line
+        raise PuzzleError(f"unknown runner {requested!r} in PUZZLEBENCH_RUNNER (choose from auto, "
+                          f"{', '.join(RUNNERS)})")
     if requested == "subprocess":
         return requested
     usable, why = benchexec_status()
     if requested == "benchexec" and not usable:
-        raise RuntimeError(f"the benchexec runner cannot work here: {why}")
+        raise PuzzleError(f"PUZZLEBENCH_RUNNER=benchexec cannot work here: {why}")
     return "benchexec" if usable else "subprocess"
 
 

@@ -91,14 +91,16 @@ def _split(text: str) -> tuple[str, int, int, str, int]:
         consumed += 1  # pzprjs's "pflag": any non-numeric segment before the size
     size = rest[consumed:consumed + 2]
     column = lead + at + sum(len(seg) + 1 for seg in rest[:consumed]) + 1
-    # ASCII digits only (str.isdigit would take '²'), and not so long that int() refuses them
-    if len(size) < 2 or not all(_DIGITS.fullmatch(x) and len(x.lstrip("0")) <= 18 and int(x) > 0 for x in size):
+    # Rule: ASCII digits only (str.isdigit would take '²'), and leading zeros stripped before int(),
+    # whose digit limit counts them (a size of 5,000 zeros and a 7 is 7)
+    numbers = [x.lstrip("0") for x in size]
+    if len(size) < 2 or not all(_DIGITS.fullmatch(x) and 0 < len(n) <= 18 for x, n in zip(size, numbers)):
         raise ParseError(NAME, "expected PID/COLS/ROWS/BODY after '?' (e.g. ?akari/10/10/...)", 1, column)
     body_parts = rest[consumed + 2:]
     if body_parts and not body_parts[-1]:
         body_parts.pop()  # the '/' pzprjs appends after a body ending in '.'
     column += len(size[0]) + len(size[1]) + 2
-    return _MODE.sub("", pid), int(size[1]), int(size[0]), "/".join(body_parts), column
+    return _MODE.sub("", pid), int(numbers[1]), int(numbers[0]), "/".join(body_parts), column
 
 
 def _by_pid() -> dict[str, FamilySpec]:
@@ -206,6 +208,12 @@ def detect(text: str) -> bool:
     return pid in _by_pid()
 
 
+def limits(puzzle: Puzzle) -> str | None:
+    """What the family's puzz.link body cannot hold about ``puzzle`` (None when it can)."""
+    codec = family_spec(puzzle).puzzlink
+    return codec.limits(puzzle) if codec else None
+
+
 FORMAT = Format(
     name=NAME,
     description="puzz.link / pzprjs URLs (?akari/W/H/..., ?kurodoko/W/H/..., ...), mirrors and bare PID/W/H/... accepted",
@@ -214,5 +222,6 @@ FORMAT = Format(
     read=read,
     write=write,
     detect=detect,
+    limits=limits,
     literal=True,
 )
