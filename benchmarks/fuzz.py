@@ -15,7 +15,9 @@ text. Each case goes to one reader:
 
 A puzzle that loads is written back in native format and read again (boards up to
 ``ROUNDTRIP_MAX_CELLS``); an exception there counts too, a changed board is a ``roundtrip``
-mismatch. Anything that is not a ``PuzzleError`` is a *non-project exception*; a case running
+mismatch. Anything that is not a ``PuzzleError`` is a *non-project exception*; an input error
+(a ``PuzzleError`` of a reader, not a ``RequestError`` such as a format without answers) that
+does not name its line and column is counted in ``errors_without_line_and_column``; a case running
 past ``--case-timeout`` seconds is a *hang*. The JSON written to ``--out`` holds the counts,
 the failures grouped by (target, exception type, innermost puzzlebench frame) with examples,
 and the settings, so a run can be repeated exactly (``--seed``).
@@ -48,7 +50,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from puzzlebench import cli, formats  # noqa: E402
-from puzzlebench.errors import ParseError, PuzzleError  # noqa: E402
+from puzzlebench.errors import ParseError, PuzzleError, RequestError  # noqa: E402
 from puzzlebench.formats.base import safe_name  # noqa: E402
 from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, Nurikabe, Puzzle, family_spec  # noqa: E402
 
@@ -373,7 +375,9 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
                     roundtrips.append({"case": str(case), "target": target, "problem": str(exc), "input": shown[:300]})
             except PuzzleError as exc:
                 outcomes["puzzle_error"] += 1
-                if not target.startswith("cli") and not _located(exc):
+                if isinstance(exc, RequestError):  # the case asked for something no text can give
+                    outcomes["request_error"] += 1
+                elif not target.startswith("cli") and not _located(exc):
                     outcomes["unlocated"] += 1
                     key = (target, type(exc).__name__, _where(exc))
                     group = unlocated.setdefault(key, {"count": 0, "examples": []})
@@ -433,10 +437,15 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8")
     print(f"{report['cases']} cases in {report['seconds']} s: {report['non_project_exceptions']} non-project "
           f"exception(s), {report['hangs']} hang(s), {report['cli_tracebacks']} CLI traceback(s), "
-          f"{report['roundtrip_mismatches']} round-trip mismatch(es) -> {out}")
+          f"{report['roundtrip_mismatches']} round-trip mismatch(es), {report['errors_without_line_and_column']} "
+          f"input error(s) without line and column -> {out}")
     for group in report["failures"][:15]:
         print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
-    return 1 if report["non_project_exceptions"] or report["hangs"] else 0
+    if report["errors_without_line_and_column"]:
+        print(f"  {report['errors_without_line_and_column']} input error(s) without line and column:")
+        for group in report["unlocated"][:15]:
+            print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
+    return 1 if report["non_project_exceptions"] or report["hangs"] or report["errors_without_line_and_column"] else 0
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ import re
 from ..errors import ParseError
 from ..model import Cell, Family, Puzzle, family_spec, family_specs
 from ..model.family import BadBody, FamilySpec
-from .base import Format
+from .base import Format, check_grid_size
 
 NAME = "puzzlink"
 BASE = "https://puzz.link/p?"
@@ -76,8 +76,9 @@ def _locate(text: str) -> tuple[str, list[str], int, int]:
     return segs[0].lower(), segs[1:], start + len(segs[0]) + 1, lead
 
 
-def _split(text: str) -> tuple[str, int, int, str, int]:
-    """(PID without mode suffix, rows, cols, body, 1-based column of the body)."""
+def _split(text: str, bounded: bool = True) -> tuple[str, int, int, str, int]:
+    """(PID without mode suffix, rows, cols, body, 1-based column of the body); ``bounded``:
+    a size past the model's cell bound is refused here, where the URL declares it."""
     if _OTHER_URLS.search(text):
         raise ParseError(NAME, "Kanpen and applet URLs are not puzz.link URLs; open the puzzle on "
                          "puzz.link and copy its URL", 1, 1)
@@ -99,6 +100,8 @@ def _split(text: str) -> tuple[str, int, int, str, int]:
     body_parts = rest[consumed + 2:]
     if body_parts and not body_parts[-1]:
         body_parts.pop()  # the '/' pzprjs appends after a body ending in '.'
+    if bounded:  # Rule: the model's cell bound holds where the URL declares its size, before any body is read
+        check_grid_size(NAME, int(numbers[1]), int(numbers[0]), 1, column)
     column += len(size[0]) + len(size[1]) + 2
     return _MODE.sub("", pid), int(numbers[1]), int(numbers[0]), "/".join(body_parts), column
 
@@ -202,7 +205,7 @@ def detect(text: str) -> bool:
     if not s or any(ch.isspace() for ch in s):
         return False
     try:
-        pid = _split(s)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
+        pid = _split(s, bounded=False)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
     except ParseError:
         return False
     return pid in _by_pid()
