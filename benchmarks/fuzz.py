@@ -15,7 +15,9 @@ text. Each case goes to one reader:
 
 A puzzle that loads is written back in native format and read again (boards up to
 ``ROUNDTRIP_MAX_CELLS``); an exception there counts too, a changed board is a ``roundtrip``
-mismatch. Anything that is not a ``PuzzleError`` is a *non-project exception*; a case running
+mismatch. Anything that is not a ``PuzzleError`` is a *non-project exception*; an input error
+(a ``PuzzleError`` of a reader, not a ``RequestError`` such as a format without answers) that
+does not name its line and column is counted in ``errors_without_line_and_column``; a case running
 past ``--case-timeout`` seconds is a *hang*. The JSON written to ``--out`` holds the counts,
 the failures grouped by (target, exception type, innermost puzzlebench frame) with examples,
 and the settings, so a run can be repeated exactly (``--seed``).
@@ -48,9 +50,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from puzzlebench import cli, formats  # noqa: E402
-from puzzlebench.errors import PuzzleError  # noqa: E402
+from puzzlebench.errors import ParseError, PuzzleError, RequestError  # noqa: E402
 from puzzlebench.formats.base import safe_name  # noqa: E402
-from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Puzzle  # noqa: E402
+from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, Nurikabe, Puzzle, family_spec  # noqa: E402
 
 ROUNDTRIP_MAX_CELLS = 10_000
 #: Characters that have broken readers before: non-ASCII digits (``str.isdigit`` accepts them),
@@ -59,7 +61,8 @@ TRICKY = ["²", "³", "¹", "٣", "۴", "߀", "०", "১", "௧", "໑", "１",
           "\x1c", "\x85", "\u2028", "\u2029", "\r", "\t", "\n", " ", "\u00a0", "\u200b", "é", "😀", "-", "+", ".",
           "..", ":", ";", ",", "|", "[|", "|]", "=", "(", ")", "{", "}", "[", "]", "\"", "'", "%", "#", "?", "*",
           "_", "/", "\\", "x", "o", "B", "e", "E", "inf", "nan", "null", "true", "[]", "{}"]
-NUMBERS = ["0", "-1", "1", "4", "5", "9", "10", "26", "100000", "99999999999", "9" * 5000, "1" + "0" * 4400,
+NUMBERS = ["0", "-1", "1", "4", "5", "9", "10", "26", "1296", "100000", "99999999999", "9" * 5000, "1" + "0" * 4400,
+           "0" * 5000 + "7",
            "1e5", "1.5", "0x10", "²", "١٠", "１２", "-0", "+3", "007", " 3", "3 ", ""]
 EXTENSIONS = sorted({ext for fmt in formats.FORMATS.values() for ext in fmt.extensions} | {".txt", ".json"})
 
@@ -78,13 +81,18 @@ def _alarm(signum, frame):  # pragma: no cover - timing dependent
 
 # -- samples ------------------------------------------------------------------------------------
 def _extra_puzzles() -> list[Puzzle]:
-    """Small boards covering what the seeds lack: LightBulbs, Kuromasu '?' cells, odd shapes."""
+    """Small boards covering what the seeds lack: LightBulbs, Kuromasu and Nurikabe '?' cells,
+    Hitori (numbers past one digit, past 35 and past puzz.link's 1295), odd shapes."""
     return [
         LightBulbs.from_rows([[1, 2, 3], [4, 5, 6]], name="lb"),
         Kuromasu(3, 4, numbers={(0, 1): 3, (2, 3): 5}, unknown=frozenset({(1, 0)}), name="q"),
         Kuromasu(2, 2, numbers={(0, 0): 2}),
         LightUp(1, 5, walls=frozenset({(0, 2)}), numbers={(0, 4): 1}),
         LightUp(4, 4, walls=frozenset({(1, 1)}), numbers={(2, 2): 0, (3, 0): 4}),
+        Hitori.from_rows([[1, 2, 2], [2, 3, 1], [3, 1, 1]], name="h"),
+        Hitori.from_rows([[12, 40], [40, 1300]]),
+        Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 3}, name="n"),
+        Nurikabe(2, 3, numbers={(0, 1): 1}, unknown=frozenset({(1, 2)})),
     ]
 
 
@@ -124,7 +132,7 @@ def samples(seed_dir: Path) -> tuple[list[dict[str, Any]], list[bytes]]:
             record = {"problem": formats.dump(puzzle, "janko")}
             if solution is not None:
                 record["solution"] = formats.dump_solution(puzzle, solution, "janko")
-            family = "akari" if isinstance(puzzle, LightUp) else "kuromasu"
+            family = family_spec(puzzle).janko.dataset_names[0]
             janko_docs.append(json.dumps({"name": family, "data": {"p1": record, "p2": dict(record)}},
                                          indent=1).encode())
     return out, janko_docs
@@ -225,7 +233,7 @@ def mutate_janko(rng: random.Random, data: bytes, donors: list[str]) -> bytes:
     elif op == 4:
         records[rng.choice(ODD_IDS)] = records.pop(pid)
     elif op == 5:
-        doc["name"] = rng.choice(ODD_VALUES + ["akari", "kuromasu", "lightbulbs"])
+        doc["name"] = rng.choice(ODD_VALUES + ["akari", "kuromasu", "lightbulbs", "hitori", "nurikabe"])
     elif op == 6:
         field = rng.choice(("problem", "solution"))
         if isinstance(records[pid].get(field), str):
@@ -273,7 +281,7 @@ def run_case(rng: random.Random, case: int, pool: list[dict[str, Any]], janko_do
         fmt = sample["format"] if sample["format"] and rng.random() < 0.5 else rng.choice(names)
         return f"loads:{fmt}", lambda: formats.loads(text, fmt), repr(text)
     if kind < 0.55:
-        family = rng.choice((None, None, "lightup", "kuromasu", "lightbulbs"))
+        family = rng.choice((None, None, *map(str, Family)))
         return "loads:auto", lambda: formats.loads(text, None, family), repr(text)
     if kind < 0.62 and sample["puzzle"] is not None:
         fmt = sample["format"] if rng.random() < 0.7 else rng.choice(names)
@@ -315,6 +323,11 @@ def run_case(rng: random.Random, case: int, pool: list[dict[str, Any]], janko_do
     return "file", both, repr(data[:300])
 
 
+def _located(exc: PuzzleError) -> bool:
+    """Whether an input error names its format, line and column (a :class:`ParseError` that does)."""
+    return isinstance(exc, ParseError) and exc.line is not None and exc.column is not None
+
+
 def _where(exc: BaseException) -> str:
     """The innermost puzzlebench frame of a traceback (file:line function)."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "puzzlebench" in f.filename]
@@ -328,6 +341,7 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
     rng = random.Random(seed)
     pool, janko_docs = samples(seed_dir)
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    unlocated: dict[tuple[str, str, str], dict[str, Any]] = {}
     targets: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     roundtrips: list[dict[str, str]] = []
@@ -360,8 +374,17 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
                 outcomes["roundtrip"] += 1
                 if len(roundtrips) < 20:
                     roundtrips.append({"case": str(case), "target": target, "problem": str(exc), "input": shown[:300]})
-            except PuzzleError:
+            except PuzzleError as exc:
                 outcomes["puzzle_error"] += 1
+                if isinstance(exc, RequestError):  # the case asked for something no text can give
+                    outcomes["request_error"] += 1
+                elif not target.startswith("cli") and not _located(exc):
+                    outcomes["unlocated"] += 1
+                    key = (target, type(exc).__name__, _where(exc))
+                    group = unlocated.setdefault(key, {"count": 0, "examples": []})
+                    group["count"] += 1
+                    if len(group["examples"]) < 3:
+                        group["examples"].append({"case": case, "message": str(exc)[:200], "input": shown[:300]})
             except Exception as exc:  # noqa: BLE001 - the very thing being counted
                 outcomes["non_project"] += 1
                 key = (target, type(exc).__name__, _where(exc))
@@ -376,6 +399,8 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
     elapsed = time.perf_counter() - start
     failures = sorted(({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in groups.items()),
                       key=lambda g: -g["count"])
+    unplaced = sorted(({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in unlocated.items()),
+                      key=lambda g: -g["count"])
     return {
         "cases": cases,
         "seed": seed,
@@ -383,9 +408,11 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
         "hangs": outcomes["hang"],
         "cli_tracebacks": sum(g["count"] for g in failures if g["target"] == "cli:convert" and g["exception"] != "Hang"),
         "roundtrip_mismatches": outcomes["roundtrip"],
+        "errors_without_line_and_column": outcomes["unlocated"],
         "outcomes": dict(outcomes),
         "targets": dict(sorted(targets.items())),
         "failures": failures,
+        "unlocated": unplaced,
         "roundtrips": roundtrips,
         "samples": len(pool),
         "seconds": round(elapsed, 2),
@@ -411,10 +438,15 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8")
     print(f"{report['cases']} cases in {report['seconds']} s: {report['non_project_exceptions']} non-project "
           f"exception(s), {report['hangs']} hang(s), {report['cli_tracebacks']} CLI traceback(s), "
-          f"{report['roundtrip_mismatches']} round-trip mismatch(es) -> {out}")
+          f"{report['roundtrip_mismatches']} round-trip mismatch(es), {report['errors_without_line_and_column']} "
+          f"input error(s) without line and column -> {out}")
     for group in report["failures"][:15]:
         print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
-    return 1 if report["non_project_exceptions"] or report["hangs"] else 0
+    if report["errors_without_line_and_column"]:
+        print(f"  {report['errors_without_line_and_column']} input error(s) without line and column:")
+        for group in report["unlocated"][:15]:
+            print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
+    return 1 if report["non_project_exceptions"] or report["hangs"] or report["errors_without_line_and_column"] else 0
 
 
 if __name__ == "__main__":

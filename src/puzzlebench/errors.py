@@ -15,16 +15,30 @@ class GridShapeError(PuzzleError):
     """An empty or non-rectangular grid."""
 
 
-class CellOutOfBounds(PuzzleError):
+class CellError(PuzzleError):
+    """A fault at one cell; ``cell`` is its 0-based (row, col) when known, so that a reader can
+    name the line and column of the text that put it there."""
+
+    def __init__(self, message: str, cell: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.cell = cell
+
+
+class CellOutOfBounds(CellError):
     """A coordinate outside the grid."""
 
 
-class ClueOutOfRange(PuzzleError):
+class ClueOutOfRange(CellError):
     """A number that the family does not allow at that cell."""
 
 
-class ClueOnWall(PuzzleError):
+class ClueOnWall(CellError):
     """A clue placed where the family forbids one (e.g. a Kuromasu clue on a black cell)."""
+
+
+class RequestError(PuzzleError):
+    """A request the formats cannot serve whatever the text says: an unknown format, a format
+    without answers, a family a format does not hold, a file that does not exist."""
 
 
 class ParseError(PuzzleError):

@@ -16,6 +16,7 @@ exactly as in the parent.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -35,10 +36,21 @@ class PluginError(EncodingError):
     """A plugin could not be loaded (its module is missing or raised on import)."""
 
 
+def file_module_name(path: str) -> str:
+    """The private module name a plugin file is loaded under: ``puzzlebench_plugin_<stem>_<hash>``.
+
+    Rule: a plugin file never takes the name of another module (``--plugin ./json.py`` must not
+    replace the standard ``json``); the hash of its absolute path keeps two files of one name apart
+    and gives the same file the same name in every worker."""
+    full = os.path.abspath(path)
+    stem = "".join(ch if ch.isalnum() else "_" for ch in os.path.splitext(os.path.basename(full))[0])
+    return f"puzzlebench_plugin_{stem}_{hashlib.sha1(full.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
 def _import(name: str, origin: str) -> None:
     try:
         if name.endswith(".py") and os.path.exists(name):
-            spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(name))[0], name)
+            spec = importlib.util.spec_from_file_location(file_module_name(name), name)
             module = importlib.util.module_from_spec(spec)
             sys.modules[spec.name] = module
             spec.loader.exec_module(module)

@@ -191,7 +191,9 @@ def _shown(path: Path) -> str:
 def load(path_or_paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     """Every record of one or more JSON-lines files (or folders of them) as one DataFrame; the
     ``source`` column names each record's file."""
-    records = [_flatten(dict(r, source=_shown(p))) for p in _paths(path_or_paths) for r in read_records(p)]
+    records = [
+        _flatten(dict(r, source=_shown(p))) for p in _paths(path_or_paths) for r in read_records(p, runs=True)
+    ]
     df = pd.DataFrame.from_records(records)
     if df.empty:
         return pd.DataFrame(columns=list(COLUMNS))
@@ -241,11 +243,30 @@ def _flat_copy(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula, with a leading ``'`` (OWASP's
+    advice: the quote makes it text); anything else as it is."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def to_csv(df: pd.DataFrame, path: str | Path) -> Path:
-    """Write ``df`` as CSV (dict and list columns as JSON text)."""
+    """Write ``df`` as CSV (dict and list columns as JSON text).
+
+    Rule: a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is
+    written with a leading ``'`` (record fields such as ``error`` or a puzzle id come from
+    outside); numbers are written as they are."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _flat_copy(df).to_csv(path, index=False)
+    flat = _flat_copy(df)
+    for col in flat.columns:
+        if not pd.api.types.is_numeric_dtype(flat[col]) and not pd.api.types.is_bool_dtype(flat[col]):
+            flat[col] = flat[col].map(_inert)
+    flat.columns = [_inert(str(c)) for c in flat.columns]
+    flat.to_csv(path, index=False)
     return path
 
 
@@ -255,7 +276,7 @@ def to_parquet(df: pd.DataFrame, path: str | Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     flat = _flat_copy(df)
     for col in flat.columns:  # mixed object columns (None beside numbers or text) as text
-        if flat[col].dtype == object:
+        if not pd.api.types.is_numeric_dtype(flat[col]) and not pd.api.types.is_bool_dtype(flat[col]):
             flat[col] = flat[col].map(
                 lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v)
             )

@@ -94,27 +94,78 @@ def list_suites(root: Path | None = None) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/manifest.json"))
 
 
+#: Manifest entry fields and the JSON types each may have (``file`` is required).
+_ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
+    "file": (str,),
+    "solution": (str,),
+    "id": (str, int),
+    "family": (str,),
+    "solutions": (int,),
+    "origin": (str,),
+    "meta": (dict,),
+}
+
+
+def _inside(folder: Path, name: str, where: str) -> Path:
+    """``folder / name``, refused unless it stays inside ``folder`` (after ``..`` and links).
+
+    Rule: a manifest names files of its own suite only; a path leading out of the folder is
+    refused without reading it, so no line of another file reaches an error message."""
+    if not name.strip():
+        raise PuzzleError(f"{where}: an empty file name")
+    target = folder / name
+    try:
+        inside = target.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError) as exc:  # a link loop, a NUL in the name
+        raise PuzzleError(f"{where}: cannot use the path {name[:80]!r} ({exc})") from None
+    if not inside:
+        raise PuzzleError(
+            f"{where}: {name[:80]!r} lies outside the suite's folder {folder}; "
+            "a manifest names only files of its own suite"
+        )
+    return target
+
+
 def _from_manifest(path: Path) -> Suite:
     folder = path.parent
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise PuzzleError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise PuzzleError(
+            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(f"{path}: not UTF-8 text (byte {exc.start + 1})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("puzzles", []), list):
+        raise PuzzleError(f"{path}: expected a JSON object with a list 'puzzles'")
     entries = []
     for i, item in enumerate(doc.get("puzzles", [])):
+        where = f"{path}: puzzle {i}"
         if not isinstance(item, dict) or "file" not in item:
-            raise PuzzleError(f"{path}: puzzle {i} needs at least a 'file'")
-        file = folder / item["file"]
-        fmt = (item.get("meta") or {}).get("format")
+            raise PuzzleError(f"{where} needs at least a 'file'")
+        # Rule: each field has its JSON type, so a number where a file name belongs is named here
+        for name, types in _ENTRY_FIELDS.items():
+            value = item.get(name)
+            if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+                wanted = " or ".join(
+                    {str: "a string", int: "an integer", dict: "an object"}[t] for t in types
+                )
+                raise PuzzleError(f"{where}: {name!r} must be {wanted}, got {json.dumps(value)[:40]}")
+        file = _inside(folder, item["file"], where)
+        meta = item.get("meta") or {}
+        fmt = meta.get("format")
+        if fmt is not None and not isinstance(fmt, str):
+            raise PuzzleError(f"{where}: 'meta.format' must be a string, got {json.dumps(fmt)[:40]}")
         sol = item.get("solution")
+        answer = _inside(folder, sol, where) if sol else None
         entries.append(
             SuiteEntry(
                 id=str(item.get("id") or Path(item["file"]).stem),
                 family=item.get("family"),
                 solutions=item.get("solutions"),
-                meta={"origin": item.get("origin"), **(item.get("meta") or {})},
+                meta={"origin": item.get("origin"), **meta},
                 _puzzle=lambda file=file, fmt=fmt, fam=item.get("family"): load(file, fmt, fam),  # noqa: B008  (bound per entry)
-                _solution=(lambda p, s=folder / sol: load_solution(s, p)) if sol else None,
+                _solution=(lambda p, s=answer: load_solution(s, p)) if answer else None,
             )
         )
     return Suite(str(doc.get("suite") or folder.name), entries, str(doc.get("description", "")), folder)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from typing import Any
 from ..errors import PuzzleError
 from ..model import Family
 from .spec import Run, SuiteItem, Sweep, load_items, read_toml
+from .store import move_aside
 
 # -- the main job's defaults (edit here) ---------------------------------------------------------
 #: Suites of the main job and the largest board side it runs from each (None = every size).
@@ -160,6 +162,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_safe(value: Any) -> Any:
+    """``value`` with every NaN or infinite number as None, so that the JSON printed is valid
+    (JSON has no NaN; a spread of a single run, for one, is NaN in the table)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from ..results import load
     from .report import disagreements, format_report
@@ -170,13 +184,16 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
         print(
             json.dumps(
-                {
-                    "solved": solved_table(df).to_dict("records"),
-                    "vbs": vbs_table(df).to_dict("records"),
-                    "disagreements": disagreements(df),
-                },
+                _json_safe(
+                    {
+                        "solved": solved_table(df).to_dict("records"),
+                        "vbs": vbs_table(df).to_dict("records"),
+                        "disagreements": disagreements(df),
+                    }
+                ),
                 default=str,
                 indent=1,
+                allow_nan=False,
             )
         )
     else:
@@ -291,17 +308,20 @@ def _cmd_main(args: argparse.Namespace) -> int:
     base = Path(args.out)
     out = machine_folder(base)
     out.mkdir(parents=True, exist_ok=True)
+    jsonl = out / "main.jsonl"
+    aside = None
+    if args.fresh:  # Rule: --fresh keeps the old records (moved aside) and never moves a file being written
+        aside = move_aside(jsonl)
     notes: list[str] = [
         f"measuring on this machine ({metadata.machine()['cpu']}, {metadata.machine()['cores']} "
         f"cores, id {metadata.machine()['id']}) into {out}"
     ]
     notes += _index_machines(base, out)
+    if aside is not None:
+        notes.append(f"the previous results moved aside to {aside}")
     runs = main_runs(args.smoke, notes, Path(args.puzzles) if args.puzzles else None)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    jsonl = out / "main.jsonl"
-    if args.fresh and jsonl.exists():
-        jsonl.unlink()
     started = time.perf_counter()
     outcome = execute_sweep(
         runs,

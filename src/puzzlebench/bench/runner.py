@@ -46,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -203,13 +204,15 @@ def choose_runner(requested: str | None = None) -> str:
     """``benchexec`` or ``subprocess``: as requested (argument, else ``$PUZZLEBENCH_RUNNER``,
     else ``auto``), BenchExec only where it works."""
     requested = requested or os.environ.get("PUZZLEBENCH_RUNNER") or "auto"
-    if requested not in (*RUNNERS, "auto"):
-        raise ValueError(f"unknown runner {requested!r} (choose from auto, {', '.join(RUNNERS)})")
+    if requested not in (*RUNNERS, "auto"):  # a user's setting: a PuzzleError, printed as one line
+        raise PuzzleError(
+            f"unknown runner {requested!r} in PUZZLEBENCH_RUNNER (choose from auto, {', '.join(RUNNERS)})"
+        )
     if requested == "subprocess":
         return requested
     usable, why = benchexec_status()
     if requested == "benchexec" and not usable:
-        raise RuntimeError(f"the benchexec runner cannot work here: {why}")
+        raise PuzzleError(f"PUZZLEBENCH_RUNNER=benchexec cannot work here: {why}")
     return "benchexec" if usable else "subprocess"
 
 
@@ -266,7 +269,13 @@ def sweep_leftovers() -> None:
         if _swept or not sys.platform.startswith("linux"):
             return
         _swept = True
-    from .worker import BENCHEXEC_CGROUP_PREFIX, BENCHEXEC_DIR_PREFIX, RUN_DIR_PREFIX, own_cgroups
+    from .worker import (
+        BENCHEXEC_CGROUP_PREFIX,
+        BENCHEXEC_DIR_PREFIX,
+        DASK_DIR_PREFIX,
+        RUN_DIR_PREFIX,
+        own_cgroups,
+    )
 
     now = time.time()
 
@@ -277,12 +286,17 @@ def sweep_leftovers() -> None:
             return False
 
     def owner_gone(name: str) -> bool:  # our folders carry their parent's pid: puzzlebench-run-<pid>-...
-        pid = name[len(RUN_DIR_PREFIX) :].split("-")[0] if name.startswith(RUN_DIR_PREFIX) else ""
+        prefix = next((p for p in (RUN_DIR_PREFIX, DASK_DIR_PREFIX) if name.startswith(p)), None)
+        pid = name[len(prefix) :].split("-")[0] if prefix else ""
         return pid.isdigit() and not os.path.exists(f"/proc/{pid}")
 
     tmp = tempfile.gettempdir()
     try:
-        folders = [e for e in os.listdir(tmp) if e.startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX))]
+        folders = [
+            e
+            for e in os.listdir(tmp)
+            if e.startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX, DASK_DIR_PREFIX))
+        ]
     except OSError:
         folders = []
     # Rule: a folder is a leftover when its parent is dead, or (BenchExec's) when it is old
@@ -656,6 +670,48 @@ class ThreadExecutor:
                     fut.cancel()
 
 
+#: Seconds a Dask sweep waits with no worker connected before it says so (and again after each
+#: further such stretch): a scheduler whose workers are all gone would otherwise wait in silence.
+DASK_IDLE_WARN = 60.0
+
+
+class NoWorkersWarning(UserWarning):
+    """A Dask sweep is waiting on a scheduler that has no workers."""
+
+
+class _IdleWatch:
+    """Asks the scheduler, at most once a second, whether any worker is connected; warns after
+    :data:`DASK_IDLE_WARN` seconds without one."""
+
+    def __init__(self, client: Any, address: str):
+        self.client, self.address = client, address
+        self.since: float | None = None
+        self.said = 0
+        self.next_check = 0.0
+
+    def check(self, waiting: int) -> None:
+        now = time.monotonic()
+        if now < self.next_check:
+            return
+        self.next_check = now + min(1.0, DASK_IDLE_WARN / 4)
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:  # the scheduler itself is unreachable: the futures will fail on their own
+            return
+        if workers:
+            self.since, self.said = None, 0
+            return
+        self.since = self.since if self.since is not None else now
+        if now - self.since >= DASK_IDLE_WARN * (self.said + 1):
+            self.said += 1
+            warnings.warn(
+                f"no Dask worker has been connected to {self.address} for {now - self.since:.0f} s; "
+                f"{waiting} run(s) waiting (start workers with 'dask worker {self.address}', or interrupt)",
+                NoWorkersWarning,
+                stacklevel=2,
+            )
+
+
 class DaskExecutor:
     """Runs as Dask tasks; each task still launches the isolated child inside its worker.
 
@@ -676,12 +732,19 @@ class DaskExecutor:
             raise PuzzleError(f"--dask-local needs N >= 1 worker processes, got {local}")
         self._cluster = None
         self._scratch: str | None = None
+        self.address = address or "a local cluster"
         if address is None:
             # Rule: Dask's scratch space ("dask-scratch-space") in a folder of ours, removed on close
             # (the scheduler takes its folder from the config, the workers from local_directory)
             import dask
 
-            self._scratch = tempfile.mkdtemp(prefix="puzzlebench-dask-")
+            from .worker import DASK_DIR_PREFIX
+
+            # Rule: the folder carries this process's pid and is on the janitor's list, so a parent
+            # killed with SIGKILL leaves nothing (the janitor, or the next sweep, removes it)
+            sweep_leftovers()
+            self._scratch = tempfile.mkdtemp(prefix=f"{DASK_DIR_PREFIX}{os.getpid()}-")
+            _janitor_tell("+", "dir", self._scratch)
             try:
                 with dask.config.set({"temporary-directory": self._scratch}):
                     self._cluster = LocalCluster(
@@ -715,6 +778,7 @@ class DaskExecutor:
         if not futures:
             return
         pending = dask_completed(futures)
+        idle = _IdleWatch(self.client, self.address)
         try:
             while not pending.is_empty():
                 if _stop_signal is not None:
@@ -722,6 +786,7 @@ class DaskExecutor:
                 batch = pending.next_batch(block=False)
                 if not batch:
                     time.sleep(0.05)
+                    idle.check(pending.count())
                 for fut in batch:
                     yield futures[fut]["key"], _result_or_crash(fut.result)
         finally:
@@ -736,6 +801,8 @@ class DaskExecutor:
             self._cluster.close()
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
+            _janitor_tell("-", "dir", self._scratch)
+            self._scratch = None
 
 
 def _result_or_crash(get: Callable[[], dict]) -> dict:

@@ -16,8 +16,10 @@ by truncating in place, never by replacing the file (a new file would not carry 
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,11 +41,13 @@ class StoreLockedError(PuzzleError):
     """Another sweep is writing to the same results file right now."""
 
 
-def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
-    """The complete records of a JSON-lines file; a torn (unterminated) last line is skipped."""
+def read_records(path: str | os.PathLike, runs: bool = False) -> Iterator[dict[str, Any]]:
+    """The complete records of a JSON-lines file; a torn (unterminated) last line is skipped with
+    a warning. ``runs``: also skip (with a warning) records that are not run records a report
+    can place (:data:`REQUIRED` fields, a known status)."""
     with open(path, "rb") as fh:
         data = fh.read()
-    yield from _parse(data, str(path))[0]
+    yield from _parse(data, str(path), runs)[0]
 
 
 class ResultsWarning(UserWarning):
@@ -102,8 +106,28 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _bad_field(record: dict[str, Any]) -> str | None:
-    """The first field whose value has a type the readers cannot use, described; None if all fit."""
+#: Fields a run record cannot be placed without: the report's configuration and outcome.
+REQUIRED = ("paradigm", "status")
+#: The statuses a run can end with (:class:`puzzlebench.result.Status`).
+STATUSES = ("sat", "unsat", "timeout", "error", "wrong", "crash", "memout")
+#: Measurements that cannot be negative (times in seconds, counts, sizes, limits).
+NON_NEGATIVE = tuple(name for name, types in FIELD_TYPES.items() if types in (_NUM, (int,)))
+#: Longest time a record can hold, in seconds (a year): more is a corrupt value, not a measurement.
+MAX_SECONDS = 365 * 24 * 3600.0
+SECONDS = ("timeout", "time_build", "time_solve", "time_first", "time_total", "time_cpu", "time_wall")
+
+
+def _bad_field(record: dict[str, Any], runs: bool = False) -> str | None:
+    """The first field whose value the readers cannot use, described; None if all fit.
+
+    Rule: a field has its type (:data:`FIELD_TYPES`); a number is finite (NaN and infinity
+    have no place in a mean), a measurement is not negative, a time is at most
+    :data:`MAX_SECONDS`; the status is one of :data:`STATUSES`; the fields of :data:`REQUIRED`
+    are present (the last two for ``runs``, records a report places).
+    """
+    for name in REQUIRED if runs else ():
+        if record.get(name) is None:
+            return f"no {name!r} field"
     for name, types in FIELD_TYPES.items():
         value = record.get(name)
         if value is None:
@@ -112,6 +136,14 @@ def _bad_field(record: dict[str, Any]) -> str | None:
             return f"field {name!r} is a boolean"
         if not isinstance(value, types):
             return f"field {name!r} is a {type(value).__name__}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"field {name!r} is {value} (not a finite number)"
+        if name in NON_NEGATIVE and value < 0:
+            return f"field {name!r} is negative ({value})"
+        if name in SECONDS and value > MAX_SECONDS:
+            return f"field {name!r} is {value:g} s (more than a year: not a measurement)"
+    if runs and record["status"] not in STATUSES:
+        return f"unknown status {record['status']!r} (expected one of {', '.join(STATUSES)})"
     return None
 
 
@@ -119,17 +151,20 @@ def _skip(name: str, number: int, why: str) -> None:
     warnings.warn(f"{name}: line {number} skipped: {why}", ResultsWarning, stacklevel=4)
 
 
-def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
+def _parse(data: bytes, name: str, runs: bool = False) -> tuple[list[dict[str, Any]], int]:
     """(records, good): ``good`` is the length of the data without a torn tail. A last line
     without its newline, or a final line that is not valid JSON, counts as torn.
 
-    A line that is not UTF-8, is JSON but not an object, or has a field of the wrong type
-    (:data:`FIELD_TYPES`) is skipped with a :class:`ResultsWarning` naming its line number.
+    A line that is not UTF-8, is JSON but not an object, or has a field the readers cannot use
+    (:func:`_bad_field`) is skipped, and so is a torn tail, each with a :class:`ResultsWarning`
+    naming its line number.
     """
     lines = data.split(b"\n")
     tail = lines.pop()  # text after the last newline: empty unless the last write was cut short
     records: list[dict[str, Any]] = []
     good = len(data) if not tail.strip() else len(data) - len(tail)
+    if tail.strip():  # Rule: a dropped line is always named, even the torn tail a killed writer leaves
+        _skip(name, len(lines) + 1, f"a torn last line without its newline ({len(tail)} bytes)")
     offset = 0
     for number, line in enumerate(lines, 1):
         start, offset = offset, offset + len(line) + 1
@@ -147,6 +182,7 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
         except json.JSONDecodeError:
             if number == len(lines) and not tail:
                 good = start  # a complete-looking but corrupt final line: treat it as torn too
+                _skip(name, number, "the last line is not valid JSON (treated as torn)")
                 continue
             raise PuzzleError(f"{name}: line {number} is not valid JSON") from None
         except (ValueError, RecursionError) as exc:  # numbers past int()'s digit limit, deep nesting
@@ -155,12 +191,77 @@ def _parse(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
         if not isinstance(record, dict):
             _skip(name, number, f"a JSON {type(record).__name__}, not an object")
             continue
-        bad = _bad_field(record)
+        bad = _bad_field(record, runs)
         if bad:
             _skip(name, number, bad)
             continue
         records.append(record)
     return records, good
+
+
+def lock_holder(fd: int) -> str | None:
+    """The process holding a ``flock`` on the file open as ``fd``, described as
+    ``pid N (command line)``; None where the system does not say (``/proc/locks`` is Linux's)."""
+    info = os.fstat(fd)
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        # Format: "N: FLOCK ADVISORY WRITE pid maj:min:inode start end" (a blocked waiter has "->")
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == inode and fields[0].endswith(":"):
+            pid = fields[4]
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    command = fh.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+            except OSError:
+                command = ""
+            return f"pid {pid}" + (f" ({command[:200]})" if command else "")
+    return None
+
+
+def _flock_or_refuse(fd: int, path: Path, advice: str) -> None:
+    """Take the writer's exclusive lock on ``fd`` without waiting, or raise
+    :class:`StoreLockedError` naming the job that holds it."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = lock_holder(fd)
+        raise StoreLockedError(
+            f"{path} is being written by another sweep (locked by {holder or 'another process'}); "
+            f"wait for it to finish, {advice}"
+        ) from None
+
+
+def move_aside(path: str | os.PathLike) -> Path | None:
+    """Start a results file over without losing it: under the writer's lock, rename it to
+    ``<name>.old-<UTC time>`` beside itself (a name that folder readers, which take ``*.jsonl``,
+    do not pick up) and return the new path; None when there is no file.
+
+    Rule: a file another sweep is writing is never moved; :class:`StoreLockedError` names that job.
+    """
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        _flock_or_refuse(fd, path, "or choose another --out")
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        aside = path.with_name(f"{path.name}.old-{stamp}")
+        number = 1
+        while aside.exists():  # two fresh starts within one second keep both older files
+            number += 1
+            aside = path.with_name(f"{path.name}.old-{stamp}-{number}")
+        os.rename(path, aside)  # the lock goes with the inode; a new writer creates a new file
+        return aside
+    finally:
+        os.close(fd)
 
 
 class ResultStore:
@@ -196,15 +297,7 @@ class ResultStore:
             raise
 
     def _lock(self) -> None:
-        if fcntl is None:
-            return
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreLockedError(
-                f"{self.path} is being written by another sweep (locked); wait for it to finish, "
-                "then --resume, or choose another --out"
-            ) from None
+        _flock_or_refuse(self._fd, self.path, "then --resume, or choose another --out")
 
     def _read_all(self) -> bytes:
         chunks = []

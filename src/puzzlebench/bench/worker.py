@@ -56,6 +56,8 @@ from ..result import MEMORY_ERROR_MARKS
 
 #: Prefix of the runner's per-run folder; the supervisor removes only folders named so.
 RUN_DIR_PREFIX = "puzzlebench-run-"
+#: Prefix of a local Dask cluster's scratch folder (``puzzlebench-dask-<parent pid>-...``).
+DASK_DIR_PREFIX = "puzzlebench-dask-"
 #: BenchExec's per-run folder (the run's $HOME and $TMPDIR) and per-run cgroups.
 BENCHEXEC_DIR_PREFIX = "BenchExec_run_"
 BENCHEXEC_CGROUP_PREFIX = "benchmark_"
@@ -324,7 +326,7 @@ def janitor() -> int:
         if os.path.basename(folder).startswith(BENCHEXEC_CGROUP_PREFIX):
             remove_cgroup(folder)
     for folder in held["dir"]:
-        if os.path.basename(folder).startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX)):
+        if os.path.basename(folder).startswith((RUN_DIR_PREFIX, BENCHEXEC_DIR_PREFIX, DASK_DIR_PREFIX)):
             shutil.rmtree(folder, ignore_errors=True)
     return 0
 

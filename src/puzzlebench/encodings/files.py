@@ -12,6 +12,7 @@ registered with :func:`puzzlebench.register_encoding` get the same text for thei
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,8 @@ def file_encoding(family: Family, paradigm: str, path: str) -> EncodingSpec:
         raise EncodingError(
             f"encoding file {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
         ) from None
+    if paradigm == "asp":
+        check_asp_program(text, path, family)
     build = _asp_builder(text) if paradigm == "asp" else _mzn_builder(text)
     return EncodingSpec(
         family=family,
@@ -125,6 +128,90 @@ def file_encoding(family: Family, paradigm: str, path: str) -> EncodingSpec:
         reference=path,
         source_hash=hashlib.sha256(data).hexdigest()[:16],
     )
+
+
+class ProgramWarning(UserWarning):
+    """An encoding file that may not read the puzzle: atoms no rule defines, schema facts unused."""
+
+
+def _predicates(node: Any, out: set[tuple[str, int]]) -> None:
+    """The (name, arity) of every atom in a clingo AST node, walked through all its children."""
+    import clingo.ast as ast
+
+    if node.ast_type == ast.ASTType.SymbolicAtom and node.symbol.ast_type == ast.ASTType.Function:
+        out.add((node.symbol.name, len(node.symbol.arguments)))
+    for key in node.child_keys:
+        child = getattr(node, key)
+        for item in child if isinstance(child, ast.ASTSequence) or isinstance(child, list) else [child]:
+            if item is not None and hasattr(item, "ast_type"):
+                _predicates(item, out)
+
+
+def check_asp_program(text: str, path: str, family: Family | str) -> None:
+    """Parse an ``.lp`` file with clingo and check that it can read the family's facts.
+
+    Rule: a syntax error is an :class:`EncodingError` carrying clingo's own message and location
+    (in the file's name); a program whose atoms match no fact of the schema, or that uses atoms
+    no rule head nor schema fact defines (clingo grounds them false, so a program that reads
+    nothing answers at once), gets a :class:`ProgramWarning` naming them.
+    """
+    import random
+    import warnings
+
+    import clingo
+    import clingo.ast as ast
+
+    messages: list[str] = []
+    used: set[tuple[str, int]] = set()
+
+    def keep(_code: Any, message: str) -> None:
+        messages.append(message.strip().replace("<string>", path))
+
+    try:
+        ast.parse_string(text, lambda statement: _predicates(statement, used), logger=keep)
+    except RuntimeError:
+        found = "; ".join(m for m in messages if "error" in m) or "parsing failed"
+        raise EncodingError(f"{path}: clingo cannot parse the program: {found}") from None
+    spec = family_spec(family)
+    # the schema's facts: each "name(args)." line of its text (a sample board need not hold them all)
+    facts = {
+        (m.group(1), m.group(2).count(",") + 1)
+        for m in re.finditer(r"^([a-z]\w*)\(([^()]*)\)\.", _schema(family, "asp").text, re.M)
+    }
+    if not used & facts:
+        schema_names = ", ".join(f"{n}/{a}" for n, a in sorted(facts))
+        warnings.warn(
+            f"{path}: the program uses none of the {spec.family} facts ({schema_names}); it reads "
+            "nothing of the puzzle",
+            ProgramWarning,
+            stacklevel=3,
+        )
+    # clingo names the atoms that occur in no rule head: ground the program with the sample's facts
+    infos: list[str] = []
+    ctl = clingo.Control(
+        ["--warn=atom-undefined"],
+        logger=lambda code, message: (
+            infos.append(message.strip().replace("<block>", path))
+            if code == clingo.MessageCode.AtomUndefined
+            else None
+        ),
+    )
+    sample = spec.random_board(random.Random(0), 3, 3)
+    defined = "".join(f"#defined {name}/{arity}.\n" for name, arity in sorted(facts))
+    try:
+        ctl.add("base", [], text + "\n" + defined + asp_facts(sample))
+        ctl.ground([("base", [])])
+    except RuntimeError:  # a grounding error shows when the encoding runs, with the solver's message
+        return
+    undefined = [m.split("\n")[0].split(": info:")[0] + ": " + m.split("\n")[-1].strip() for m in infos]
+    if undefined:
+        warnings.warn(
+            f"{path}: atoms that occur in no rule head and in no {spec.family} fact (clingo): "
+            + "; ".join(undefined[:5])
+            + ("; ..." if len(undefined) > 5 else ""),
+            ProgramWarning,
+            stacklevel=3,
+        )
 
 
 def _asp_builder(text: str) -> Callable[[Puzzle, Mapping[str, Any]], Any]:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..errors import ParseError, PuzzleError
+from ..errors import ParseError, PuzzleError, RequestError
 from ..model import Family, Puzzle, Solution, family_specs
 from . import asp, digits, janko, mzn, native, puzzlink, runs
 from .base import Format, decode_text, strip_bom
@@ -57,7 +57,7 @@ def get_format(name: str) -> Format:
     """The format called ``name`` (case-insensitive), or a PuzzleError listing the choices."""
     fmt = FORMATS.get(name.lower().strip())
     if fmt is None:
-        raise PuzzleError(f"unknown format {name!r}; choose one of {', '.join(FORMATS)}")
+        raise RequestError(f"unknown format {name!r}; choose one of {', '.join(FORMATS)}")
     return fmt
 
 
@@ -67,7 +67,7 @@ def _family(family: Family | str | None) -> Family | None:
     try:
         return Family(family)
     except ValueError:
-        raise PuzzleError(f"unknown family {family!r}; choose {', '.join(map(str, Family))}") from None
+        raise RequestError(f"unknown family {family!r}; choose {', '.join(map(str, Family))}") from None
 
 
 def _family_hint(filename: str | None) -> Family | None:
@@ -129,16 +129,16 @@ def _read_source(source: str | os.PathLike) -> tuple[str, str | None]:
             exists = False
         if not exists:
             if _looks_like_path(source):
-                raise PuzzleError(f"no such file: {source}")
+                raise RequestError(f"no such file: {source}")
             return source, None
     else:
         return source, None
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise PuzzleError(f"no such file: {path}") from None
+        raise RequestError(f"no such file: {path}") from None
     except OSError as exc:
-        raise PuzzleError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RequestError(f"cannot read {path}: {exc.strerror or exc}") from None
     return decode_text(data, "auto", path.name), str(path)
 
 
@@ -149,10 +149,27 @@ def loads(
     text = strip_bom(text)
     family = _family(family) or _family_hint(filename)
     fmt = get_format(format) if format else detect_format(text, filename, family)
-    puzzle = fmt.read(text, family)
+    puzzle = _placed(fmt, fmt.read, text, family)
     if filename and not puzzle.name:
         puzzle = puzzle.with_meta(name=Path(filename).stem.split(".")[0])
     return puzzle
+
+
+def _placed(fmt: Format, reader, text: str, *args):
+    """``reader(text, *args)``; an error it raises without a place becomes a :class:`ParseError`
+    of ``fmt`` at the start of the text.
+
+    Rule: every input error names format, line and column. Readers name the exact place of what
+    they refuse; this catches what a reader leaves to the model (a clue out of range in a
+    one-line format, whose place in the text the model cannot know)."""
+    try:
+        return reader(text, *args)
+    except (ParseError, RequestError) as exc:
+        if isinstance(exc, RequestError) or exc.line is not None:
+            raise
+        raise ParseError(exc.format, exc.reason, 1, 1) from None
+    except PuzzleError as exc:
+        raise ParseError(fmt.name, str(exc), 1, 1) from None
 
 
 def load(source: str | os.PathLike, format: str | None = None, family: Family | str | None = None) -> Puzzle:
@@ -171,7 +188,7 @@ def dump(puzzle: Puzzle, format: str = "native") -> str:
 def _solution_format(fmt: Format) -> Format:
     if fmt.read_solution is None or fmt.write_solution is None:
         able = ", ".join(f.name for f in FORMATS.values() if f.read_solution)
-        raise PuzzleError(f"format {fmt.name} cannot carry a solution; use one of {able}")
+        raise RequestError(f"format {fmt.name} cannot carry a solution; use one of {able}")
     return fmt
 
 
@@ -184,12 +201,12 @@ def load_solution(
     fmt = _solution_format(get_format(format) if format else detect_format(text, filename))
     if puzzle is None:
         if fmt is not native.FORMAT:
-            raise PuzzleError(f"format {fmt.name} needs the puzzle to read a solution against")
-        return native.read_solution(text)
+            raise RequestError(f"format {fmt.name} needs the puzzle to read a solution against")
+        return _placed(fmt, native.read_solution, text)
     if puzzle.family not in fmt.carries():
         families = ", ".join(f.value for f in fmt.carries())
-        raise PuzzleError(f"format {fmt.name} holds {families} answers, not {puzzle.family.value}")
-    return fmt.read_solution(text, puzzle)
+        raise RequestError(f"format {fmt.name} holds {families} answers, not {puzzle.family.value}")
+    return _placed(fmt, fmt.read_solution, text, puzzle)
 
 
 def load_with_solution(
@@ -201,7 +218,7 @@ def load_with_solution(
     fmt = get_format(format) if format else detect_format(text, filename)
     puzzle = loads(text, fmt.name, family, filename)
     if fmt is native.FORMAT and "\nsolution:" in "\n" + text:
-        return puzzle, native.read_solution(text, puzzle)
+        return puzzle, _placed(fmt, native.read_solution, text, puzzle)
     return puzzle, None
 
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..errors import ParseError
+from ..errors import CellError, ParseError
 from ..model import Family, Kuromasu, LightUp, Puzzle, Solution
-from .base import Format, check_grid_size, is_number, parse_number, safe_name, strip_bom
+from .base import Format, check_grid_size, end_of, is_number, parse_number, safe_name, strip_bom
 
 NAME = "asp"
 FAMILIES = (Family.LIGHTUP, Family.KUROMASU)
@@ -120,20 +120,30 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         raise ParseError(NAME, f"statement without a closing '.': {rest[:30]!r}", *pos(body.index(rest, end)))
     for key in ("row", "col"):
         if key not in size:
-            raise ParseError(NAME, f"no {key}(1..N). fact giving the grid size")
+            raise ParseError(NAME, f"no {key}(1..N). fact giving the grid size", *end_of(text))
     rows, cols = size["row"], size["col"]
     check_grid_size(NAME, rows, cols)
     hint = _HINT.search(text)
+    first_clue = min(
+        [w for _, w in nums.values()] + [w for _, w in numbered.values()] + list(walls.values()),
+        default=(1, 1),
+    )
     if nums and (numbered or walls):
-        raise ParseError(NAME, "both num/3 (Kuromasu) and black/2,3 (Light Up) facts; which puzzle is it?")
+        raise ParseError(
+            NAME, "both num/3 (Kuromasu) and black/2,3 (Light Up) facts; which puzzle is it?", *first_clue
+        )
     found = Family.KUROMASU if nums else Family.LIGHTUP if (numbered or walls) else None
     found = found or (Family(family) if family else None) or (Family(hint.group(1)) if hint else None)
     if found is None:
         raise ParseError(
-            NAME, "no clue facts and no '% lightup' or '% kuromasu' line: cannot tell the family"
+            NAME,
+            "no clue facts and no '% lightup' or '% kuromasu' line: cannot tell the family",
+            *end_of(text),
         )
     if family is not None and Family(family) is not found:
-        raise ParseError(NAME, f"facts describe a {found.value} puzzle, not {Family(family).value}")
+        raise ParseError(
+            NAME, f"facts describe a {found.value} puzzle, not {Family(family).value}", *first_clue
+        )
     name_m = _NAME.search(text)
     name = name_m.group(1) if name_m else ""
 
@@ -143,15 +153,19 @@ def read(text: str, family: Family | None = None) -> Puzzle:
             raise ParseError(NAME, f"cell ({x},{y}) is outside row(1..{rows}), col(1..{cols})", *where)
         return (x - 1, y - 1)
 
-    if found is Family.KUROMASU:
-        return Kuromasu(rows, cols, numbers={cell(xy, w): n for xy, (n, w) in nums.items()}, name=name)
-    return LightUp(
-        rows,
-        cols,
-        walls=frozenset(cell(xy, w) for xy, w in walls.items()),
-        numbers={cell(xy, w): n for xy, (n, w) in numbered.items()},
-        name=name,
-    )
+    try:
+        if found is Family.KUROMASU:
+            return Kuromasu(rows, cols, numbers={cell(xy, w): n for xy, (n, w) in nums.items()}, name=name)
+        return LightUp(
+            rows,
+            cols,
+            walls=frozenset(cell(xy, w) for xy, w in walls.items()),
+            numbers={cell(xy, w): n for xy, (n, w) in numbered.items()},
+            name=name,
+        )
+    except CellError as exc:  # Rule: a clue the model refuses is named at its fact
+        facts = {(x - 1, y - 1): w for (x, y), (_, w) in {**nums, **numbered}.items()}
+        raise ParseError(NAME, str(exc), *facts.get(exc.cell, first_clue)) from None
 
 
 def write(puzzle: Puzzle) -> str:

@@ -88,6 +88,19 @@ def parse_number(
     return int(significant)
 
 
+def end_of(text: str) -> tuple[int, int]:
+    """The 1-based (line, column) just past the end of ``text``: where an error about something
+    missing points (the place it was looked for last)."""
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based (line, column) of character ``offset`` of ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def check_grid_size(
     fmt: str, rows: int, cols: int, line: int | None = None, column: int | None = None
 ) -> None:

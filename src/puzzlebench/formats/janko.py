@@ -17,12 +17,13 @@ Kuromasu); when none or several do, the family must come from the caller (or the
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ParseError, PuzzleError
+from ..errors import CellError, ParseError, PuzzleError
 from ..model import Family, Puzzle, Solution, family_spec, family_specs
 from ..model.family import BadToken, JankoCodec
 from .base import (
@@ -32,6 +33,7 @@ from .base import (
     is_number,
     numbered_lines,
     parse_number,
+    position,
     split_tokens,
     strip_bom,
 )
@@ -114,7 +116,9 @@ def _guess_family(tokens: list[list[str]]) -> Family:
     claims = [spec.family for spec in family_specs() if spec.janko and spec.janko.claims(tokens)]
     if len(claims) != 1:
         could = " or ".join(map(str, claims or families()))
-        raise ParseError(NAME, f"cannot tell which family this is (it could be {could}); give the family")
+        raise ParseError(
+            NAME, f"cannot tell which family this is (it could be {could}); give the family", 1, 1
+        )
     return claims[0]
 
 
@@ -125,6 +129,9 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     codec = _codec(family)
     try:
         return codec.parse(rows, cols, tokens)
+    except CellError as exc:  # Rule: a cell the model refuses is named at its token
+        row = table[exc.cell[0]] if exc.cell else table[0]
+        raise ParseError(NAME, str(exc), row.line_no, row.column(exc.cell[1]) if exc.cell else 1) from None
     except BadToken as exc:
         row = table[exc.row]
         raise ParseError(
@@ -252,9 +259,13 @@ def iter_janko(
     except json.JSONDecodeError as exc:
         raise ParseError(fmt, f"{path.name}: {exc.msg}", exc.lineno, exc.colno) from None
     except (ValueError, RecursionError) as exc:  # integers past int()'s digit limit, deep nesting
-        raise ParseError(fmt, f"{path.name}: not readable JSON ({str(exc)[:80]})") from None
+        raise ParseError(fmt, f"{path.name}: not readable JSON ({str(exc)[:80]})", 1, 1) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
-        raise ParseError(fmt, f"{path.name}: expected an object with a 'data' object of puzzles")
+        raise ParseError(
+            fmt,
+            f"{path.name}: expected an object with a 'data' object of puzzles",
+            *_key_position(text, "data"),
+        )
     if family is None:
         family = dataset_family(str(doc.get("name", ""))) or dataset_family(path.name)
     for pid, record in doc["data"].items():
@@ -266,8 +277,16 @@ def iter_janko(
                     fmt,
                     f"{path.name} puzzle {pid!r}: expected 'problem' and 'solution' texts "
                     f"(strings), got {_shape(record)}",
+                    *_key_position(text, pid),
                 )
-            puzzle = _named(read, problem, family, where=f"{path.name} puzzle {pid!r}", fmt=fmt)
+            puzzle = _named(
+                read,
+                problem,
+                family,
+                where=f"{path.name} puzzle {pid!r}",
+                fmt=fmt,
+                at=_key_position(text, pid),
+            )
         except ParseError as exc:
             if malformed is None:
                 raise
@@ -277,7 +296,12 @@ def iter_janko(
         if answer:
             try:
                 solution = _named(
-                    read_solution, answer, puzzle, where=f"{path.name} solution of {pid!r}", fmt=fmt
+                    read_solution,
+                    answer,
+                    puzzle,
+                    where=f"{path.name} solution of {pid!r}",
+                    fmt=fmt,
+                    at=_key_position(text, pid),
                 )
             except ParseError as exc:
                 why = str(exc)
@@ -286,14 +310,26 @@ def iter_janko(
         yield JankoEntry(str(pid), puzzle, solution, source, problem, why)
 
 
-def _named(reader: Any, text: str, arg: Any, where: str, fmt: str) -> Any:
-    """``reader(text, arg)``, its errors as :class:`ParseError` naming ``where``."""
+def _key_position(text: str, key: str) -> tuple[int, int]:
+    """The (line, column) of the first ``"key":`` in a JSON text (the key as ``json`` writes it,
+    escaped or not); the start of the text when it is written some other way."""
+    for form in (json.dumps(key), json.dumps(key, ensure_ascii=False)):
+        m = re.search(re.escape(form) + r"\s*:", text)
+        if m:
+            return position(text, m.start())
+    return 1, 1
+
+
+def _named(reader: Any, text: str, arg: Any, where: str, fmt: str, at: tuple[int, int] = (1, 1)) -> Any:
+    """``reader(text, arg)``, its errors as :class:`ParseError` naming ``where`` (line and column
+    inside the record's text; ``at``, the record's place in the file, for an error without them)."""
     try:
         return reader(text, arg)
     except ParseError as exc:
-        raise ParseError(exc.format, f"{where}: {exc.reason}", exc.line, exc.column) from None
+        line, column = (exc.line, exc.column) if exc.line is not None else at
+        raise ParseError(exc.format, f"{where}: {exc.reason}", line, column) from None
     except PuzzleError as exc:
-        raise ParseError(fmt, f"{where}: {exc}") from None
+        raise ParseError(fmt, f"{where}: {exc}", *at) from None
 
 
 FORMAT = Format(

@@ -15,7 +15,7 @@ import re
 
 from ..errors import ParseError
 from ..model import Family, LightUp, Puzzle
-from .base import Format, check_grid_size, expect_family, parse_number, safe_name, strip_bom
+from .base import Format, check_grid_size, end_of, expect_family, parse_number, safe_name, strip_bom
 
 NAME = "mzn"
 WHITE, PLAIN = -1, 5
@@ -49,7 +49,7 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         i = end + 1
     for key in ("h", "w", "b"):
         if key not in values:
-            raise ParseError(NAME, f"missing '{key} = ...;'")
+            raise ParseError(NAME, f"missing '{key} = ...;'", *end_of(text))
     size = {}
     for key in ("h", "w"):
         value, at = values[key]

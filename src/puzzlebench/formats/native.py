@@ -31,14 +31,16 @@ from __future__ import annotations
 import json
 import re
 
-from ..errors import ParseError
+from ..errors import CellError, ParseError
 from ..model import Family, Puzzle, Solution, family_spec, family_specs
 from ..model.family import BadToken
 from .base import (
     Format,
     check_grid_size,
+    end_of,
     numbered_lines,
     parse_number,
+    position,
     safe_name,
     split_tokens,
     strip_bom,
@@ -105,10 +107,8 @@ def _parse(text: str) -> tuple[Puzzle, list[tuple[int, list[tuple[int, str]]]] |
         i += 1
     for key in ("kind", "rows", "cols"):
         if key not in header:
-            where = lines[i][0] if i < len(lines) else None
-            raise ParseError(
-                NAME, f"missing header line '{key}: ...' before the grid", where, 1 if where else None
-            )
+            where = (lines[i][0], 1) if i < len(lines) else end_of(text)
+            raise ParseError(NAME, f"missing header line '{key}: ...' before the grid", *where)
     kind_line, kind = header["kind"]
     try:
         family = Family(kind)
@@ -173,6 +173,11 @@ def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -
     tokens = [[tok for _, tok in row] for _, row in board]
     try:
         return spec.from_native(rows, cols, tokens, name=name, meta=meta)
+    except CellError as exc:  # Rule: a cell the model refuses is named at its token in the grid
+        if exc.cell is None:
+            raise ParseError(NAME, str(exc), board[0][0], 1) from None
+        n, row = board[exc.cell[0]]
+        raise ParseError(NAME, str(exc), n, row[exc.cell[1]][0]) from None
     except BadToken as exc:
         n, row = board[exc.row]
         raise ParseError(
@@ -183,7 +188,11 @@ def _build(family: Family, rows: int, cols: int, board, name: str, meta: dict) -
 def read(text: str, family: Family | None = None) -> Puzzle:
     puzzle, _ = _parse(text)
     if family is not None and puzzle.family is not Family(family):
-        raise ParseError(NAME, f"file holds a {puzzle.family.value} puzzle, not {Family(family).value}")
+        kind = re.search(r"^[ \t]*kind:", strip_bom(text), re.M)
+        where = position(strip_bom(text), kind.end() + 1) if kind else (1, 1)
+        raise ParseError(
+            NAME, f"file holds a {puzzle.family.value} puzzle, not {Family(family).value}", *where
+        )
     return puzzle
 
 
@@ -191,9 +200,9 @@ def read_solution(text: str, puzzle: Puzzle | None = None) -> Solution:
     """The answer in a native file's ``solution:`` section (checked against ``puzzle`` if given)."""
     own, rows = _parse(text)
     if rows is None:
-        raise ParseError(NAME, "no 'solution:' section")
+        raise ParseError(NAME, "no 'solution:' section", *end_of(strip_bom(text)))
     if puzzle is not None and puzzle != own:
-        raise ParseError(NAME, "the file's board differs from the given puzzle")
+        raise ParseError(NAME, "the file's board differs from the given puzzle", 1, 1)
     board = _tokens(own)
     mark = family_spec(own).native_mark
     cells = []

@@ -38,7 +38,7 @@ import re
 from ..errors import ParseError
 from ..model import Cell, Family, Puzzle, family_spec, family_specs
 from ..model.family import BadBody, FamilySpec
-from .base import Format
+from .base import Format, check_grid_size
 
 NAME = "puzzlink"
 BASE = "https://puzz.link/p?"
@@ -84,8 +84,9 @@ def _locate(text: str) -> tuple[str, list[str], int, int]:
     return segs[0].lower(), segs[1:], start + len(segs[0]) + 1, lead
 
 
-def _split(text: str) -> tuple[str, int, int, str, int]:
-    """(PID without mode suffix, rows, cols, body, 1-based column of the body)."""
+def _split(text: str, bounded: bool = True) -> tuple[str, int, int, str, int]:
+    """(PID without mode suffix, rows, cols, body, 1-based column of the body); ``bounded``:
+    a size past the model's cell bound is refused here, where the URL declares it."""
     if _OTHER_URLS.search(text):
         raise ParseError(
             NAME,
@@ -105,16 +106,18 @@ def _split(text: str) -> tuple[str, int, int, str, int]:
         consumed += 1  # pzprjs's "pflag": any non-numeric segment before the size
     size = rest[consumed : consumed + 2]
     column = lead + at + sum(len(seg) + 1 for seg in rest[:consumed]) + 1
-    # ASCII digits only (str.isdigit would take '²'), and not so long that int() refuses them
-    if len(size) < 2 or not all(
-        _DIGITS.fullmatch(x) and len(x.lstrip("0")) <= 18 and int(x) > 0 for x in size
-    ):
+    # Rule: ASCII digits only (str.isdigit would take '²'), and leading zeros stripped before int(),
+    # whose digit limit counts them (a size of 5,000 zeros and a 7 is 7)
+    numbers = [x.lstrip("0") for x in size]
+    if len(size) < 2 or not all(_DIGITS.fullmatch(x) and 0 < len(n) <= 18 for x, n in zip(size, numbers)):
         raise ParseError(NAME, "expected PID/COLS/ROWS/BODY after '?' (e.g. ?akari/10/10/...)", 1, column)
     body_parts = rest[consumed + 2 :]
     if body_parts and not body_parts[-1]:
         body_parts.pop()  # the '/' pzprjs appends after a body ending in '.'
+    if bounded:  # Rule: the model's cell bound holds where the URL declares its size, before any body is read
+        check_grid_size(NAME, int(numbers[1]), int(numbers[0]), 1, column)
     column += len(size[0]) + len(size[1]) + 2
-    return _MODE.sub("", pid), int(size[1]), int(size[0]), "/".join(body_parts), column
+    return _MODE.sub("", pid), int(numbers[1]), int(numbers[0]), "/".join(body_parts), column
 
 
 def _by_pid() -> dict[str, FamilySpec]:
@@ -219,10 +222,16 @@ def detect(text: str) -> bool:
     if not s or any(ch.isspace() for ch in s):
         return False
     try:
-        pid = _split(s)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
+        pid = _split(s, bounded=False)[0]  # a known PID followed by COLS/ROWS: "lightup/notes.txt" is a path
     except ParseError:
         return False
     return pid in _by_pid()
+
+
+def limits(puzzle: Puzzle) -> str | None:
+    """What the family's puzz.link body cannot hold about ``puzzle`` (None when it can)."""
+    codec = family_spec(puzzle).puzzlink
+    return codec.limits(puzzle) if codec else None
 
 
 FORMAT = Format(
@@ -233,5 +242,6 @@ FORMAT = Format(
     read=read,
     write=write,
     detect=detect,
+    limits=limits,
     literal=True,
 )

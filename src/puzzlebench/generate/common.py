@@ -13,7 +13,9 @@ from typing import Any, TypeVar
 
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
+from ..formats.base import MAX_DIGITS
 from ..model import Family, Puzzle, Solution, family_spec
+from ..model.base import check_size
 from ..model.grid import Cell, Grid, bit_region
 from .cnf import Undecided
 
@@ -31,13 +33,20 @@ class GenerationError(PuzzleError):
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"RxC"`` (or ``"N"`` for a square) -> (rows, cols)."""
-    m = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+))?\s*", text)
+    m = re.fullmatch(r"\s*([0-9]+)\s*(?:[xX]\s*([0-9]+))?\s*", text)
     if not m:
-        raise GenerationError(f"size must look like ROWSxCOLS (e.g. 10x10), got {text!r}")
-    rows = int(m.group(1))
-    cols = int(m.group(2) or m.group(1))
+        raise GenerationError(f"size must look like ROWSxCOLS (e.g. 10x10), got {text[:40]!r}")
+    # Rule: leading zeros dropped and at most MAX_DIGITS digits before int() (its limit is 4300)
+    digits = [(g or m.group(1)).lstrip("0") or "0" for g in (m.group(1), m.group(2))]
+    if any(len(d) > MAX_DIGITS for d in digits):
+        raise GenerationError(f"size {text[:40]!r}... has more than {MAX_DIGITS} digits")
+    rows, cols = int(digits[0]), int(digits[1])
     if rows < 1 or cols < 1:
         raise GenerationError(f"size must be at least 1x1, got {rows}x{cols}")
+    try:  # Rule: the model's cell bound (PUZZLEBENCH_MAX_CELLS) holds before any cell is made
+        check_size(rows, cols)
+    except PuzzleError as exc:
+        raise GenerationError(f"--size {rows}x{cols}: {exc}") from None
     return rows, cols
 
 

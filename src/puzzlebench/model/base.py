@@ -294,7 +294,8 @@ class Puzzle:
                 cell = self._check_cell(cell, "number")
             if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
                 raise ClueOutOfRange(
-                    f"{what} at {cell} must be {low}..{high} on a {self.rows}x{self.cols} grid, got {n!r}"
+                    f"{what} at {cell} must be {low}..{high} on a {self.rows}x{self.cols} grid, got {n!r}",
+                    cell,
                 )
             out[cell] = n
         return out
@@ -420,7 +421,9 @@ class NumberBoard(Puzzle):
                     or n < self.LOW
                     or (self.HIGH is not None and n > self.HIGH)
                 ):
-                    raise ClueOutOfRange(f"{title} number at {(r, c)} must be {self.RANGE}, got {n!r}")
+                    raise ClueOutOfRange(
+                        f"{title} number at {(r, c)} must be {self.RANGE}, got {n!r}", (r, c)
+                    )
         object.__setattr__(self, "numbers", tuple(rows))
 
     @classmethod

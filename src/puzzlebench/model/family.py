@@ -102,12 +102,14 @@ class PuzzlinkCodec:
     """A family's puzz.link body codec (after ``?TYPE/COLS/ROWS/``), as pzprjs writes it.
 
     ``ids`` are the type names pzprjs accepts (the first is written); ``decode(body, rows,
-    cols)`` raises :class:`BadBody` on a malformed body. The body parts pzprjs shares between
+    cols)`` raises :class:`BadBody` on a malformed body; ``limits(puzzle)`` says what of a
+    puzzle the body cannot hold (None when it can). The body parts pzprjs shares between
     genres (number16 cells, runs of empty cells) are in :mod:`puzzlebench.formats.puzzlink`."""
 
     ids: tuple[str, ...]
     decode: Callable[[str, int, int], Puzzle]
     encode: Callable[[Puzzle], str]
+    limits: Callable[[Puzzle], str | None] = lambda puzzle: None
 
 
 @dataclass(frozen=True)

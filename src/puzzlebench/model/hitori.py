@@ -153,12 +153,23 @@ def _url_decode(body: str, rows: int, cols: int) -> Hitori:
     return Hitori(rows, cols, numbers=tuple(tuple(values[r * cols : (r + 1) * cols]) for r in range(rows)))
 
 
+#: The largest number a puzz.link Hitori body holds: '-' and two base-36 digits.
+URL_MAX_NUMBER = 36 * 36 - 1
+
+
+def _url_limits(p: Hitori) -> str | None:
+    """Why ``p`` cannot be written as a puzz.link body: a number past :data:`URL_MAX_NUMBER`."""
+    for r, row in enumerate(p.numbers):
+        for c, n in enumerate(row):
+            if n > URL_MAX_NUMBER:
+                return f"cell ({r + 1}, {c + 1}) holds {n}; puzz.link Hitori numbers stop at {URL_MAX_NUMBER}"
+    return None
+
+
 def _url_encode(p: Hitori) -> str:
     out = []
     for row in p.numbers:
         for n in row:
-            if n >= 36 * 36:
-                raise ValueError(f"puzz.link Hitori numbers stop at 1295, got {n}")
             out.append(_BASE36[n] if n < 36 else "-" + _BASE36[n // 36] + _BASE36[n % 36])
     return "".join(out)
 
@@ -213,7 +224,7 @@ SPEC = register_family(
             ),
             dataset_names=("hitori",),
         ),
-        puzzlink=PuzzlinkCodec(ids=("hitori",), decode=_url_decode, encode=_url_encode),
+        puzzlink=PuzzlinkCodec(ids=("hitori",), decode=_url_decode, encode=_url_encode, limits=_url_limits),
         generator="puzzlebench.generate.hitori:HitoriOptions:generate_hitori",
         description="shade cells, never two side by side, keeping the unshaded cells connected, so that no "
         "number repeats among the unshaded cells of a row or column",

@@ -63,7 +63,7 @@ class LightUp(Puzzle):
             if not self._is_cell(cell):
                 cell = self._check_cell(cell, "number")
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 4:
-                raise ClueOutOfRange(f"Light Up number at {cell} must be 0..4, got {n!r}")
+                raise ClueOutOfRange(f"Light Up number at {cell} must be 0..4, got {n!r}", cell)
             numbers[cell] = n
         walls = self._check_cells(self.walls, "wall") | set(numbers)
         object.__setattr__(self, "numbers", freeze_map(numbers))
