@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import EncodingError
@@ -69,6 +69,9 @@ class EncodingSpec:
     origin: str = "new"  # "new", or the seed it ports: "seed000" ... "seed004", or a peer's name
     reference: str = ""
     options: tuple[Option, ...] = ()
+    #: Values the builder reads besides its options, fixed for every run and recorded with them:
+    #: how the encoding is tuned, not how it states a rule (see :func:`axes`).
+    settings: Mapping[str, Any] = field(default_factory=dict)
     complete: bool = True  # False when the encoding drops a rule whatever its options
     #: Content hash of the encoding's source, when known up front (file encodings).
     source_hash: str | None = None
@@ -98,12 +101,21 @@ class EncodingSpec:
         given = dict(given or {})
         known = {opt.name for opt in self.options}
         unknown = sorted(set(given) - known)
+        fixed = [name for name in unknown if name in self.settings]
+        if fixed:
+            raise EncodingError(
+                f"{self.paradigm}/{self.name} for {self.family}: {fixed[0]!r} is a fixed setting of this encoding, "
+                f"not an option (options: {', '.join(sorted(known)) or 'none'})"
+            )
         if unknown:
             valid = ", ".join(sorted(known)) or "none"
             raise EncodingError(
                 f"{self.paradigm}/{self.name} for {self.family}: unknown option {unknown[0]!r} (valid: {valid})"
             )
-        return {opt.name: opt.parse(given.get(opt.name, opt.default)) for opt in self.options}
+        return {
+            **self.settings,
+            **{opt.name: opt.parse(given.get(opt.name, opt.default)) for opt in self.options},
+        }
 
     def is_complete(self, options: Mapping[str, Any]) -> bool:
         """Whether this encoding with these options enforces every rule of the family."""
@@ -170,6 +182,21 @@ def _hash_code(code: Any, digest: Any) -> None:
             _hash_code(const, digest)
         else:
             digest.update(repr(const).encode())
+
+
+def axes(spec: EncodingSpec, *names: str, **values: Any) -> EncodingSpec:
+    """``spec`` offering only the options ``names`` (each a way of stating one rule); its other
+    options become fixed settings, at their defaults or at ``values``."""
+    missing = (set(names) | set(values)) - {opt.name for opt in spec.options}
+    if missing:
+        raise ValueError(f"{spec.key}: no option {sorted(missing)[0]!r}")
+    kept = tuple(opt for opt in spec.options if opt.name in names)
+    fixed = {
+        opt.name: opt.parse(values.get(opt.name, opt.default))
+        for opt in spec.options
+        if opt.name not in names
+    }
+    return replace(spec, options=kept, settings={**spec.settings, **fixed})
 
 
 def encoding(family: Family, paradigm: str, name: str, description: str, **kw: Any) -> Callable:

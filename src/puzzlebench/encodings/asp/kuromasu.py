@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Kuromasu, Puzzle
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, axes
 from ..sat.kuromasu import lazy_connectivity
 from .program import AspProgram, cell_of_1based
 from .propagator import ConnectivityPropagator
@@ -300,4 +300,9 @@ ENCODINGS: list[EncodingSpec] = [
         "its table for the 11x11 sample: 23,298 atoms / 79,738 rules, 8,657 / 10,736 without connectivity",
         options=(SEED_CONNECTIVITY,),
     ),
+]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+ENCODINGS = [
+    axes(spec, "connectivity", "visibility", "sum") if spec.name == "default" else spec for spec in ENCODINGS
 ]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import Family, LightBulbs, Puzzle
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, axes
 from .program import AspProgram
 
 #: sign option value -> sign of clingo's domain heuristic on lit/2 (None: no heuristic).
@@ -63,3 +63,6 @@ ENCODINGS: list[EncodingSpec] = [
         reference="seed 003: LightBulbs, Constraint Logic Programming (FEUP, SICStus CLP(FD))",
     ),
 ]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+ENCODINGS = [axes(spec) if spec.name == "default" else spec for spec in ENCODINGS]

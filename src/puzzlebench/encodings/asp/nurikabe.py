@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe, Puzzle
-from ..base import EncodingSpec, LazyRule, Option
+from ..base import EncodingSpec, LazyRule, Option, axes
 from ..islands import (
     CUTS,
     DEDUCE_BUDGET,
@@ -464,3 +464,6 @@ ENCODINGS: list[EncodingSpec] = [
         ),
     ),
 ]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+ENCODINGS = [axes(spec, "connectivity", "islands") if spec.name == "default" else spec for spec in ENCODINGS]

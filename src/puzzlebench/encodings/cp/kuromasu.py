@@ -41,7 +41,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ...model import Cell, Direction, Family, Grid, Kuromasu
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, axes
 from ..regions import connectivity_rule, root_cell
 from ..sat import kuromasu as sat_kuromasu
 from .common import (
@@ -257,4 +257,9 @@ ENCODINGS: list[EncodingSpec] = [
             inprocessing_option(False),
         ),
     ),
+]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+ENCODINGS = [
+    axes(spec, "connectivity", "visibility") if spec.name == "default" else spec for spec in ENCODINGS
 ]

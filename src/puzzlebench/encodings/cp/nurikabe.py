@@ -54,7 +54,7 @@ from ortools.sat.python import cp_model
 
 from ...errors import EncodingError
 from ...model import Cell, Family, Nurikabe
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, axes
 from ..islands import (
     EDGE,
     IslandPlan,
@@ -595,4 +595,11 @@ ENCODINGS: list[EncodingSpec] = [
             linearization_option(1),
         ),
     ),
+]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings (the
+#: switched model is built on the deduction stage's plan: no probe of its own).
+ENCODINGS = [
+    axes(spec, "connectivity", "islands", escalate_plan="search") if spec.name == "default" else spec
+    for spec in ENCODINGS
 ]

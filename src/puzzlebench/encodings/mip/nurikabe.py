@@ -75,7 +75,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import Cell, Family, Nurikabe
-from ..base import EncodingSpec, LazyRule, Option, check_deadline
+from ..base import EncodingSpec, LazyRule, Option, axes, check_deadline
 from ..islands import (
     DEDUCE_BUDGET,
     EDGE,
@@ -650,3 +650,6 @@ ENCODINGS: list[EncodingSpec] = [
         ),
     ),
 ]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+ENCODINGS = [axes(spec, "connectivity", "islands") if spec.name == "default" else spec for spec in ENCODINGS]

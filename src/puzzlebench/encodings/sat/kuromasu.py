@@ -42,7 +42,7 @@ from pysat.formula import IDPool
 
 from ...model import Cell, Family, Kuromasu
 from ...model.grid import bit_region
-from ..base import CellClause, EncodingSpec, LazyRule, Option
+from ..base import CellClause, EncodingSpec, LazyRule, Option, axes
 from ..regions import connectivity_rule
 from .common import CARD_CHOICES, Clause, CnfModel, unary_add, unary_sum_equals
 from .connectivity import BoardGraph, ConnectivityPropagator, reach_levels
@@ -518,4 +518,9 @@ SPECS: list[EncodingSpec] = [
             ),
         ),
     ),
+]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+SPECS = [
+    axes(spec, "connectivity", "visibility", "card") if spec.name == "default" else spec for spec in SPECS
 ]

@@ -48,7 +48,7 @@ from typing import Any
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
-from ..base import EncodingSpec, Option, check_deadline
+from ..base import EncodingSpec, Option, axes, check_deadline
 from ..islands import (
     CUTS,
     DEDUCE_BUDGET,
@@ -556,3 +556,7 @@ def wall_count(
             cnf.atmost(lits, most, card)
         if fewest > 0:
             cnf.atleast(lits, fewest, card)
+
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings.
+SPECS = [axes(spec, "connectivity", "islands", "card") if spec.name == "default" else spec for spec in SPECS]

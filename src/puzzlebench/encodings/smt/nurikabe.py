@@ -43,7 +43,7 @@ import z3
 from pysat.formula import IDPool
 
 from ...model import Cell, Family, Nurikabe
-from ..base import EncodingSpec, Option
+from ..base import EncodingSpec, Option, axes
 from ..islands import (
     DEDUCE_BUDGET,
     WALL_RUNS_OPTION,
@@ -338,4 +338,11 @@ SPECS: list[EncodingSpec] = [
             WALL_RUNS_OPTION,
         ),
     ),
+]
+
+#: The default's options are the ways it states a rule; the rest of its options are fixed settings (the
+#: escalation states its levels over the deduction stage's plan: no probe of its own).
+SPECS = [
+    axes(spec, "connectivity", "islands", "card", escalate_probe="off") if spec.name == "default" else spec
+    for spec in SPECS
 ]
