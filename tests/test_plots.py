@@ -260,16 +260,19 @@ def test_log_axes_have_no_minor_tick_labels() -> None:
     assert sum(bool(t.get_text()) for t in ax.yaxis.get_majorticklabels()) >= 2  # still readable
 
 
-def test_phase_colours_are_one_mapping() -> None:
-    assert set(plots.PHASE_COLOURS) == {"build", "solve"}
-    df = synthetic().assign(time_build=0.3, time_solve=0.7)
+def test_phase_colours_are_one_mapping_and_every_stage_is_stacked() -> None:
+    assert set(plots.PHASE_COLOURS) == {"deduce", "build", "solve"}
+    df = synthetic().assign(time_deduce=0.1, time_build=0.3, time_solve=0.7)
     fig = plots.phase_bars(df)
     ax = fig.axes[0]
     from matplotlib.colors import to_rgba
 
-    build, solve = ax.containers
+    deduce, build, solve = ax.containers
+    assert all(b.get_facecolor() == to_rgba(plots.PHASE_COLOURS["deduce"]) for b in deduce)
     assert all(b.get_facecolor() == to_rgba(plots.PHASE_COLOURS["build"]) for b in build)
     assert all(b.get_facecolor() == to_rgba(plots.PHASE_COLOURS["solve"]) for b in solve)
+    # stacked in seconds: each bar ends at the sum of its runs' stages
+    assert solve[0].get_x() + solve[0].get_width() > deduce[0].get_width() > 0
     assert "kuromasu" in ax.get_title()
 
 

@@ -528,11 +528,13 @@ def par2_table(df: pd.DataFrame, by: str | Sequence[str] = "label") -> pd.DataFr
 
 
 def time_share(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> pd.DataFrame:
-    """Where each configuration's time goes: build (encode + ground/load) vs solve, summed over runs."""
-    g = df.groupby(by if isinstance(by, str) else list(by))[["time_build", "time_solve"]].sum()
+    """Where each configuration's time goes: the deduction stage, build (encode + ground/load)
+    and solve, summed over runs, with each stage's share."""
+    stages = [col for col in ("time_deduce", "time_build", "time_solve") if col in df.columns]
+    g = df.groupby(by if isinstance(by, str) else list(by))[stages].sum()
     total = g.sum(axis=1).replace(0, np.nan)
-    g["build_share"] = g["time_build"] / total
-    g["solve_share"] = g["time_solve"] / total
+    for col in stages:
+        g[col.removeprefix("time_") + "_share"] = g[col] / total
     return g
 
 

@@ -96,7 +96,13 @@ def _instance(df: pd.DataFrame) -> pd.Series:
 
 
 #: One colour per phase of a run, used by every figure that draws phases (build before solve).
-PHASE_COLOURS = {"build": "tab:orange", "solve": "tab:blue"}
+PHASE_COLOURS = {"deduce": "tab:green", "build": "tab:orange", "solve": "tab:blue"}
+#: The stages of a run, in order, with the record's column and the legend's words.
+PHASES = (
+    ("deduce", "time_deduce", "deduce (the deduction stage)"),
+    ("build", "time_build", "build (encode, ground, load)"),
+    ("solve", "time_solve", "solve (search, uniqueness proof)"),
+)
 
 #: The natural size metric of each paradigm: what its solver is actually handed.
 NATURAL_SIZE = {
@@ -656,26 +662,25 @@ def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
     return fig
 
 
-def phase_bars(df: pd.DataFrame, by: str | Sequence[str] = "paradigm") -> Figure:
-    """Share of total time spent building (encode, ground, load) vs solving, summed over runs,
-    coloured by :data:`PHASE_COLOURS`."""
+def phase_bars(df: pd.DataFrame, by: str | Sequence[str] = "label") -> Figure:
+    """Time per stage (deduce, build, solve), summed over runs and stacked, in seconds, coloured
+    by :data:`PHASE_COLOURS` (records without a deduction stage count it as 0 s)."""
     keys = [by] if isinstance(by, str) else list(by)
-    g = df.groupby(keys)[["time_build", "time_solve"]].sum()
-    share = g.div(g.sum(axis=1).replace(0, np.nan), axis=0).mul(100).fillna(0)
-    share.index = [" / ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in share.index]
-    fig, ax = plt.subplots(figsize=(7, 0.35 * len(share) + 1.8))
-    share.plot.barh(stacked=True, ax=ax, color=[PHASE_COLOURS["build"], PHASE_COLOURS["solve"]])
-    ax.set_xlabel("share of total time (%)")
+    phases = [(name, col, words) for name, col, words in PHASES if col in df.columns]
+    g = df.groupby(keys)[[col for _, col, _ in phases]].sum()
+    g.index = [" / ".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in g.index]
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(g) + 1.8))
+    g.plot.barh(stacked=True, ax=ax, color=[PHASE_COLOURS[name] for name, _, _ in phases])
+    ax.set_xlabel("time summed over runs (s)")
     ax.set_ylabel(" / ".join(keys))
-    ax.set_xlim(0, 100)
     fams = _families(df)
-    ax.set_title(_named("Build vs solve time, summed over runs", fams[0] if len(fams) == 1 else None))
+    ax.set_title(_named("Time per stage, summed over runs", fams[0] if len(fams) == 1 else None))
     ax.legend(
-        ["build (encode, ground, load)", "solve (search, uniqueness proof)"],
+        [words for _, _, words in phases],
         fontsize="small",
         loc="upper center",
         bbox_to_anchor=(0.5, -0.15),
-        ncol=2,
+        ncol=len(phases),
     )
     fig.tight_layout()
     return fig

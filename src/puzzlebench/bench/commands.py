@@ -251,6 +251,8 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
                         ).expand(notes)
     headline = {**settings, "repeat": MAIN_HEADLINE_REPEAT} if not smoke else settings
     runs += Sweep(items=small, paradigms=paradigms, **headline).expand(notes)
+    # The paradigms on the bare puzzles beside the same paradigms with the family's deductions.
+    runs += Sweep(items=small, paradigms=paradigms, options={"deduce": ["none"]}, **headline).expand(notes)
     for paradigm in paradigms:
         others = [
             name for name in MAIN_SOLVERS.get(paradigm, ()) if registry.solver(paradigm, name).supported()

@@ -26,6 +26,8 @@ def instances(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, configuration): repetitions folded."""
     keys = INSTANCE + ["label"]
     df = df.assign(solver_text=_solver_text(df))
+    for col in ("time_deduce", "settled"):  # records from before the deduction stage: none ran
+        df[col] = pd.to_numeric(df[col], errors="coerce").fillna(0) if col in df.columns else 0.0
     return (
         df.groupby(keys, dropna=False, sort=True)
         .agg(
@@ -35,6 +37,8 @@ def instances(df: pd.DataFrame) -> pd.DataFrame:
             time_min=("time_total", "min"),
             time_max=("time_total", "max"),
             repeats=("time_total", "size"),
+            deduce=("time_deduce", "median"),
+            settled=("settled", "median"),
             complete=("complete", "first"),
             paradigm=("paradigm", "first"),
             encoding=("encoding", "first"),
@@ -64,7 +68,8 @@ def _solver_text(df: pd.DataFrame) -> pd.Series:
 
 
 def solved_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration and family: puzzles, solved, PAR-2 (mean seconds per puzzle), and for
+    """Per configuration and family: puzzles, solved, PAR-2 (mean seconds per puzzle), the
+    deduction stage's mean seconds and settled cells per puzzle (both in the PAR-2), and for
     configurations run more than once the repetitions and the spread of their times (the median
     over puzzles of (slowest - fastest) / median repetition; NaN for single runs)."""
     inst = instances(df)
@@ -77,6 +82,8 @@ def solved_table(df: pd.DataFrame) -> pd.DataFrame:
             puzzles=("solved", "size"),
             solved=("solved", "sum"),
             par2=("par2", "mean"),
+            deduce=("deduce", "mean"),
+            settled=("settled", "mean"),
             repeats=("repeats", "max"),
             spread=("spread", "median"),
             complete=("complete", "first"),
@@ -245,9 +252,9 @@ def _tables(df: pd.DataFrame) -> list[str]:
         ]
     shown = table.drop(columns=["puzzles", "complete", "repeats"] + ([] if repeated else ["spread"]))
     lines.append(
-        shown.rename(columns={"par2": "PAR-2", "spread": "repeats, spread"}).to_string(
-            index=False, float_format=lambda x: f"{x:.3f}"
-        )
+        shown.rename(
+            columns={"par2": "PAR-2", "deduce": "deduce s", "settled": "settled", "spread": "repeats, spread"}
+        ).to_string(index=False, float_format=lambda x: f"{x:.3f}")
     )
     if repeated:
         lines.append(

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .. import deduce as deduction
 from .. import registry
 from ..errors import EncodingError, PuzzleError, SolverUnavailable
 from ..model import Family, Puzzle, family_spec
@@ -284,7 +285,8 @@ def normalise_options(
 
     Options another encoding or backend declares are dropped (a sweep over several families
     shares one option list); an invalid value raises :class:`EncodingError`. None when the
-    configuration is not registered.
+    configuration is not registered. ``deduce`` names the deduction stage (every configuration
+    but a peer's takes it), kept as the deduction's name unless it is the family's default.
     """
     try:
         spec = registry.get(family, paradigm, encoding)
@@ -293,6 +295,10 @@ def normalise_options(
         return None
     known = {opt.name: opt for opt in (*spec.options, *backend_opts)}
     out: dict[str, Any] = {}
+    if "deduce" in given and not registry.paradigm(paradigm).peer:
+        name = deduction.deducer(family, given["deduce"])
+        if name != deduction.default_deduction(family):
+            out["deduce"] = name
     for name, value in given.items():
         opt = known.get(name)
         if opt is None:
