@@ -48,9 +48,9 @@ from tqdm.auto import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import janko  # noqa: E402  (the corpus, warm-up, GC isolation and judging of janko.py)
+
 from puzzlebench import registry  # noqa: E402
 from puzzlebench.bench.metadata import git_commit, machine, timestamp, versions  # noqa: E402
-from puzzlebench.model import Family  # noqa: E402
 from puzzlebench.stats import fit_power_law  # noqa: E402
 
 #: Families whose encodings have a ``connectivity`` option and whose corpus janko.py reads.
@@ -59,11 +59,26 @@ RELAXED = "none"
 #: Variants run only on boards of at most this many cells (the closure's n^2 rules).
 MAX_CELLS = {("asp", "default", "closure"): 400, ("asp", "seed000", "closure"): 400}
 #: The main size figure of each paradigm's encoding.
-SIZE_KEY = {"asp": "size_rules", "sat": "size_clauses", "smt": "size_assertions", "cp": "size_constraints",
-            "mip": "size_constraints"}
+SIZE_KEY = {
+    "asp": "size_rules",
+    "sat": "size_clauses",
+    "smt": "size_assertions",
+    "cp": "size_constraints",
+    "mip": "size_constraints",
+}
 #: The per-run columns kept in ``runs.csv`` (small enough to commit; rows.jsonl has everything).
-RUN_COLUMNS = ("variant", "puzzle_id", "cells", "status", "correct", "time_total", "time_build", "time_solve",
-               "size", "search_choices")
+RUN_COLUMNS = (
+    "variant",
+    "puzzle_id",
+    "cells",
+    "status",
+    "correct",
+    "time_total",
+    "time_build",
+    "time_solve",
+    "size",
+    "search_choices",
+)
 
 
 @dataclass(frozen=True)
@@ -95,8 +110,11 @@ def variants(paradigms: list[str], family: str = "kuromasu") -> list[Variant]:
             if option is None:
                 continue
             for value in option.choices:
-                out.append(Variant(paradigm, spec.name, value,
-                                   default=spec.name == "default" and value == option.default))
+                out.append(
+                    Variant(
+                        paradigm, spec.name, value, default=spec.name == "default" and value == option.default
+                    )
+                )
     return out
 
 
@@ -129,43 +147,55 @@ def summarise(records: list[dict[str, Any]], chosen: list[Variant]) -> list[dict
         # Growth with the board over the runs that finished (timeouts would flatten the curve).
         done = [r for r in ran if r["status"] in ("sat", "unsat") and r.get("time_total")]
         time_fit = fit_power_law([r["cells"] for r in done], [r["time_total"] for r in done])
-        size_fit = fit_power_law([r["cells"] for r in done if r.get(size_key)], [r[size_key] for r in done if r.get(size_key)])
-        rows.append({
-            "paradigm": v.paradigm,
-            "encoding": v.encoding,
-            "connectivity": v.connectivity,
-            "default": v.default,
-            "relaxed": v.connectivity == RELAXED,
-            "puzzles": len(runs),
-            "skipped": len(runs) - len(ran),
-            "solved": sum(r["correct"] for r in ran) if v.connectivity != RELAXED else None,
-            "unique_without_rule": (sum(r["status"] == "sat" and r["verdict"] == "valid" and r["count"] == 1
-                                        for r in ran) if v.connectivity == RELAXED else None),
-            "timeouts": sum(r["status"] == "timeout" for r in ran),
-            "errors": sum(r["status"] not in ("sat", "unsat", "timeout") for r in ran),
-            "total_s": sum(times),
-            "median_ms": 1000 * statistics.median(times) if times else None,
-            "worst_id": worst["puzzle_id"] if worst else None,
-            "worst_s": worst.get("time_total") if worst else None,
-            "size": size_key.removeprefix("size_"),
-            "mean_size": statistics.fmean(sizes) if sizes else None,
-            "mean_choices": statistics.fmean(choices) if choices else None,
-            "vs_none": own_total / relaxed if own_total is not None and relaxed else None,
-            "vs_default": own_total / default if own_total is not None and default else None,
-            **_fit_columns("time", time_fit),
-            **_fit_columns("size", size_fit),
-        })
+        size_fit = fit_power_law(
+            [r["cells"] for r in done if r.get(size_key)], [r[size_key] for r in done if r.get(size_key)]
+        )
+        rows.append(
+            {
+                "paradigm": v.paradigm,
+                "encoding": v.encoding,
+                "connectivity": v.connectivity,
+                "default": v.default,
+                "relaxed": v.connectivity == RELAXED,
+                "puzzles": len(runs),
+                "skipped": len(runs) - len(ran),
+                "solved": sum(r["correct"] for r in ran) if v.connectivity != RELAXED else None,
+                "unique_without_rule": (
+                    sum(r["status"] == "sat" and r["verdict"] == "valid" and r["count"] == 1 for r in ran)
+                    if v.connectivity == RELAXED
+                    else None
+                ),
+                "timeouts": sum(r["status"] == "timeout" for r in ran),
+                "errors": sum(r["status"] not in ("sat", "unsat", "timeout") for r in ran),
+                "total_s": sum(times),
+                "median_ms": 1000 * statistics.median(times) if times else None,
+                "worst_id": worst["puzzle_id"] if worst else None,
+                "worst_s": worst.get("time_total") if worst else None,
+                "size": size_key.removeprefix("size_"),
+                "mean_size": statistics.fmean(sizes) if sizes else None,
+                "mean_choices": statistics.fmean(choices) if choices else None,
+                "vs_none": own_total / relaxed if own_total is not None and relaxed else None,
+                "vs_default": own_total / default if own_total is not None and default else None,
+                **_fit_columns("time", time_fit),
+                **_fit_columns("size", size_fit),
+            }
+        )
     return rows
 
 
 def _fit_columns(what: str, fit) -> dict[str, Any]:
     """``<what>_k`` with its 95% interval, the cells it spans, or why there is no fit."""
+
     def num(x: float) -> float | None:
         return None if x != x else round(x, 3)  # NaN -> None
 
-    return {f"{what}_k": num(fit.k), f"{what}_k_low": num(fit.k_low), f"{what}_k_high": num(fit.k_high),
-            f"{what}_fit_cells": f"{fit.cells_min:g}-{fit.cells_max:g}" if fit.sizes else None,
-            f"{what}_fit_note": fit.reason or None}
+    return {
+        f"{what}_k": num(fit.k),
+        f"{what}_k_low": num(fit.k_low),
+        f"{what}_k_high": num(fit.k_high),
+        f"{what}_fit_cells": f"{fit.cells_min:g}-{fit.cells_max:g}" if fit.sizes else None,
+        f"{what}_fit_note": fit.reason or None,
+    }
 
 
 def write_runs(path: Path, records: list[dict[str, Any]]) -> None:
@@ -179,45 +209,82 @@ def write_runs(path: Path, records: list[dict[str, Any]]) -> None:
             if r.get("skipped"):
                 continue
             size = r.get(SIZE_KEY.get(r["variant"].split("/")[0], ""))
-            out.writerow([r["variant"], r["puzzle_id"], r["cells"], r["status"], r.get("correct"),
-                          r.get("time_total"), r.get("time_build"), r.get("time_solve"), size,
-                          r.get("search_choices")])
+            out.writerow(
+                [
+                    r["variant"],
+                    r["puzzle_id"],
+                    r["cells"],
+                    r["status"],
+                    r.get("correct"),
+                    r.get("time_total"),
+                    r.get("time_build"),
+                    r.get("time_solve"),
+                    size,
+                    r.get("search_choices"),
+                ]
+            )
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     def fmt(value: Any, spec: str) -> str:
         return "-" if value is None else format(value, spec)
 
-    head = (f"{'variant':30} {'solved':>9} {'skip':>5} {'t/o':>4} {'total s':>9} {'median ms':>10} "
-            f"{'worst s':>8} {'mean size':>14} {'choices':>9} {'vs none':>8} {'vs dflt':>8}")
+    head = (
+        f"{'variant':30} {'solved':>9} {'skip':>5} {'t/o':>4} {'total s':>9} {'median ms':>10} "
+        f"{'worst s':>8} {'mean size':>14} {'choices':>9} {'vs none':>8} {'vs dflt':>8}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         name = f"{r['paradigm']}/{r['encoding']}/{r['connectivity']}" + ("*" if r["default"] else "")
-        solved = (f"{r['solved']}/{r['puzzles'] - r['skipped']}" if r["solved"] is not None
-                  else f"({r['unique_without_rule']} u)")
+        solved = (
+            f"{r['solved']}/{r['puzzles'] - r['skipped']}"
+            if r["solved"] is not None
+            else f"({r['unique_without_rule']} u)"
+        )
         size = f"{fmt(r['mean_size'], '.0f')} {r['size'][:7]}"
         lines.append(
             f"{name:30} {solved:>9} {r['skipped']:>5} {r['timeouts']:>4} {r['total_s']:>9.2f} "
             f"{fmt(r['median_ms'], '.1f'):>10} {fmt(r['worst_s'], '.2f'):>8} {size:>14} "
-            f"{fmt(r['mean_choices'], '.0f'):>9} {fmt(r['vs_none'], '.2f'):>8} {fmt(r['vs_default'], '.2f'):>8}")
-    lines.append("* the paradigm's default; (N u): puzzles the relaxation solved uniquely and validly; "
-                 "ratios are totals on the same puzzles")
+            f"{fmt(r['mean_choices'], '.0f'):>9} {fmt(r['vs_none'], '.2f'):>8} {fmt(r['vs_default'], '.2f'):>8}"
+        )
+    lines.append(
+        "* the paradigm's default; (N u): puzzles the relaxation solved uniquely and validly; "
+        "ratios are totals on the same puzzles"
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=janko.DEFAULT_CORPUS, help="directory holding the janko datasets")
-    ap.add_argument("--family", choices=[f for f in FAMILIES if f in janko.FAMILIES], default="kuromasu",
-                    help="corpus family (default kuromasu, seed 000's)")
-    ap.add_argument("--paradigm", action="append", choices=registry.PARADIGMS,
-                    help="paradigm to run (repeatable; default: every installed one)")
+    ap.add_argument(
+        "--corpus", type=Path, default=janko.DEFAULT_CORPUS, help="directory holding the janko datasets"
+    )
+    ap.add_argument(
+        "--family",
+        choices=[f for f in FAMILIES if f in janko.FAMILIES],
+        default="kuromasu",
+        help="corpus family (default kuromasu, seed 000's)",
+    )
+    ap.add_argument(
+        "--paradigm",
+        action="append",
+        choices=registry.PARADIGMS,
+        help="paradigm to run (repeatable; default: every installed one)",
+    )
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of the corpus")
-    ap.add_argument("--every", type=int, default=1,
-                    help="every Nth puzzle of those (a sample across the corpus's board sizes; default 1: all)")
+    ap.add_argument(
+        "--every",
+        type=int,
+        default=1,
+        help="every Nth puzzle of those (a sample across the corpus's board sizes; default 1: all)",
+    )
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
-    ap.add_argument("--out", type=Path, default=None,
-                    help="output directory (default results/connectivity, results/connectivity-<family> for others)")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output directory (default results/connectivity, results/connectivity-<family> for others)",
+    )
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
@@ -237,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     context = {"git_commit": git_commit(), "machine": machine()}
     janko.warm_up(paradigms, [family])
     malformed: list[tuple[str, str]] = []
-    entries = janko.corpus(args.corpus, family, args.limit, malformed)[::args.every]
+    entries = janko.corpus(args.corpus, family, args.limit, malformed)[:: args.every]
     gc.collect()
     gc.freeze()
     meter = janko.GcMeter()
@@ -253,9 +320,17 @@ def main(argv: list[str] | None = None) -> int:
                 if not v.runs_on(cells):
                     record = {"variant": v.name, "puzzle_id": entry.id, "skipped": True, "cells": cells}
                 else:
-                    record = meter.measure(lambda: janko.run_one(
-                        entry, suite, v.paradigm, args.timeout, context,
-                        encoding=v.encoding, options={"connectivity": v.connectivity}))
+                    record = meter.measure(
+                        lambda: janko.run_one(
+                            entry,
+                            suite,
+                            v.paradigm,
+                            args.timeout,
+                            context,
+                            encoding=v.encoding,
+                            options={"connectivity": v.connectivity},
+                        )
+                    )
                     record.update(variant=v.name, puzzle_id=entry.id, cells=cells)
                 lines.append(json.dumps(record, default=str))
                 sink.write(lines[-1] + "\n")
@@ -284,10 +359,10 @@ def main(argv: list[str] | None = None) -> int:
             "vs_none": "total_s / the same encoding's total with connectivity=none, on the same puzzles",
             "vs_default": "total_s / the paradigm's default variant's total, on the same puzzles",
             "mean_size": "mean of the paradigm's main size figure (asp rules, sat clauses, smt assertions, "
-                         "cp and mip constraints) as reported after solving (lazy cuts included)",
+            "cp and mip constraints) as reported after solving (lazy cuts included)",
             "time_k": "exponent k of total time ~ a * cells**k fitted to the per-size medians of the runs that "
-                      "finished (sat or unsat), with its 95% interval (time_k_low, time_k_high) over the cells "
-                      "in time_fit_cells; time_fit_note says why there is none (stats.fit_power_law)",
+            "finished (sat or unsat), with its 95% interval (time_k_low, time_k_high) over the cells "
+            "in time_fit_cells; time_fit_note says why there is none (stats.fit_power_law)",
             "size_k": "the same fit for the main size figure",
         },
         "summary": summary,
@@ -296,7 +371,9 @@ def main(argv: list[str] | None = None) -> int:
         "machine": context["machine"],
         "timestamp": timestamp(),
     }
-    (args.out / "summary.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    (args.out / "summary.json").write_text(
+        json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8"
+    )
     print(table(summary))
     print(f"wrote {args.out}/rows.jsonl, runs.csv, summary.json, summary.csv ({elapsed:.0f} s)")
     return 0

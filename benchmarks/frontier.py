@@ -65,16 +65,24 @@ def configurations(paradigms: list[str], all_options: bool) -> list[tuple[str, d
         out.append((paradigm, {}))
         option = next((o for o in spec.options if o.name == "connectivity"), None)
         if all_options and option is not None:
-            out += [(paradigm, {"connectivity": v}) for v in option.choices
-                    if v != option.default and v not in option.relaxing]
+            out += [
+                (paradigm, {"connectivity": v})
+                for v in option.choices
+                if v != option.default and v not in option.relaxing
+            ]
     return out
 
 
 def solve_one(item: Any, paradigm: str, options: dict[str, Any], timeout: float) -> dict[str, Any]:
     result = pb.solve(item.puzzle, paradigm, count=2, timeout=timeout, strict=False, **options)
     record = result.to_record()
-    record.update(kind="solve", puzzle_id=item.id, options=options, timestamp=timestamp(),
-                  correct=bool(result.unique and item.solution is not None and result.solutions[0] == item.solution))
+    record.update(
+        kind="solve",
+        puzzle_id=item.id,
+        options=options,
+        timestamp=timestamp(),
+        correct=bool(result.unique and item.solution is not None and result.solutions[0] == item.solution),
+    )
     return record
 
 
@@ -84,23 +92,41 @@ def generate_one(side: int, seed: int) -> dict[str, Any]:
     started = time.perf_counter()
     gen = generate(FAMILY, side, side, seed=seed, paradigm="none")
     seconds = time.perf_counter() - started
-    return {"kind": "generate", "paradigm": "generator", "options": {}, "puzzle_id": f"{side}x{side}-s{seed}",
-            "time_total": seconds, "correct": True, "stats": gen.stats, "timestamp": timestamp(),
-            "status": "sat"}
+    return {
+        "kind": "generate",
+        "paradigm": "generator",
+        "options": {},
+        "puzzle_id": f"{side}x{side}-s{seed}",
+        "time_total": seconds,
+        "correct": True,
+        "stats": gen.stats,
+        "timestamp": timestamp(),
+        "status": "sat",
+    }
 
 
 def summarise(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in records:
-        groups.setdefault((r["kind"], r["paradigm"], json.dumps(r.get("options") or {}, sort_keys=True)), []).append(r)
+        groups.setdefault(
+            (r["kind"], r["paradigm"], json.dumps(r.get("options") or {}, sort_keys=True)), []
+        ).append(r)
     rows = []
     for (kind, paradigm, options), runs in groups.items():
         times = [r["time_total"] for r in runs]
-        rows.append({"kind": kind, "paradigm": paradigm, "options": json.loads(options), "runs": len(runs),
-                     "solved": sum(r["correct"] for r in runs),
-                     "median_s": statistics.median(times), "worst_s": max(times),
-                     "build_median_s": statistics.median(r.get("time_build") or 0.0 for r in runs),
-                     "statuses": sorted({r["status"] for r in runs})})
+        rows.append(
+            {
+                "kind": kind,
+                "paradigm": paradigm,
+                "options": json.loads(options),
+                "runs": len(runs),
+                "solved": sum(r["correct"] for r in runs),
+                "median_s": statistics.median(times),
+                "worst_s": max(times),
+                "build_median_s": statistics.median(r.get("time_build") or 0.0 for r in runs),
+                "statuses": sorted({r["status"] for r in runs}),
+            }
+        )
     return rows
 
 
@@ -108,15 +134,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--side", type=int, default=100, help="board side (a bundled gen-kuromasu size)")
     parser.add_argument("--paradigm", action="append", help="paradigms (default: every installed one)")
-    parser.add_argument("--all-options", action="store_true", help="every connectivity value that keeps the rule")
+    parser.add_argument(
+        "--all-options", action="store_true", help="every connectivity value that keeps the rule"
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
     parser.add_argument("--generate-seed", type=int, action="append", help="generator seeds (default: 1)")
     parser.add_argument("--no-generate", action="store_true", help="leave the generator out")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
 
-    paradigms = args.paradigm or [p for p in registry.available(registry.PARADIGMS)
-                                  if FAMILY in {s.family for s in registry.encodings(paradigm=p)}]
+    paradigms = args.paradigm or [
+        p
+        for p in registry.available(registry.PARADIGMS)
+        if FAMILY in {s.family for s in registry.encodings(paradigm=p)}
+    ]
     items = boards(args.side)
     configs = configurations(paradigms, args.all_options)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -126,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
     records: list[dict[str, Any]] = []
     with (args.out / "rows.jsonl").open("w", encoding="utf-8") as sink:
+
         def keep(record: dict[str, Any]) -> None:
             records.append(record)
             sink.write(json.dumps(record, default=str) + "\n")
@@ -139,13 +171,23 @@ def main(argv: list[str] | None = None) -> int:
                 keep(generate_one(args.side, seed))
 
     summary = summarise(records)
-    doc = {"summary": summary, "side": args.side, "timeout": args.timeout, "count": 2,
-           "versions": versions(), "machine": machine(), "git_commit": git_commit(), "timestamp": timestamp()}
+    doc = {
+        "summary": summary,
+        "side": args.side,
+        "timeout": args.timeout,
+        "count": 2,
+        "versions": versions(),
+        "machine": machine(),
+        "git_commit": git_commit(),
+        "timestamp": timestamp(),
+    }
     (args.out / "summary.json").write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
     for row in summary:
         opts = ",".join(f"{k}={v}" for k, v in row["options"].items())
-        print(f"{row['kind']:8s} {row['paradigm']:9s} {opts:24s} {row['solved']}/{row['runs']} "
-              f"median {row['median_s']:7.2f} s  worst {row['worst_s']:7.2f} s  {','.join(row['statuses'])}")
+        print(
+            f"{row['kind']:8s} {row['paradigm']:9s} {opts:24s} {row['solved']}/{row['runs']} "
+            f"median {row['median_s']:7.2f} s  worst {row['worst_s']:7.2f} s  {','.join(row['statuses'])}"
+        )
     return 0
 
 

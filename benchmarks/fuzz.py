@@ -33,7 +33,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import random
 import re
 import resource
@@ -43,8 +42,9 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
@@ -57,13 +57,102 @@ from puzzlebench.model import Family, Hitori, Kuromasu, LightBulbs, LightUp, Nur
 ROUNDTRIP_MAX_CELLS = 10_000
 #: Characters that have broken readers before: non-ASCII digits (``str.isdigit`` accepts them),
 #: a byte-order mark, control characters, separators of other alphabets.
-TRICKY = ["²", "³", "¹", "٣", "۴", "߀", "०", "১", "௧", "໑", "１", "Ⅻ", "½", "\ufeff", "\x00", "\x0b", "\x0c",
-          "\x1c", "\x85", "\u2028", "\u2029", "\r", "\t", "\n", " ", "\u00a0", "\u200b", "é", "😀", "-", "+", ".",
-          "..", ":", ";", ",", "|", "[|", "|]", "=", "(", ")", "{", "}", "[", "]", "\"", "'", "%", "#", "?", "*",
-          "_", "/", "\\", "x", "o", "B", "e", "E", "inf", "nan", "null", "true", "[]", "{}"]
-NUMBERS = ["0", "-1", "1", "4", "5", "9", "10", "26", "1296", "100000", "99999999999", "9" * 5000, "1" + "0" * 4400,
-           "0" * 5000 + "7",
-           "1e5", "1.5", "0x10", "²", "١٠", "１２", "-0", "+3", "007", " 3", "3 ", ""]
+TRICKY = [
+    "²",
+    "³",
+    "¹",
+    "٣",
+    "۴",
+    "߀",
+    "०",
+    "১",
+    "௧",
+    "໑",
+    "１",
+    "Ⅻ",
+    "½",
+    "\ufeff",
+    "\x00",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\r",
+    "\t",
+    "\n",
+    " ",
+    "\u00a0",
+    "\u200b",
+    "é",
+    "😀",
+    "-",
+    "+",
+    ".",
+    "..",
+    ":",
+    ";",
+    ",",
+    "|",
+    "[|",
+    "|]",
+    "=",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "%",
+    "#",
+    "?",
+    "*",
+    "_",
+    "/",
+    "\\",
+    "x",
+    "o",
+    "B",
+    "e",
+    "E",
+    "inf",
+    "nan",
+    "null",
+    "true",
+    "[]",
+    "{}",
+]
+NUMBERS = [
+    "0",
+    "-1",
+    "1",
+    "4",
+    "5",
+    "9",
+    "10",
+    "26",
+    "1296",
+    "100000",
+    "99999999999",
+    "9" * 5000,
+    "1" + "0" * 4400,
+    "0" * 5000 + "7",
+    "1e5",
+    "1.5",
+    "0x10",
+    "²",
+    "١٠",
+    "１２",
+    "-0",
+    "+3",
+    "007",
+    " 3",
+    "3 ",
+    "",
+]
 EXTENSIONS = sorted({ext for fmt in formats.FORMATS.values() for ext in fmt.extensions} | {".txt", ".json"})
 
 
@@ -133,8 +222,9 @@ def samples(seed_dir: Path) -> tuple[list[dict[str, Any]], list[bytes]]:
             if solution is not None:
                 record["solution"] = formats.dump_solution(puzzle, solution, "janko")
             family = family_spec(puzzle).janko.dataset_names[0]
-            janko_docs.append(json.dumps({"name": family, "data": {"p1": record, "p2": dict(record)}},
-                                         indent=1).encode())
+            janko_docs.append(
+                json.dumps({"name": family, "data": {"p1": record, "p2": dict(record)}}, indent=1).encode()
+            )
     return out, janko_docs
 
 
@@ -168,7 +258,7 @@ def mutate_text(rng: random.Random, text: str, donors: list[str]) -> str:
         numbers = list(re.finditer(r"\d+", text))
         if numbers:
             m = rng.choice(numbers)
-            return text[:m.start()] + rng.choice(NUMBERS) + text[m.end():]
+            return text[: m.start()] + rng.choice(NUMBERS) + text[m.end() :]
         return text + rng.choice(NUMBERS)
     if op == 5:
         return "\ufeff" + text
@@ -188,7 +278,7 @@ def mutate_text(rng: random.Random, text: str, donors: list[str]) -> str:
     if op == 8:
         donor = rng.choice(donors)
         c, d = _span(rng, donor)
-        return text[:a] + donor[c:d + rng.randrange(0, 60)] + text[b:]
+        return text[:a] + donor[c : d + rng.randrange(0, 60)] + text[b:]
     if op == 9:
         return text.replace("\n", rng.choice(("\r\n", "\r", "\n\n", " ", "\u2028")))
     if op == 10:
@@ -213,7 +303,7 @@ def mutate_bytes(rng: random.Random, data: bytes) -> bytes:
 
 
 ODD_VALUES: list[Any] = [42, None, [], {}, [1, 2, 3], True, 1.5, "", "\n", {"problem": 1}, "x" * 50]
-ODD_IDS = ["x\nrow(99).", "a\rb", "\x00", "tab\there", "\u2028", "kind: lightup", "" , "é😀"]
+ODD_IDS = ["x\nrow(99).", "a\rb", "\x00", "tab\there", "\u2028", "kind: lightup", "", "é😀"]
 
 
 def mutate_janko(rng: random.Random, data: bytes, donors: list[str]) -> bytes:
@@ -267,8 +357,9 @@ def _cli_convert(path: str, target: str) -> None:
             pass
 
 
-def run_case(rng: random.Random, case: int, pool: list[dict[str, Any]], janko_docs: list[bytes],
-             tmp: Path) -> tuple[str, Callable[[], Any], str]:
+def run_case(
+    rng: random.Random, case: int, pool: list[dict[str, Any]], janko_docs: list[bytes], tmp: Path
+) -> tuple[str, Callable[[], Any], str]:
     """(target, the call, a printable description of the input)."""
     donors = [s["text"] for s in pool]
     sample = rng.choice(pool)
@@ -360,8 +451,14 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
                     if problem:
                         outcomes["roundtrip"] += 1
                         if len(roundtrips) < 20:
-                            roundtrips.append({"case": str(case), "target": target, "problem": problem,
-                                               "input": shown[:300]})
+                            roundtrips.append(
+                                {
+                                    "case": str(case),
+                                    "target": target,
+                                    "problem": problem,
+                                    "input": shown[:300],
+                                }
+                            )
                 outcomes["ok"] += 1
             except Hang:
                 outcomes["hang"] += 1
@@ -373,7 +470,9 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
             except RoundTrip as exc:
                 outcomes["roundtrip"] += 1
                 if len(roundtrips) < 20:
-                    roundtrips.append({"case": str(case), "target": target, "problem": str(exc), "input": shown[:300]})
+                    roundtrips.append(
+                        {"case": str(case), "target": target, "problem": str(exc), "input": shown[:300]}
+                    )
             except PuzzleError as exc:
                 outcomes["puzzle_error"] += 1
                 if isinstance(exc, RequestError):  # the case asked for something no text can give
@@ -384,7 +483,9 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
                     group = unlocated.setdefault(key, {"count": 0, "examples": []})
                     group["count"] += 1
                     if len(group["examples"]) < 3:
-                        group["examples"].append({"case": case, "message": str(exc)[:200], "input": shown[:300]})
+                        group["examples"].append(
+                            {"case": case, "message": str(exc)[:200], "input": shown[:300]}
+                        )
             except Exception as exc:  # noqa: BLE001 - the very thing being counted
                 outcomes["non_project"] += 1
                 key = (target, type(exc).__name__, _where(exc))
@@ -397,16 +498,22 @@ def fuzz(cases: int, seed: int, case_timeout: float, seed_dir: Path) -> dict[str
             for leftover in tmp.iterdir():
                 leftover.unlink()
     elapsed = time.perf_counter() - start
-    failures = sorted(({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in groups.items()),
-                      key=lambda g: -g["count"])
-    unplaced = sorted(({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in unlocated.items()),
-                      key=lambda g: -g["count"])
+    failures = sorted(
+        ({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in groups.items()),
+        key=lambda g: -g["count"],
+    )
+    unplaced = sorted(
+        ({"target": t, "exception": e, "where": w, **g} for (t, e, w), g in unlocated.items()),
+        key=lambda g: -g["count"],
+    )
     return {
         "cases": cases,
         "seed": seed,
         "non_project_exceptions": outcomes["non_project"],
         "hangs": outcomes["hang"],
-        "cli_tracebacks": sum(g["count"] for g in failures if g["target"] == "cli:convert" and g["exception"] != "Hang"),
+        "cli_tracebacks": sum(
+            g["count"] for g in failures if g["target"] == "cli:convert" and g["exception"] != "Hang"
+        ),
         "roundtrip_mismatches": outcomes["roundtrip"],
         "errors_without_line_and_column": outcomes["unlocated"],
         "outcomes": dict(outcomes),
@@ -424,8 +531,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--case-timeout", type=float, default=5.0, help="seconds before a case counts as a hang")
-    parser.add_argument("--memory", type=int, default=4096, metavar="MB", help="data-segment limit of this process")
+    parser.add_argument(
+        "--case-timeout", type=float, default=5.0, help="seconds before a case counts as a hang"
+    )
+    parser.add_argument(
+        "--memory", type=int, default=4096, metavar="MB", help="data-segment limit of this process"
+    )
     parser.add_argument("--seeds", default=str(REPO / "puzzles" / "seeds"), help="folder of valid samples")
     parser.add_argument("--out", default=str(REPO / "results" / "fuzz.json"))
     args = parser.parse_args(argv)
@@ -436,17 +547,23 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1, ensure_ascii=True) + "\n", encoding="utf-8")
-    print(f"{report['cases']} cases in {report['seconds']} s: {report['non_project_exceptions']} non-project "
-          f"exception(s), {report['hangs']} hang(s), {report['cli_tracebacks']} CLI traceback(s), "
-          f"{report['roundtrip_mismatches']} round-trip mismatch(es), {report['errors_without_line_and_column']} "
-          f"input error(s) without line and column -> {out}")
+    print(
+        f"{report['cases']} cases in {report['seconds']} s: {report['non_project_exceptions']} non-project "
+        f"exception(s), {report['hangs']} hang(s), {report['cli_tracebacks']} CLI traceback(s), "
+        f"{report['roundtrip_mismatches']} round-trip mismatch(es), {report['errors_without_line_and_column']} "
+        f"input error(s) without line and column -> {out}"
+    )
     for group in report["failures"][:15]:
         print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
     if report["errors_without_line_and_column"]:
         print(f"  {report['errors_without_line_and_column']} input error(s) without line and column:")
         for group in report["unlocated"][:15]:
             print(f"  {group['count']:5d}  {group['target']:<16} {group['exception']:<20} {group['where']}")
-    return 1 if report["non_project_exceptions"] or report["hangs"] or report["errors_without_line_and_column"] else 0
+    return (
+        1
+        if report["non_project_exceptions"] or report["hangs"] or report["errors_without_line_and_column"]
+        else 0
+    )
 
 
 if __name__ == "__main__":

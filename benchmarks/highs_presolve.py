@@ -71,19 +71,30 @@ def presolved(model, rule_off: int) -> dict:
 def solved(puzzle, truth, options: dict, timeout: float) -> dict:
     result = pb.solve(puzzle, "mip", count=2, timeout=timeout, **options)
     extra = result.extra
-    return {"status": result.status.value, "answers": len(result.solutions), "exhausted": result.exhausted,
-            "unique": result.status.value == "sat" and result.exhausted and len(result.solutions) == 1,
-            "correct": all(s.cells == truth.cells for s in result.solutions),
-            "time_build_s": round(result.timings.build, 3), "time_total_s": round(result.timings.total, 3),
-            "cpu_s": round(result.timings.cpu, 3), "runs": extra.get("runs", 0),
-            "lazy_rounds": extra.get("lazy_rounds", 0), "infeasible_reseeded": extra.get("infeasible_reseeded", 0),
-            "infeasible_confirmations": extra.get("infeasible_confirmations", 0)}
+    return {
+        "status": result.status.value,
+        "answers": len(result.solutions),
+        "exhausted": result.exhausted,
+        "unique": result.status.value == "sat" and result.exhausted and len(result.solutions) == 1,
+        "correct": all(s.cells == truth.cells for s in result.solutions),
+        "time_build_s": round(result.timings.build, 3),
+        "time_total_s": round(result.timings.total, 3),
+        "cpu_s": round(result.timings.cpu, 3),
+        "runs": extra.get("runs", 0),
+        "lazy_rounds": extra.get("lazy_rounds", 0),
+        "infeasible_reseeded": extra.get("infeasible_reseeded", 0),
+        "infeasible_confirmations": extra.get("infeasible_confirmations", 0),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("puzzles", nargs="*", type=Path, help="puzzle files (default: the bundled 100x100 Kuromasu boards)")
-    ap.add_argument("--rules", default="0-18", help="presolve rule bits to switch off one at a time (default 0-18)")
+    ap.add_argument(
+        "puzzles", nargs="*", type=Path, help="puzzle files (default: the bundled 100x100 Kuromasu boards)"
+    )
+    ap.add_argument(
+        "--rules", default="0-18", help="presolve rule bits to switch off one at a time (default 0-18)"
+    )
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per solve (default 60)")
     ap.add_argument("--no-rules", action="store_true", help="leave the presolve-rule measurement out")
     ap.add_argument("--no-solve", action="store_true", help="leave the solves out")
@@ -103,7 +114,12 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_rules:
             spec = registry.get(puzzle.family, "mip")
             model = spec.build(puzzle, spec.resolve({}))
-            base = {"kind": "rules", "puzzle": path.name, "model_rows": model.num_rows, "model_cols": model.num_cols}
+            base = {
+                "kind": "rules",
+                "puzzle": path.name,
+                "model_rows": model.num_rows,
+                "model_cols": model.num_cols,
+            }
             every = (1 << (max(bits) + 1)) - 1
             whole = {**base, "rule_off": None, **presolved(model, 0)}
             rows += [whole, {**base, "rule_off": "all", **presolved(model, every)}]
@@ -111,21 +127,43 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append({**base, "rule_off": bit, **presolved(model, 1 << bit)})
                 if rows[-1]["cols"] > whole["cols"]:  # a rule that matters: what it does alone
                     deciding.add(bit)
-                    rows.append({**base, "rule_off": f"all but {bit}", **presolved(model, every & ~(1 << bit))})
+                    rows.append(
+                        {**base, "rule_off": f"all but {bit}", **presolved(model, every & ~(1 << bit))}
+                    )
         if not args.no_solve:
             for name, options in VARIANTS.items():
-                rows.append({"kind": "solve", "puzzle": path.name, "variant": name, "options": options,
-                             **solved(puzzle, truth, options, args.timeout)})
+                rows.append(
+                    {
+                        "kind": "solve",
+                        "puzzle": path.name,
+                        "variant": name,
+                        "options": options,
+                        **solved(puzzle, truth, options, args.timeout),
+                    }
+                )
     summary = {
-        "kind": "highs-presolve", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
+        "kind": "highs-presolve",
+        "timestamp": timestamp(),
+        "commit": git_commit(),
+        "machine": machine(),
         "versions": versions(),
-        "settings": {"puzzles": [p.name for p in paths], "rules": bits, "timeout_s": args.timeout,
-                     "variants": VARIANTS},
+        "settings": {
+            "puzzles": [p.name for p in paths],
+            "rules": bits,
+            "timeout_s": args.timeout,
+            "variants": VARIANTS,
+        },
         "rules_whose_removal_leaves_columns": sorted(deciding),
-        "solve": {name: {"unique": sum(r["unique"] for r in rows if r.get("variant") == name),
-                         "correct": all(r["correct"] for r in rows if r.get("variant") == name),
-                         "time_total_s": [r["time_total_s"] for r in rows if r.get("variant") == name]}
-                  for name in VARIANTS} if not args.no_solve else {},
+        "solve": {
+            name: {
+                "unique": sum(r["unique"] for r in rows if r.get("variant") == name),
+                "correct": all(r["correct"] for r in rows if r.get("variant") == name),
+                "time_total_s": [r["time_total_s"] for r in rows if r.get("variant") == name],
+            }
+            for name in VARIANTS
+        }
+        if not args.no_solve
+        else {},
     }
     (args.out / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -42,9 +42,10 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from tqdm.auto import tqdm
 
@@ -81,15 +82,15 @@ COUNT_PROOF, COUNT_PEER = 2, 1
 #: What the summary's figures mean (written into summary.json).
 DEFINITIONS = {
     "total_s": "sum over the puzzles of reading the problem text (time_parse; puzzlekit reads its grid "
-               "inside its own solve) and Result.timings.total: one perf_counter clock around building "
-               "the encoding in Python, loading or grounding it, the search (count=2: an answer and the "
-               "proof there is no other; puzzlekit: count=1) and the verifier's check of each answer",
+    "inside its own solve) and Result.timings.total: one perf_counter clock around building "
+    "the encoding in Python, loading or grounding it, the search (count=2: an answer and the "
+    "proof there is no other; puzzlekit: count=1) and the verifier's check of each answer",
     "cpu_s": "sum of Result.timings.cpu (process_time, all threads) over the same span",
     "gc_s": "time spent in the cyclic garbage collector inside those spans",
     "gc_after_s": "time of the collection run after each solve, off the clock (isolated GC only)",
     "median_s / worst_s": "per-puzzle Result.timings.total",
     "vs_puzzlekit": "total_s over the puzzles puzzlekit ran (on_peer_puzzles_s; all of them unless "
-                    "--peer-every) / puzzlekit's total_s in the same run",
+    "--peer-every) / puzzlekit's total_s in the same run",
 }
 
 
@@ -142,15 +143,22 @@ def shown_path(path: Path) -> str:
         return path.name
 
 
-def corpus(path: Path, family: str, limit: int | None,
-           malformed: list[tuple[str, str]] | None = None, every: int = 1,
-           ids: set[str] | None = None) -> list[JankoEntry]:
+def corpus(
+    path: Path,
+    family: str,
+    limit: int | None,
+    malformed: list[tuple[str, str]] | None = None,
+    every: int = 1,
+    ids: set[str] | None = None,
+) -> list[JankoEntry]:
     """The first ``limit`` readable puzzles of one family's dataset, with their published
     solutions, taking every ``every``-th readable one (the 1st, ``every`` + 1-th, ...), or only
     those whose id is in ``ids``; records that cannot be read go to ``malformed`` as (id, reason)."""
     dataset = path / FAMILIES[family][1] if path.is_dir() else path
     if not dataset.exists():
-        raise SystemExit(f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})")
+        raise SystemExit(
+            f"janko dataset not found: {dataset} (pass --corpus DIR holding {FAMILIES[family][1]})"
+        )
     entries: Iterable[JankoEntry] = iter_janko(dataset, FAMILIES[family][0], malformed)
     if ids is not None:
         entries = (entry for entry in entries if entry.id in ids)
@@ -205,14 +213,22 @@ def warm_up(paradigms: Iterable[str], families: Iterable[str]) -> None:
                 pass
 
 
-def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, context: dict[str, Any],
-            encoding: str = "default", options: dict[str, Any] | None = None) -> dict[str, Any]:
+def run_one(
+    entry: JankoEntry,
+    suite: str,
+    paradigm: str,
+    timeout: float,
+    context: dict[str, Any],
+    encoding: str = "default",
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Solve one puzzle with one encoding of a paradigm (its default unless told) and judge the answer."""
     puzzle = entry.puzzle
     options = dict(options or {})
     count = COUNT_PEER if paradigm == PEER else COUNT_PROOF
     label = make_label(paradigm, encoding, options)
     record: dict[str, Any] = {
+        "config": config_name(paradigm, options.get("deduce")),
         "key": f"{suite}/{entry.id}/{label}",
         "puzzle_id": entry.id,
         "puzzle_hash": puzzle.content_hash(),
@@ -241,7 +257,9 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
     try:
         result = pb.solve(puzzle, paradigm, encoding, count=count, timeout=timeout, strict=False, **options)
     except (EncodingError, SolverUnavailable) as exc:
-        record.update(status="error", verdict="none", count=0, exhausted=False, error=str(exc), time_total=None)
+        record.update(
+            status="error", verdict="none", count=0, exhausted=False, error=str(exc), time_total=None
+        )
         record["matches_published"] = False
         record["correct"] = False
         return record
@@ -262,9 +280,25 @@ def run_one(entry: JankoEntry, suite: str, paradigm: str, timeout: float, contex
     return record
 
 
-def summarise(records: list[dict[str, Any]], families: list[str], paradigms: list[str],
-              timeout: float) -> list[dict[str, Any]]:
-    """Per family and paradigm: solved, total, median, worst; ratio to the peer; targets."""
+def config_name(paradigm: str, deduce: str | None) -> str:
+    """A configuration's name: the paradigm, with the deduction stage it was asked for."""
+    return paradigm if deduce is None else f"{paradigm}[deduce={deduce}]"
+
+
+def configs(paradigms: list[str], deduces: list[str] | None) -> list[tuple[str, dict[str, Any]]]:
+    """Each paradigm once per deduction setting asked for (the peer once, on the bare puzzle)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for paradigm in paradigms:
+        for deduce in [None] if paradigm == PEER or not deduces else deduces:
+            out.append((paradigm, {} if deduce is None else {"deduce": deduce}))
+    return out
+
+
+def summarise(
+    records: list[dict[str, Any]], families: list[str], paradigms: list[str], timeout: float
+) -> list[dict[str, Any]]:
+    """Per family and configuration (a paradigm, with a deduction setting when one was asked
+    for): solved, total, median, worst; ratio to the peer; targets."""
     rows: list[dict[str, Any]] = []
     for family in families:
         fam = FAMILIES[family][0].value
@@ -272,46 +306,62 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
         mine = [r for r in records if r["family"] == fam]
         puzzles = len({r["puzzle_id"] for r in mine})
         totals: dict[str, float] = {}
-        for paradigm in paradigms:
-            runs = [r for r in mine if r["paradigm"] == paradigm]
-            if not runs:
+        for config in dict.fromkeys(r.get("config", r["paradigm"]) for r in records):
+            runs = [r for r in mine if r.get("config", r["paradigm"]) == config]
+            if not runs or runs[0]["paradigm"] not in paradigms:
                 continue
+            paradigm = runs[0]["paradigm"]
             times = [r["time_total"] for r in runs if r.get("time_total") is not None]
             cpu = [r["time_cpu"] for r in runs if r.get("time_cpu") is not None]
             gc_s = sum(r.get("gc_s", 0.0) for r in runs)
             gc_after_s = sum(r.get("gc_after_s", 0.0) for r in runs)
             worst = max(runs, key=lambda r: r.get("time_total") or 0.0)
-            totals[paradigm] = sum(times)
-            rows.append({
-                "family": family,
-                "paradigm": paradigm,
-                "count_asked": COUNT_PEER if paradigm == PEER else COUNT_PROOF,
-                "puzzles": puzzles,
-                "solved": sum(r["correct"] for r in runs),
-                "timeouts": sum(r["status"] == "timeout" for r in runs),
-                "errors": sum(r["status"] in ("error", "wrong", "crash", "memout") for r in runs),
-                "total_s": totals[paradigm],
-                "cpu_s": sum(cpu),
-                "gc_s": gc_s,
-                "gc_after_s": gc_after_s,
-                "median_s": statistics.median(times) if times else None,
-                "worst_id": worst["puzzle_id"],
-                "worst_s": worst.get("time_total"),
-            })
+            totals[config] = sum(times)
+            rows.append(
+                {
+                    "family": family,
+                    "paradigm": paradigm,
+                    "config": config,
+                    "deduce": runs[0].get("deduce"),
+                    "count_asked": COUNT_PEER if paradigm == PEER else COUNT_PROOF,
+                    "puzzles": puzzles,
+                    "solved": sum(r["correct"] for r in runs),
+                    "timeouts": sum(r["status"] == "timeout" for r in runs),
+                    "errors": sum(r["status"] in ("error", "wrong", "crash", "memout") for r in runs),
+                    "total_s": totals[config],
+                    "cpu_s": sum(cpu),
+                    "gc_s": gc_s,
+                    "gc_after_s": gc_after_s,
+                    "median_s": statistics.median(times) if times else None,
+                    "worst_id": worst["puzzle_id"],
+                    "worst_s": worst.get("time_total"),
+                }
+            )
         peer_total = totals.get(PEER)
         # ratios compare totals over the puzzles the peer ran (all of them unless --peer-every)
         peer_ids = {r["puzzle_id"] for r in mine if r["paradigm"] == PEER}
-        on_peer = {p: sum(r["time_total"] or 0.0 for r in mine if r["paradigm"] == p and r["puzzle_id"] in peer_ids)
-                   for p in totals} if peer_ids else dict(totals)
-        contenders = {p: t for p, t in on_peer.items() if p in registry.PARADIGMS}
+        on_peer = (
+            {
+                p: sum(
+                    r["time_total"] or 0.0
+                    for r in mine
+                    if r.get("config", r["paradigm"]) == p and r["puzzle_id"] in peer_ids
+                )
+                for p in totals
+            }
+            if peer_ids
+            else dict(totals)
+        )
+        paradigm_of = {row["config"]: row["paradigm"] for row in rows if row["family"] == family}
+        contenders = {c: t for c, t in on_peer.items() if paradigm_of.get(c) in registry.PARADIGMS}
         fastest = min(contenders, key=contenders.__getitem__) if contenders else None
         for row in rows:
             if row["family"] != family:
                 continue
-            row["on_peer_puzzles_s"] = on_peer[row["paradigm"]]
+            row["on_peer_puzzles_s"] = on_peer[row["config"]]
             row["peer_puzzles"] = len(peer_ids)
-            row["vs_puzzlekit"] = on_peer[row["paradigm"]] / peer_total if peer_total else None
-            row["fastest"] = row["paradigm"] == fastest
+            row["vs_puzzlekit"] = on_peer[row["config"]] / peer_total if peer_total else None
+            row["fastest"] = row["config"] == fastest
             if row["paradigm"] in registry.PARADIGMS:
                 row["solves_all"] = row["solved"] == puzzles
                 row["within_limit"] = (row["worst_s"] or 0.0) <= timeout
@@ -321,7 +371,9 @@ def summarise(records: list[dict[str, Any]], families: list[str], paradigms: lis
     return rows
 
 
-def targets(summary: list[dict[str, Any]], families: list[str], skipped: dict[str, list[str]]) -> dict[str, Any]:
+def targets(
+    summary: list[dict[str, Any]], families: list[str], skipped: dict[str, list[str]]
+) -> dict[str, Any]:
     """The issue's targets per family, each True/False (None when puzzlekit or contenders are missing).
 
     A selected paradigm of the comparison without a default encoding for the family fails
@@ -334,7 +386,7 @@ def targets(summary: list[dict[str, Any]], families: list[str], skipped: dict[st
         contenders = [r for r in rows if "solves_all" in r]
         missing = [p for p in skipped.get(family, []) if p in registry.PARADIGMS]
         out[family] = {
-            "fastest": fastest["paradigm"] if fastest else None,
+            "fastest": fastest.get("config", fastest["paradigm"]) if fastest else None,
             "speedup_target": f"<= 1/{FAMILIES[family][2]:g} of puzzlekit's total",
             "speedup_met": fastest.get("target_met") if fastest else None,
             "every_default_solves_every_puzzle": (
@@ -360,8 +412,10 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
 
 def table(summary: list[dict[str, Any]]) -> str:
     """The summary as a fixed-width text table."""
-    head = (f"{'family':9} {'paradigm':10} {'solved':>9} {'total s':>9} {'cpu s':>8} {'gc s':>6} {'median ms':>10} "
-            f"{'worst':>22} {'vs pk':>7}")
+    head = (
+        f"{'family':9} {'configuration':24} {'solved':>9} {'total s':>9} {'cpu s':>8} {'gc s':>6} {'median ms':>10} "
+        f"{'worst':>22} {'vs pk':>7}"
+    )
     lines = [head, "-" * len(head)]
     for r in summary:
         ratio = f"{r['vs_puzzlekit']:.3f}" if r.get("vs_puzzlekit") is not None else "-"
@@ -369,7 +423,7 @@ def table(summary: list[dict[str, Any]]) -> str:
         worst = f"{r['worst_id']} {r['worst_s']:.3f}s" if r["worst_s"] is not None else "-"
         mark = "*" if r.get("fastest") else " "
         lines.append(
-            f"{r['family']:9} {r['paradigm'] + mark:10} {r['solved']:>4}/{r['puzzles']:<4} {r['total_s']:>9.2f} "
+            f"{r['family']:9} {r.get('config', r['paradigm']) + mark:24} {r['solved']:>4}/{r['puzzles']:<4} {r['total_s']:>9.2f} "
             f"{r['cpu_s']:>8.2f} {r['gc_s']:>6.2f} "
             f"{median:>10} {worst:>22} {ratio:>7}"
         )
@@ -378,26 +432,59 @@ def table(summary: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="directory holding the janko datasets")
-    ap.add_argument("--family", choices=sorted(FAMILIES), action="append",
-                    help="corpus family (repeatable; default: every registered one)")
-    ap.add_argument("--paradigm", action="append",
-                    help="paradigm to run (repeatable; default: every installed paradigm plus puzzlekit)")
+    ap.add_argument(
+        "--corpus", type=Path, default=DEFAULT_CORPUS, help="directory holding the janko datasets"
+    )
+    ap.add_argument(
+        "--family",
+        choices=sorted(FAMILIES),
+        action="append",
+        help="corpus family (repeatable; default: every registered one)",
+    )
+    ap.add_argument(
+        "--paradigm",
+        action="append",
+        help="paradigm to run (repeatable; default: every installed paradigm plus puzzlekit)",
+    )
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles of each family")
-    ap.add_argument("--every", type=int, default=1,
-                    help="every Nth readable puzzle of each family only (1st, N+1th, ...; default 1: all), "
-                         "for every paradigm; --limit then counts the sampled puzzles")
-    ap.add_argument("--ids", action="append", metavar="ID[,ID...]|@FILE",
-                    help="only the puzzles with these ids (repeatable; @FILE: one id per line)")
+    ap.add_argument(
+        "--every",
+        type=int,
+        default=1,
+        help="every Nth readable puzzle of each family only (1st, N+1th, ...; default 1: all), "
+        "for every paradigm; --limit then counts the sampled puzzles",
+    )
+    ap.add_argument(
+        "--ids",
+        action="append",
+        metavar="ID[,ID...]|@FILE",
+        help="only the puzzles with these ids (repeatable; @FILE: one id per line)",
+    )
     ap.add_argument("--timeout", type=float, default=10.0, help="per-run time limit in seconds (default 10)")
     ap.add_argument("--peer-timeout", type=float, default=20.0, help="puzzlekit's per-run limit (default 20)")
-    ap.add_argument("--peer-every", type=int, default=1,
-                    help="run puzzlekit on every Nth puzzle only (1st, N+1th, ...; default 1: all); its "
-                         "ratios then compare totals over those puzzles alone")
+    ap.add_argument(
+        "--peer-every",
+        type=int,
+        default=1,
+        help="run puzzlekit on every Nth puzzle only (1st, N+1th, ...; default 1: all); its "
+        "ratios then compare totals over those puzzles alone",
+    )
+    ap.add_argument(
+        "--deduce",
+        action="append",
+        metavar="NAME",
+        help="run every paradigm with this deduction stage (repeatable: each puzzle runs every "
+        "setting in turn; auto is the family's default, none the bare puzzle; default: auto "
+        "alone, named as the paradigm)",
+    )
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default results/janko)")
-    ap.add_argument("--shared-gc", dest="isolate_gc", action="store_false",
-                    help="leave the cyclic garbage collector alone: no freeze of the corpus and "
-                         "libraries, no collection between runs (see README)")
+    ap.add_argument(
+        "--shared-gc",
+        dest="isolate_gc",
+        action="store_false",
+        help="leave the cyclic garbage collector alone: no freeze of the corpus and "
+        "libraries, no collection between runs (see README)",
+    )
     args = ap.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         ap.error("--limit must be at least 1")
@@ -418,8 +505,10 @@ def main(argv: list[str] | None = None) -> int:
     warm_up(paradigms, families)
     malformed: dict[str, list[tuple[str, str]]] = {family: [] for family in families}
     ids = puzzle_ids(args.ids)
-    entries_by_family = {family: corpus(args.corpus, family, args.limit, malformed[family], args.every, ids)
-                         for family in families}
+    entries_by_family = {
+        family: corpus(args.corpus, family, args.limit, malformed[family], args.every, ids)
+        for family in families
+    }
     if ids is not None:
         found = {entry.id for entries in entries_by_family.values() for entry in entries}
         for pid in sorted(ids - found):
@@ -427,8 +516,10 @@ def main(argv: list[str] | None = None) -> int:
     for family, bad in malformed.items():
         for pid, reason in bad:
             print(f"{family}: record {pid} not read: {reason}", file=sys.stderr)
-    unpublished = {family: [(e.id, e.solution_error) for e in entries if e.solution_error]
-                   for family, entries in entries_by_family.items()}
+    unpublished = {
+        family: [(e.id, e.solution_error) for e in entries if e.solution_error]
+        for family, entries in entries_by_family.items()
+    }
     for family, bad in unpublished.items():
         for pid, reason in bad:
             print(f"{family}: record {pid} run without its published solution: {reason}", file=sys.stderr)
@@ -450,15 +541,22 @@ def main(argv: list[str] | None = None) -> int:
             active = [p for p in paradigms if has_default(family, p)]
             skipped[family] = [p for p in paradigms if p not in active]
             for p in skipped[family]:
-                print(f"{family}: skipping {p} (no default encoding for {FAMILIES[family][0].value})", file=sys.stderr)
+                print(
+                    f"{family}: skipping {p} (no default encoding for {FAMILIES[family][0].value})",
+                    file=sys.stderr,
+                )
             for n, entry in enumerate(tqdm(entries_by_family[family], desc=family, unit="puzzle")):
                 # Interleave paradigms on each puzzle so drifting machine load hits all alike.
-                for paradigm in active:
+                for paradigm, options in configs(active, args.deduce):
                     if paradigm == PEER and n % args.peer_every:
                         continue
                     timeout = args.peer_timeout if paradigm == PEER else args.timeout
                     record = meter.measure(
-                        lambda: run_one(entry, f"janko-{family}", paradigm, timeout, context), args.isolate_gc)
+                        lambda: run_one(
+                            entry, f"janko-{family}", paradigm, timeout, context, options=options
+                        ),
+                        args.isolate_gc,
+                    )
                     lines.append(json.dumps(record, default=str))
                     sink.write(lines[-1] + "\n")
                     sink.flush()
@@ -475,9 +573,14 @@ def main(argv: list[str] | None = None) -> int:
         "families": families,
         "paradigms": paradigms,
         "skipped_no_default_encoding": skipped,
-        "malformed": {family: [{"id": pid, "reason": reason} for pid, reason in bad] for family, bad in malformed.items()},
-        "solutions_unread": {family: [{"id": pid, "reason": reason} for pid, reason in bad]
-                             for family, bad in unpublished.items()},
+        "malformed": {
+            family: [{"id": pid, "reason": reason} for pid, reason in bad]
+            for family, bad in malformed.items()
+        },
+        "solutions_unread": {
+            family: [{"id": pid, "reason": reason} for pid, reason in bad]
+            for family, bad in unpublished.items()
+        },
         "limit": args.limit,
         "every": args.every,
         "timeout": args.timeout,
@@ -493,7 +596,9 @@ def main(argv: list[str] | None = None) -> int:
         "machine": context["machine"],
         "timestamp": timestamp(),
     }
-    (args.out / "summary.json").write_text(json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8")
+    (args.out / "summary.json").write_text(
+        json.dumps(document, indent=2, default=str) + "\n", encoding="utf-8"
+    )
     print(table(summary))
     print(json.dumps(document["targets"], indent=2))
     print(f"wrote {args.out}/rows.jsonl, rows.csv, summary.json, summary.csv")

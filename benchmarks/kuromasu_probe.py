@@ -38,15 +38,19 @@ def boards(min_side: int, corpus: bool) -> list[tuple[str, object, frozenset]]:
     """(id, puzzle, planted black cells): the bundled boards of ``min_side`` or more, or the corpus."""
     if corpus:
         return [(e.id, e.puzzle, frozenset(e.solution.cells)) for e in iter_janko(CORPUS, malformed=[])]
-    items = sorted((i for i in load_suite("gen-kuromasu") if min(i.puzzle.shape) >= min_side),
-                   key=lambda i: (i.puzzle.shape, i.id))
+    items = sorted(
+        (i for i in load_suite("gen-kuromasu") if min(i.puzzle.shape) >= min_side),
+        key=lambda i: (i.puzzle.shape, i.id),
+    )
     return [(i.id, i.puzzle, frozenset(i.solution.cells)) for i in items]
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--min-side", type=int, default=30, help="smallest board side (default 30)")
-    ap.add_argument("--corpus", action="store_true", help="the janko Kuromasu records instead of the bundled boards")
+    ap.add_argument(
+        "--corpus", action="store_true", help="the janko Kuromasu records instead of the bundled boards"
+    )
     ap.add_argument("--out", type=Path, default=REPO / "results" / "kuromasu-probe")
     args = ap.parse_args(argv)
     items = boards(args.min_side, args.corpus)
@@ -64,37 +68,61 @@ def main(argv: list[str] | None = None) -> None:
                 views = Views(puzzle, probe=True, whole_views=whole, engine=engine)
                 seconds = time.process_time() - start
                 fixpoints[engine, whole] = views.colour
-                row = {"id": ident, "side": puzzle.rows, "engine": engine, "whole_views": whole,
-                       "cpu_s": seconds, "open": cells - len(views.colour), "tries": views.tries,
-                       "correct": views.contradiction is None
-                       and all((cell in planted) == black for cell, black in views.colour.items()),
-                       "timestamp": timestamp()}
+                row = {
+                    "id": ident,
+                    "side": puzzle.rows,
+                    "engine": engine,
+                    "whole_views": whole,
+                    "cpu_s": seconds,
+                    "open": cells - len(views.colour),
+                    "tries": views.tries,
+                    "correct": views.contradiction is None
+                    and all((cell in planted) == black for cell, black in views.colour.items()),
+                    "timestamp": timestamp(),
+                }
                 rows.append(row)
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
-                print(f"{ident:22s} {engine:8s} {whole:4d} {seconds:7.2f} s  open {row['open']:5d}  "
-                      f"tries {row['tries']:7d}  {'ok' if row['correct'] else 'WRONG'}")
+                print(
+                    f"{ident:22s} {engine:8s} {whole:4d} {seconds:7.2f} s  open {row['open']:5d}  "
+                    f"tries {row['tries']:7d}  {'ok' if row['correct'] else 'WRONG'}"
+                )
             if fixpoints["python", 50] != fixpoints["compiled", 50]:
                 raise SystemExit(f"{ident}: the engines' fixpoints differ")
 
     def total(engine: str, whole: int, side: int | None = None) -> float:
-        return sum(r["cpu_s"] for r in rows
-                   if (r["engine"], r["whole_views"]) == (engine, whole) and side in (None, r["side"]))
+        return sum(
+            r["cpu_s"]
+            for r in rows
+            if (r["engine"], r["whole_views"]) == (engine, whole) and side in (None, r["side"])
+        )
 
     sides = sorted({r["side"] for r in rows})
     summary = {
-        "runs": [{"engine": e, "whole_views": w, "cpu_s": total(e, w),
-                  "open": sum(r["open"] for r in rows if (r["engine"], r["whole_views"]) == (e, w)),
-                  "per_side_cpu_s": {s: total(e, w, s) for s in sides}} for e, w in RUNS],
+        "runs": [
+            {
+                "engine": e,
+                "whole_views": w,
+                "cpu_s": total(e, w),
+                "open": sum(r["open"] for r in rows if (r["engine"], r["whole_views"]) == (e, w)),
+                "per_side_cpu_s": {s: total(e, w, s) for s in sides},
+            }
+            for e, w in RUNS
+        ],
         "compiled_over_python_at_50": total("compiled", 50) / total("python", 50),
         "default_over_before": total("compiled", 200) / total("python", 50),
         "all_correct": all(r["correct"] for r in rows),
-        "boards": "janko Kuromasu corpus" if args.corpus else [ident for ident, _, _ in items], "machine": machine(), "versions": versions(),
-        "git_commit": git_commit(), "timestamp": timestamp(),
+        "boards": "janko Kuromasu corpus" if args.corpus else [ident for ident, _, _ in items],
+        "machine": machine(),
+        "versions": versions(),
+        "git_commit": git_commit(),
+        "timestamp": timestamp(),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    print(f"compiled / python (50 views): {summary['compiled_over_python_at_50']:.3f}; "
-          f"default now / before: {summary['default_over_before']:.3f}; all correct: {summary['all_correct']}")
+    print(
+        f"compiled / python (50 views): {summary['compiled_over_python_at_50']:.3f}; "
+        f"default now / before: {summary['default_over_before']:.3f}; all correct: {summary['all_correct']}"
+    )
 
 
 if __name__ == "__main__":

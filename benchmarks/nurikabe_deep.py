@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--id", action="append", help="corpus record ids (default: every --every-th record)")
     ap.add_argument("--every", type=int, default=1, help="every Nth record (default 1: all)")
-    ap.add_argument("--budget", type=float, default=5.0, help="CPU seconds of the unstopped depth 2 per board (default 5)")
+    ap.add_argument(
+        "--budget", type=float, default=5.0, help="CPU seconds of the unstopped depth 2 per board (default 5)"
+    )
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--out", type=Path, default=REPO / "results" / "nurikabe-deep")
     args = ap.parse_args(argv)
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"not in the corpus: {', '.join(missing)}")
         entries = [e for e in entries if e.id in args.id]
     else:
-        entries = entries[::args.every]
+        entries = entries[:: args.every]
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for e in tqdm(entries, desc="boards", unit="board"):
@@ -100,32 +102,53 @@ def main(argv: list[str] | None = None) -> None:
         t = time.process_time()
         one = IslandPlan.of(p, deduce=True)
         one_s = time.process_time() - t
-        row = {"id": e.id, "cells": cells, "probe_settled": settled(p, one), "probe_cpu_s": round(one_s, 4),
-               "wrong": wrong(e, one)}
+        row = {
+            "id": e.id,
+            "cells": cells,
+            "probe_settled": settled(p, one),
+            "probe_cpu_s": round(one_s, 4),
+            "wrong": wrong(e, one),
+        }
         if row["probe_settled"] < cells:
             two_s, left, gaps, ok = depth_two(p, one, args.budget)
             t = time.process_time()
             deep = IslandPlan.of(p, deduce=True, depth=2)
             deep_s = time.process_time() - t
-            row.update(depth2_cpu_s=round(two_s, 4), depth2_left=left, depth2_gaps=[round(x, 4) for x in gaps],
-                       depth2_ok=ok, deep_settled=settled(p, deep), deep_cpu_s=round(deep_s, 4),
-                       wrong=row["wrong"] + wrong(e, deep))
+            row.update(
+                depth2_cpu_s=round(two_s, 4),
+                depth2_left=left,
+                depth2_gaps=[round(x, 4) for x in gaps],
+                depth2_ok=ok,
+                deep_settled=settled(p, deep),
+                deep_cpu_s=round(deep_s, 4),
+                wrong=row["wrong"] + wrong(e, deep),
+            )
         rows.append(row)
     open_boards = [r for r in rows if "depth2_cpu_s" in r]
     whole = [r for r in open_boards if r["depth2_left"] == 0]
     summary = {
-        "kind": "nurikabe-deep", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
+        "kind": "nurikabe-deep",
+        "timestamp": timestamp(),
+        "commit": git_commit(),
+        "machine": machine(),
         "versions": versions(),
-        "settings": {"budget_cpu_s": args.budget, "deduce_budget_cpu_s": islands.DEDUCE_BUDGET,
-                     "deep_stall_cpu_s": islands.DEEP_STALL, "stall_pass_share": nurikabe_deduce.STALL_PASS_SHARE,
-                     "deep_pass_cpu_s": nurikabe_deduce.DEEP_PASS, "deep_sample": nurikabe_deduce.DEEP_SAMPLE,
-                     "every": args.every, "ids": args.id},
+        "settings": {
+            "budget_cpu_s": args.budget,
+            "deduce_budget_cpu_s": islands.DEDUCE_BUDGET,
+            "deep_stall_cpu_s": islands.DEEP_STALL,
+            "stall_pass_share": nurikabe_deduce.STALL_PASS_SHARE,
+            "deep_pass_cpu_s": nurikabe_deduce.DEEP_PASS,
+            "deep_sample": nurikabe_deduce.DEEP_SAMPLE,
+            "every": args.every,
+            "ids": args.id,
+        },
         "boards": len(rows),
         "left_open_by_probe": len(open_boards),
         "depth2_settles_whole": len(whole),
         "depth2_cpu_s": round(sum(r["depth2_cpu_s"] for r in open_boards), 3),
-        "depth2_largest_gap_where_whole_s": round(max((max(r["depth2_gaps"], default=0.0) for r in whole),
-                                                      default=0.0), 3),
+        "depth2_largest_gap_where_whole_s": round(
+            max((max(r["depth2_gaps"], default=0.0) for r in whole), default=0.0), 3
+        ),
         "deep_settles_whole": sum(r["deep_settled"] == r["cells"] for r in open_boards),
         "deep_cpu_s": round(sum(r["deep_cpu_s"] for r in open_boards), 3),
         "probe_cpu_s": round(sum(r["probe_cpu_s"] for r in rows), 3),

@@ -36,8 +36,12 @@ PLANS = ["probe", "deep"]
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--paradigm", action="append", choices=PARADIGMS, help="paradigms (default: all five)")
-    ap.add_argument("--plan", action="append", choices=["search", "probe", "deep", "auto"],
-                    help="plan values (default: probe and deep)")
+    ap.add_argument(
+        "--plan",
+        action="append",
+        choices=["search", "probe", "deep", "auto"],
+        help="plan values (default: probe and deep)",
+    )
     ap.add_argument("--every", type=int, default=1, help="every Nth record (default 1: all)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run (default 10)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -45,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     paradigms, plans = args.paradigm or PARADIGMS, args.plan or PLANS
     pairs = [(paradigm, plan) for paradigm in paradigms for plan in plans]
-    entries = list(iter_janko(args.corpus, malformed=[]))[::args.every]
+    entries = list(iter_janko(args.corpus, malformed=[]))[:: args.every]
     load_engine()  # numba's cache read before any clock, as the encodings' load does
     first = entries[0].puzzle
     for paradigm, plan in pairs:  # every library loaded before the clock
@@ -58,10 +62,19 @@ def main(argv: list[str] | None = None) -> None:
                 start = time.perf_counter()
                 r = pb.solve(e.puzzle, paradigm, count=2, timeout=args.timeout, strict=False, plan=plan)
                 wall = time.perf_counter() - start
-                row = {"id": e.id, "paradigm": paradigm, "plan": plan, "status": r.status.value,
-                       "exhausted": r.exhausted, "count": r.count, "wall_s": round(wall, 4),
-                       "published": bool(r.solutions) and r.solutions[0].cells == e.solution.cells}
-                row["proven"] = row["status"] == "sat" and row["exhausted"] and row["count"] == 1 and row["published"]
+                row = {
+                    "id": e.id,
+                    "paradigm": paradigm,
+                    "plan": plan,
+                    "status": r.status.value,
+                    "exhausted": r.exhausted,
+                    "count": r.count,
+                    "wall_s": round(wall, 4),
+                    "published": bool(r.solutions) and r.solutions[0].cells == e.solution.cells,
+                }
+                row["proven"] = (
+                    row["status"] == "sat" and row["exhausted"] and row["count"] == 1 and row["published"]
+                )
                 rows.append(row)
                 out.write(json.dumps(row) + "\n")
                 out.flush()
@@ -70,14 +83,28 @@ def main(argv: list[str] | None = None) -> None:
         mine = [r for r in rows if r["paradigm"] == paradigm and r["plan"] == plan]
         worst = max(mine, key=lambda r: r["wall_s"])
         per_pair[f"{paradigm}/{plan}"] = {
-            "proven": sum(r["proven"] for r in mine), "puzzles": len(mine),
+            "proven": sum(r["proven"] for r in mine),
+            "puzzles": len(mine),
             "total_s": round(sum(r["wall_s"] for r in mine), 3),
-            "worst_id": worst["id"], "worst_s": worst["wall_s"],
-            "wrong": sum(r["status"] == "sat" and not r["published"] for r in mine)}
-    summary = {"kind": "nurikabe-plans", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
-               "versions": versions(), "settings": {"timeout_s": args.timeout, "count": 2, "every": args.every,
-                                                    "paradigms": paradigms, "plans": plans},
-               "pairs": per_pair}
+            "worst_id": worst["id"],
+            "worst_s": worst["wall_s"],
+            "wrong": sum(r["status"] == "sat" and not r["published"] for r in mine),
+        }
+    summary = {
+        "kind": "nurikabe-plans",
+        "timestamp": timestamp(),
+        "commit": git_commit(),
+        "machine": machine(),
+        "versions": versions(),
+        "settings": {
+            "timeout_s": args.timeout,
+            "count": 2,
+            "every": args.every,
+            "paradigms": paradigms,
+            "plans": plans,
+        },
+        "pairs": per_pair,
+    }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(per_pair, indent=1))
 

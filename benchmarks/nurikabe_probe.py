@@ -75,15 +75,19 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--id", action="append", help=f"corpus record ids (default: {' '.join(IDS)})")
     ap.add_argument("--every", type=int, help="every Nth record of the corpus instead (1: all)")
-    ap.add_argument("--variant", action="append", choices=VARIANTS,
-                    help="the variants to time, the first the baseline (default: lean, compiled)")
+    ap.add_argument(
+        "--variant",
+        action="append",
+        choices=VARIANTS,
+        help="the variants to time, the first the baseline (default: lean, compiled)",
+    )
     ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per probe (default 60)")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--out", type=Path, default=REPO / "results" / "nurikabe-probe")
     args = ap.parse_args(argv)
     variants = args.variant or ["lean", "compiled"]
     if args.every:
-        ids = [e.id for e in iter_janko(args.corpus, malformed=[])][::args.every]
+        ids = [e.id for e in iter_janko(args.corpus, malformed=[])][:: args.every]
     else:
         ids = args.id or IDS
     entries = {e.id: e for e in iter_janko(args.corpus, malformed=[]) if e.id in ids}
@@ -99,12 +103,31 @@ def main(argv: list[str] | None = None) -> None:
         for variant in variants:
             cpu, state, ok = probe_once(e.puzzle, variant, args.budget)
             settled = sum(s != UNKNOWN for s in state)
-            wrong = sum((s == BLACK) != ((i // cols, i % cols) in e.solution.cells)
-                        for i, s in enumerate(state) if s != UNKNOWN)
-            board_rows.append(({"id": rid, "variant": variant, "cpu_s": round(cpu, 3), "settled": settled,
-                                "cells": len(state), "finished": cpu < args.budget, "ok": ok, "wrong": wrong}, state))
-            print(f"{rid:>12} {variant}: {cpu:7.2f} CPU s, {settled}/{len(state)} cells settled"
-                  f"{'' if cpu < args.budget else ' (budget reached)'}", flush=True)
+            wrong = sum(
+                (s == BLACK) != ((i // cols, i % cols) in e.solution.cells)
+                for i, s in enumerate(state)
+                if s != UNKNOWN
+            )
+            board_rows.append(
+                (
+                    {
+                        "id": rid,
+                        "variant": variant,
+                        "cpu_s": round(cpu, 3),
+                        "settled": settled,
+                        "cells": len(state),
+                        "finished": cpu < args.budget,
+                        "ok": ok,
+                        "wrong": wrong,
+                    },
+                    state,
+                )
+            )
+            print(
+                f"{rid:>12} {variant}: {cpu:7.2f} CPU s, {settled}/{len(state)} cells settled"
+                f"{'' if cpu < args.budget else ' (budget reached)'}",
+                flush=True,
+            )
         ended = [state for row, state in board_rows if row["finished"]]
         same = all(state == ended[0] for state in ended) if len(ended) > 1 else None
         for row, _ in board_rows:
@@ -113,23 +136,47 @@ def main(argv: list[str] | None = None) -> None:
     first = variants[0]
     ratios = {}
     for variant in variants[1:]:
-        pairs = [(a, b) for a in rows if a["variant"] == first and a["finished"]
-                 for b in rows if b["variant"] == variant and b["id"] == a["id"] and b["finished"]]
+        pairs = [
+            (a, b)
+            for a in rows
+            if a["variant"] == first and a["finished"]
+            for b in rows
+            if b["variant"] == variant and b["id"] == a["id"] and b["finished"]
+        ]
         r = [b["cpu_s"] / a["cpu_s"] for a, b in pairs if a["cpu_s"] > 0]
         ratios[f"{variant}_over_{first}_cpu"] = {
-            "median": round(statistics.median(r), 4) if r else None, "min": round(min(r), 4) if r else None,
-            "max": round(max(r), 4) if r else None, "boards": len(r)}
-    summary = {"kind": "nurikabe-probe", "timestamp": timestamp(), "commit": git_commit(), "machine": machine(),
-               "versions": versions(), "settings": {"budget_cpu_s": args.budget, "depth": 1, "stop": "budget",
-                                                    "variants": variants, "every": args.every},
-               "cpu_s": {v: round(sum(r["cpu_s"] for r in rows if r["variant"] == v), 3) for v in variants},
-               **ratios,
-               "all_same_cells": all(r["same_cells"] is not False for r in rows),
-               "wrong_cells": sum(r["wrong"] for r in rows)}
+            "median": round(statistics.median(r), 4) if r else None,
+            "min": round(min(r), 4) if r else None,
+            "max": round(max(r), 4) if r else None,
+            "boards": len(r),
+        }
+    summary = {
+        "kind": "nurikabe-probe",
+        "timestamp": timestamp(),
+        "commit": git_commit(),
+        "machine": machine(),
+        "versions": versions(),
+        "settings": {
+            "budget_cpu_s": args.budget,
+            "depth": 1,
+            "stop": "budget",
+            "variants": variants,
+            "every": args.every,
+        },
+        "cpu_s": {v: round(sum(r["cpu_s"] for r in rows if r["variant"] == v), 3) for v in variants},
+        **ratios,
+        "all_same_cells": all(r["same_cells"] is not False for r in rows),
+        "wrong_cells": sum(r["wrong"] for r in rows),
+    }
     (args.out / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    print(json.dumps({k: v for k, v in summary.items() if k == "cpu_s" or k.endswith("_cpu")}), "same cells:",
-          summary["all_same_cells"], "wrong cells:", summary["wrong_cells"])
+    print(
+        json.dumps({k: v for k, v in summary.items() if k == "cpu_s" or k.endswith("_cpu")}),
+        "same cells:",
+        summary["all_same_cells"],
+        "wrong cells:",
+        summary["wrong_cells"],
+    )
 
 
 if __name__ == "__main__":

@@ -68,7 +68,9 @@ COUNT = 2  # an answer and a uniqueness proof
 SLOW: frozenset[tuple[Family, str]] = frozenset({(Family.KUROMASU, "seed000")})
 
 
-def pairs(family: Family, paradigms: list[str], solvers: list[str] | None, encodings: str) -> list[tuple[str, str, str]]:
+def pairs(
+    family: Family, paradigms: list[str], solvers: list[str] | None, encodings: str
+) -> list[tuple[str, str, str]]:
     """Every installed (paradigm, solver, encoding) of the comparison; encodings at their defaults."""
     out = []
     for paradigm in paradigms:
@@ -76,7 +78,9 @@ def pairs(family: Family, paradigms: list[str], solvers: list[str] | None, encod
             if solvers and solver.name not in solvers or not solver.supported():
                 continue
             for spec in registry.encodings(family, paradigm):
-                if not spec.is_complete(spec.resolve({})) or (encodings == "default" and spec.name != "default"):
+                if not spec.is_complete(spec.resolve({})) or (
+                    encodings == "default" and spec.name != "default"
+                ):
                     continue
                 out.append((paradigm, solver.name, spec.name))
     return out
@@ -85,8 +89,16 @@ def pairs(family: Family, paradigms: list[str], solvers: list[str] | None, encod
 def run_key(puzzle_id: str, paradigm: str, solver: str, encoding: str, family: Family, timeout: float) -> str:
     """What defines a measurement: puzzle, configuration, the encoding's content, solver version, limit."""
     spec = registry.get(family, paradigm, encoding)
-    ident = [puzzle_id, paradigm, solver, registry.solver(paradigm, solver).version(), encoding,
-             spec.content_hash(), COUNT, timeout]
+    ident = [
+        puzzle_id,
+        paradigm,
+        solver,
+        registry.solver(paradigm, solver).version(),
+        encoding,
+        spec.content_hash(),
+        COUNT,
+        timeout,
+    ]
     return hashlib.sha256(json.dumps(ident).encode()).hexdigest()[:20]
 
 
@@ -113,7 +125,10 @@ def measure(args: argparse.Namespace) -> Path:
             todo = pairs(family, paradigms, args.solver, args.encodings)
             for entry in tqdm(entries, desc=f"{name}: {len(todo)} pairs", disable=args.quiet):
                 for paradigm, solver, encoding in todo:
-                    if (family, encoding) in SLOW and entry.puzzle.rows * entry.puzzle.cols > args.slow_max_cells:
+                    if (
+                        family,
+                        encoding,
+                    ) in SLOW and entry.puzzle.rows * entry.puzzle.cols > args.slow_max_cells:
                         continue
                     key = run_key(entry.id, paradigm, solver, encoding, family, args.timeout)
                     if key in done:
@@ -121,15 +136,39 @@ def measure(args: argparse.Namespace) -> Path:
                     if (family.value, paradigm, solver) not in warmed:
                         # off the record: the first solve of a solver pays its imports and set-up
                         warmed.add((family.value, paradigm, solver))
-                        pb.solve(entry.puzzle, paradigm, encoding, count=1, timeout=args.timeout, solver=solver,
-                                 strict=False)
-                    result = pb.solve(entry.puzzle, paradigm, encoding, count=COUNT, timeout=args.timeout,
-                                      solver=solver, strict=False)
-                    record = {"key": key, "corpus": name, "puzzle_id": entry.id, "rows": entry.puzzle.rows,
-                              "cols": entry.puzzle.cols, "timeout": args.timeout, **result.to_record()}
+                        pb.solve(
+                            entry.puzzle,
+                            paradigm,
+                            encoding,
+                            count=1,
+                            timeout=args.timeout,
+                            solver=solver,
+                            strict=False,
+                        )
+                    result = pb.solve(
+                        entry.puzzle,
+                        paradigm,
+                        encoding,
+                        count=COUNT,
+                        timeout=args.timeout,
+                        solver=solver,
+                        strict=False,
+                    )
+                    record = {
+                        "key": key,
+                        "corpus": name,
+                        "puzzle_id": entry.id,
+                        "rows": entry.puzzle.rows,
+                        "cols": entry.puzzle.cols,
+                        "timeout": args.timeout,
+                        **result.to_record(),
+                    }
                     published = getattr(entry, "solution", None)
-                    record["published"] = (None if published is None or result.solution is None
-                                           else result.solution.cells == published.cells)
+                    record["published"] = (
+                        None
+                        if published is None or result.solution is None
+                        else result.solution.cells == published.cells
+                    )
                     sink.write(json.dumps(record, default=str) + "\n")
                     sink.flush()
                 gc.collect()  # this puzzle's cyclic garbage, off the next puzzle's clock
@@ -160,21 +199,32 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
     table = []
     for (corpus, paradigm, solver, encoding), group in sorted(groups.items()):
         times = [g["time_total"] for g in group if g.get("time_total") is not None]
-        table.append({
-            "corpus": corpus, "paradigm": paradigm, "solver": solver, "encoding": encoding,
-            "solver_version": group[0].get("solver_version"),
-            "puzzles": len(group),
-            "proven_unique": sum(g["status"] == "sat" and g["count"] == 1 and g["exhausted"] for g in group),
-            "proven_none": sum(outcome(g) == "none" for g in group),
-            "valid": sum(g["verdict"] == "valid" for g in group),
-            "published": sum(bool(g.get("published")) for g in group),
-            "failures": sum(g["status"] not in ("sat", "unsat") for g in group),
-            "total_s": sum(times), "median_s": statistics.median(times) if times else None,
-            "worst_s": max(times, default=None),
-        })
+        table.append(
+            {
+                "corpus": corpus,
+                "paradigm": paradigm,
+                "solver": solver,
+                "encoding": encoding,
+                "solver_version": group[0].get("solver_version"),
+                "puzzles": len(group),
+                "proven_unique": sum(
+                    g["status"] == "sat" and g["count"] == 1 and g["exhausted"] for g in group
+                ),
+                "proven_none": sum(outcome(g) == "none" for g in group),
+                "valid": sum(g["verdict"] == "valid" for g in group),
+                "published": sum(bool(g.get("published")) for g in group),
+                "failures": sum(g["status"] not in ("sat", "unsat") for g in group),
+                "total_s": sum(times),
+                "median_s": statistics.median(times) if times else None,
+                "worst_s": max(times, default=None),
+            }
+        )
     # Each paradigm's default solver (default encoding) is the reference for its other solvers.
-    reference = {(t["corpus"], t["paradigm"], t["encoding"]): t["total_s"] for t in table
-                 if t["solver"] == registry.paradigm(t["paradigm"]).default_solver}
+    reference = {
+        (t["corpus"], t["paradigm"], t["encoding"]): t["total_s"]
+        for t in table
+        if t["solver"] == registry.paradigm(t["paradigm"]).default_solver
+    }
     for t in table:
         ref = reference.get((t["corpus"], t["paradigm"], t["encoding"]))
         t["vs_default_solver"] = t["total_s"] / ref if ref else None
@@ -182,14 +232,22 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
     for (corpus, pid), by_cfg in sorted(answers.items()):
         proven = {h for h in by_cfg.values() if h is not None}
         if len(proven) > 1:
-            disagreements.append({"corpus": corpus, "puzzle_id": pid, "answers": {"/".join(k): v for k, v in by_cfg.items()}})
+            disagreements.append(
+                {"corpus": corpus, "puzzle_id": pid, "answers": {"/".join(k): v for k, v in by_cfg.items()}}
+            )
     summary = {
         "table": table,
         "disagreements": disagreements,
-        "puzzles": {c: len({r["puzzle_id"] for r in rows if r["corpus"] == c}) for c in FAMILIES
-                    if any(r["corpus"] == c for r in rows)},
+        "puzzles": {
+            c: len({r["puzzle_id"] for r in rows if r["corpus"] == c})
+            for c in FAMILIES
+            if any(r["corpus"] == c for r in rows)
+        },
         "runs": len(rows),
-        "versions": versions(), "machine": machine(), "git_commit": git_commit(), "timestamp": timestamp(),
+        "versions": versions(),
+        "machine": machine(),
+        "git_commit": git_commit(),
+        "timestamp": timestamp(),
         "count": COUNT,
         "timeouts": sorted({r["timeout"] for r in rows}),
         "slow_encodings": sorted(f"{f.value}/{e}" for f, e in SLOW),
@@ -203,24 +261,34 @@ def summarise(rows_path: Path, out: Path) -> dict[str, Any]:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['runs']} runs; puzzles: " + ", ".join(f"{k} {v}" for k, v in summary["puzzles"].items())]
-    lines.append(f"{'corpus':<9}{'paradigm':<9}{'solver':<15}{'encoding':<9}{'unique':>8}{'published':>10}"
-                 f"{'fail':>5}{'total s':>9}{'worst s':>9}{'vs default':>11}")
+    lines = [
+        f"{summary['runs']} runs; puzzles: " + ", ".join(f"{k} {v}" for k, v in summary["puzzles"].items())
+    ]
+    lines.append(
+        f"{'corpus':<9}{'paradigm':<9}{'solver':<15}{'encoding':<9}{'unique':>8}{'published':>10}"
+        f"{'fail':>5}{'total s':>9}{'worst s':>9}{'vs default':>11}"
+    )
     for t in summary["table"]:
         ratio = f"{t['vs_default_solver']:.2f}" if t["vs_default_solver"] is not None else "-"
-        lines.append(f"{t['corpus']:<9}{t['paradigm']:<9}{t['solver']:<15}{t['encoding']:<9}"
-                     f"{t['proven_unique']:>4}/{t['puzzles']:<3}{t['published']:>10}{t['failures']:>5}"
-                     f"{t['total_s']:>9.2f}{(t['worst_s'] or 0):>9.2f}{ratio:>11}")
-    lines.append(f"puzzles on which two (solver, encoding) pairs prove different things (no answer, "
-                 f"a different unique answer, several answers): {len(summary['disagreements'])}")
+        lines.append(
+            f"{t['corpus']:<9}{t['paradigm']:<9}{t['solver']:<15}{t['encoding']:<9}"
+            f"{t['proven_unique']:>4}/{t['puzzles']:<3}{t['published']:>10}{t['failures']:>5}"
+            f"{t['total_s']:>9.2f}{(t['worst_s'] or 0):>9.2f}{ratio:>11}"
+        )
+    lines.append(
+        f"puzzles on which two (solver, encoding) pairs prove different things (no answer, "
+        f"a different unique answer, several answers): {len(summary['disagreements'])}"
+    )
     wrong = defaultdict(list)
     for d in summary["disagreements"]:
         for cfg, what in d["answers"].items():
             if what == "none":
                 wrong[cfg].append(d["puzzle_id"])
     for cfg, ids in sorted(wrong.items()):
-        lines.append(f"  {cfg} says 'no answer' on {len(ids)} puzzles others solve: {', '.join(ids[:5])}"
-                     + (", ..." if len(ids) > 5 else ""))
+        lines.append(
+            f"  {cfg} says 'no answer' on {len(ids)} puzzles others solve: {', '.join(ids[:5])}"
+            + (", ..." if len(ids) > 5 else "")
+        )
     return "\n".join(lines)
 
 
@@ -230,13 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", action="append", choices=list(FAMILIES))
     ap.add_argument("--paradigm", action="append")
     ap.add_argument("--solver", action="append", help="only these solvers (default: every installed one)")
-    ap.add_argument("--encodings", choices=("default", "all"), default="all",
-                    help="every complete named encoding (all) or the defaults only")
+    ap.add_argument(
+        "--encodings",
+        choices=("default", "all"),
+        default="all",
+        help="every complete named encoding (all) or the defaults only",
+    )
     ap.add_argument("--plugin", action="append", default=[])
     ap.add_argument("--limit", type=int)
     ap.add_argument("--timeout", type=float, default=20.0)
-    ap.add_argument("--slow-max-cells", type=int, default=144,
-                    help="largest board (cells) for the quadratic encodings in SLOW (default 144)")
+    ap.add_argument(
+        "--slow-max-cells",
+        type=int,
+        default=144,
+        help="largest board (cells) for the quadratic encodings in SLOW (default 144)",
+    )
     ap.add_argument("--out", default=str(DEFAULT_OUT))
     ap.add_argument("--summary-only", action="store_true", help="summarise rows.jsonl without running")
     ap.add_argument("--quiet", action="store_true")

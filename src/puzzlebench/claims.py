@@ -72,6 +72,16 @@ def janko_claims(root: Path) -> list[str]:
     return out
 
 
+def _config(row: dict[str, Any]) -> str:
+    """A summary row's configuration as the claims name it: the paradigm, and the deduction stage
+    when the run compared settings of it."""
+    name = row["paradigm"].upper()
+    config = row.get("config")
+    if not config or config == row["paradigm"]:
+        return name
+    return f"{name} (deduce={row.get('deduce') or config.partition('deduce=')[2].rstrip(']')})"
+
+
 def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
     if not doc:
         return []
@@ -92,7 +102,7 @@ def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
             if solved_all
             else ": not solved and proven within the limit, "
             + ", ".join(
-                f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']} {_NAMES.get(r['family'], r['family'])}"
+                f"{_config(r)} {r['puzzles'] - r['solved']} {_NAMES.get(r['family'], r['family'])}"
                 for r in ours
                 if r["solved"] < r["puzzles"]
             )
@@ -106,7 +116,7 @@ def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
             continue
         best = min(mine, key=lambda r: r["total_s"])
         others = ", ".join(
-            f"{r['paradigm'].upper()} {r['total_s']:.1f} s"
+            f"{_config(r)} {r['total_s']:.1f} s"
             for r in sorted(mine, key=lambda r: r["total_s"])
             if r is not best
         )
@@ -126,25 +136,21 @@ def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
                 else ""
             )
         worst = max(mine, key=lambda r: r["worst_s"] or 0)
-        unsolved = [
-            f"{r['paradigm'].upper()} {r['puzzles'] - r['solved']}"
-            for r in mine
-            if r["solved"] < r["puzzles"]
-        ]
+        unsolved = [f"{_config(r)} {r['puzzles'] - r['solved']}" for r in mine if r["solved"] < r["puzzles"]]
         count = f" ({best['puzzles']:,} puzzles)" if sampled else ""
         if apart:  # a run of its own: which paradigms ran in it, where and when
             count = (
                 f" ({best['puzzles']:,} puzzles; "
-                + ", ".join(r["paradigm"].upper() for r in sorted(mine, key=lambda r: r["total_s"]))
+                + ", ".join(_config(r) for r in sorted(mine, key=lambda r: r["total_s"]))
                 + (" and puzzlekit" if theirs else "")
                 + f" in one run, {_where(doc)})"
             )
         limit = doc.get("timeout")
         out.append(
             f"{_NAMES.get(family, family)}{count}: "
-            f"{best['paradigm'].upper()} is fastest, {best['total_s']:.2f} s in all"
+            f"{_config(best)} is fastest, {best['total_s']:.2f} s in all"
             f"{versus}{f'; then {others}' if others else ''}; the slowest puzzle of any paradigm takes {worst['worst_s']:.2f} s "
-            f"({worst['paradigm']}, {worst['worst_id']})"
+            f"({_config(worst)}, {worst['worst_id']})"
             + (
                 f"; not solved and proven{f' within {limit:g} s' if limit else ''}: " + ", ".join(unsolved)
                 if unsolved
