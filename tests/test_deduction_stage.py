@@ -142,3 +142,18 @@ def test_native_cardinality_is_refused_on_a_solver_without_it_and_runs_on_one_wi
         pytest.skip("minicard is not installed")
     r = pb.solve(p, "sat", count=2, solver="minicard", card="native", amo="native")
     assert r.solver == "minicard" and r.unique and r.size.get("cardinality")
+
+
+def test_a_relaxation_gets_the_bare_puzzle_unless_a_deduction_is_named():
+    """The family's deductions use every rule, so a dropped rule's ablation does not get them by
+    default: a 1 in a corner blackens both neighbours and cuts the far corner off, which only the
+    relaxation without the connectivity rule accepts."""
+    from puzzlebench.model import Kuromasu
+
+    p = Kuromasu(2, 2, numbers={(0, 0): 1})
+    assert not all_solutions(p)
+    relaxed = pb.solve(p, "sat", count=2, connectivity="none", strict=False)
+    assert relaxed.deduce == "none" and not relaxed.complete
+    assert [s.cells for s in relaxed.solutions] == [{(0, 1), (1, 0)}]
+    named = pb.solve(p, "sat", count=2, connectivity="none", deduce="probe", strict=False)
+    assert named.deduce == "probe" and named.status.value == "unsat"

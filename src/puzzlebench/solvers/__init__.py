@@ -110,7 +110,8 @@ def solve(
     ``auto`` or None, the family's default, the same for every paradigm; ``none``, the bare
     puzzle; or one of the family's deductions (``puzzlebench encodings --deductions``). Its
     settled cells are stated in the encoding's artefact, timed apart (``Result.timings.deduce``),
-    and counted (``Result.settled``); peers (puzzlekit) always get the bare puzzle.
+    and counted (``Result.settled``); peers (puzzlekit) always get the bare puzzle, and so does a
+    relaxation (an option that drops a rule) unless a deduction is named.
     ``options`` are the encoding's named options (see ``puzzlebench encodings``) and the
     backend's (``num_workers`` for CP-SAT, ...).
 
@@ -128,9 +129,11 @@ def solve(
         raise SolverUnavailable(reason)
     backend_cls = solver_spec.backend_class()
     enc_opts, back_opts = split_options(spec, backend_cls, options)
-    peer = registry.paradigm(paradigm).peer
-    deduce_name = deduction.NONE if peer else deduction.deducer(puzzle.family, deduce)
     complete = spec.is_complete(enc_opts)
+    # The family's deductions use every rule: a relaxation (a rule dropped) and a peer get the
+    # bare puzzle unless a deduction is named.
+    bare = registry.paradigm(paradigm).peer or (not complete and deduce in (None, deduction.AUTO))
+    deduce_name = deduction.NONE if bare else deduction.deducer(puzzle.family, deduce)
     backend_cls.load()
     if spec.load is not None:
         spec.load()
