@@ -94,6 +94,16 @@ def list_suites(root: Path | None = None) -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/manifest.json"))
 
 
+def _loader(path: Path, fmt: str | None = None, family: str | None = None) -> Callable[[], Puzzle]:
+    """What reads ``path``'s puzzle, for its suite entry to call on first use."""
+    return lambda: load(path, fmt, family)
+
+
+def _solution_loader(path: Path) -> Callable[[Puzzle], Solution]:
+    """What reads the solution in ``path`` of an entry's puzzle, on first use."""
+    return lambda puzzle: load_solution(path, puzzle)
+
+
 def _from_manifest(path: Path) -> Suite:
     folder = path.parent
     try:
@@ -113,8 +123,8 @@ def _from_manifest(path: Path) -> Suite:
                 family=item.get("family"),
                 solutions=item.get("solutions"),
                 meta={"origin": item.get("origin"), **(item.get("meta") or {})},
-                _puzzle=lambda file=file, fmt=fmt, fam=item.get("family"): load(file, fmt, fam),  # noqa: B008  (bound per entry)
-                _solution=(lambda p, s=folder / sol: load_solution(s, p)) if sol else None,
+                _puzzle=_loader(file, fmt, item.get("family")),
+                _solution=_solution_loader(folder / sol) if sol else None,
             )
         )
     return Suite(str(doc.get("suite") or folder.name), entries, str(doc.get("description", "")), folder)
@@ -126,7 +136,7 @@ def _from_folder(folder: Path) -> Suite:
     files = sorted(
         p for p in folder.iterdir() if p.is_file() and p.suffix in extensions and ".answer." not in p.name
     )
-    entries = [SuiteEntry(id=p.stem, _puzzle=lambda p=p: load(p)) for p in files]
+    entries = [SuiteEntry(id=p.stem, _puzzle=_loader(p)) for p in files]
     return Suite(folder.name, entries, f"puzzle files in {folder}", folder)
 
 

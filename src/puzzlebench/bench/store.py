@@ -28,7 +28,7 @@ from ..errors import PuzzleError
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no locking
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # not POSIX: no module to hold
 
 
 class StoreExistsError(PuzzleError):
@@ -207,7 +207,7 @@ class ResultStore:
             ) from None
 
     def _read_all(self) -> bytes:
-        chunks = []
+        chunks: list[bytes] = []
         offset = 0
         while True:
             chunk = os.pread(self._fd, 1 << 20, offset)

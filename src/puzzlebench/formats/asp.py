@@ -113,7 +113,8 @@ def read(text: str, family: Family | None = None) -> Puzzle:
                 x, y, n = _ints(args, 3, where, "black(X,Y,N)")
                 numbered[(x, y)] = (n, where)
             else:
-                walls[_ints(args, 2, where, "black(X,Y)")] = where  # type: ignore[index]
+                x, y = _ints(args, 2, where, "black(X,Y)")
+                walls[(x, y)] = where
         # Other facts (such as seed 000's color(b;w).) are part of the encoding: skipped.
     rest = body[end:].strip()
     if rest:
