@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup bench test clean
+.PHONY: setup bench lint test clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,14 @@ setup: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/puzzlebench main --out results
 
-## The test suite (notebooks included, on small parameters).
-test: $(STAMP)
+## The linters and the type checker (settings in pyproject.toml).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/mypy
+
+## The test suite (notebooks included, on small parameters), after the linters and the type checker.
+test: lint
 	$(PY) -m pytest -n 2 -q tests
 
 clean:

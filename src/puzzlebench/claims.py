@@ -57,7 +57,7 @@ def janko_claims(root: Path) -> list[str]:
         for i, f in enumerate(
             f
             for f in in_corpus
-            if any(r["family"] == f and r["paradigm"] != "puzzlekit" for r in corpus["summary"])
+            if corpus and any(r["family"] == f and r["paradigm"] != "puzzlekit" for r in corpus["summary"])
         )
     }
     for path in sorted(root.glob("janko-*/summary.json")):
@@ -330,8 +330,8 @@ def main_job_claims(root: Path) -> list[str]:
         if (root / name / "main.jsonl").exists():
             from .bench.store import read_records
 
-            walls = [r.get("time_wall") for r in read_records(root / name / "main.jsonl")]
-            walls = [w for w in walls if isinstance(w, (int, float))]
+            times = (r.get("time_wall") for r in read_records(root / name / "main.jsonl"))
+            walls = [w for w in times if isinstance(w, (int, float))]
             # the runs are sequential: their wall times add up to the job's time, less start-up and plots
             took = f", the runs taking {sum(walls) / 60:.0f} min one after another" if walls else ""
         disagreements = re.search(

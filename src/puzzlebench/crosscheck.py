@@ -107,7 +107,7 @@ class CrossCheck:
     def _run_json(o: Outcome) -> dict[str, Any]:
         """One run: its record (``Result.to_record``, the one schema), the label, what the count
         says (``unique``, ``2+``, ...), and the answers' cells."""
-        base = {
+        base: dict[str, Any] = {
             "label": o.label,
             "paradigm": o.config.paradigm,
             "encoding": o.config.encoding,
@@ -163,7 +163,8 @@ def default_configs(
         ]
         if solvers and not names and not paradigms:
             continue  # solvers were named, none of them in this paradigm
-        for name in names or [None]:
+        chosen_solvers: list[str | None] = [*names] or [None]
+        for name in chosen_solvers:
             out.append(Config(p, encoding, dict(options or {}), name))
     return out
 

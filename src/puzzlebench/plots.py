@@ -379,7 +379,7 @@ def _vs_grid(
                 if np.isfinite(k):
                     xs = np.array([grouped.index.min(), grouped.index.max()], dtype=float)
                     ax.plot(xs, a * xs**k, linestyle=":", color=colour, linewidth=1)
-            if n_lost:
+            if n_lost and lost is not None:
                 xs = lost.loc[lost[by] == label, "cells"].to_numpy(float)
                 ax.plot(
                     xs,
@@ -634,8 +634,8 @@ def agreement_matrix(df: pd.DataFrame, by: str = "label") -> Figure:
             for j, b in enumerate(labels):
                 common = set(answers.get(a, {})) & set(answers.get(b, {}))
                 shared[i, j] = len(common)
-                verdicts = [_agree(answers[a][k], answers[b][k]) for k in common]
-                verdicts = [v for v in verdicts if v is not None]
+                agreed = (_agree(answers[a][k], answers[b][k]) for k in common)
+                verdicts = [v for v in agreed if v is not None]
                 if verdicts:
                     mat[i, j] = float(np.mean(verdicts))
         cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")

@@ -51,6 +51,8 @@ def _import(name: str, origin: str) -> None:
     try:
         if name.endswith(".py") and os.path.exists(name):
             spec = importlib.util.spec_from_file_location(file_module_name(name), name)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"no module spec for {name}")
             module = importlib.util.module_from_spec(spec)
             sys.modules[spec.name] = module
             spec.loader.exec_module(module)

@@ -126,6 +126,16 @@ def _inside(folder: Path, name: str, where: str) -> Path:
     return target
 
 
+def _loader(path: Path, fmt: str | None = None, family: str | None = None) -> Callable[[], Puzzle]:
+    """What reads ``path``'s puzzle, for its suite entry to call on first use."""
+    return lambda: load(path, fmt, family)
+
+
+def _solution_loader(path: Path) -> Callable[[Puzzle], Solution]:
+    """What reads the solution in ``path`` of an entry's puzzle, on first use."""
+    return lambda puzzle: load_solution(path, puzzle)
+
+
 def _from_manifest(path: Path) -> Suite:
     folder = path.parent
     try:
@@ -164,8 +174,8 @@ def _from_manifest(path: Path) -> Suite:
                 family=item.get("family"),
                 solutions=item.get("solutions"),
                 meta={"origin": item.get("origin"), **meta},
-                _puzzle=lambda file=file, fmt=fmt, fam=item.get("family"): load(file, fmt, fam),  # noqa: B008  (bound per entry)
-                _solution=(lambda p, s=answer: load_solution(s, p)) if answer else None,
+                _puzzle=_loader(file, fmt, item.get("family")),
+                _solution=_solution_loader(answer) if answer else None,
             )
         )
     return Suite(str(doc.get("suite") or folder.name), entries, str(doc.get("description", "")), folder)
@@ -177,7 +187,7 @@ def _from_folder(folder: Path) -> Suite:
     files = sorted(
         p for p in folder.iterdir() if p.is_file() and p.suffix in extensions and ".answer." not in p.name
     )
-    entries = [SuiteEntry(id=p.stem, _puzzle=lambda p=p: load(p)) for p in files]
+    entries = [SuiteEntry(id=p.stem, _puzzle=_loader(p)) for p in files]
     return Suite(folder.name, entries, f"puzzle files in {folder}", folder)
 
 

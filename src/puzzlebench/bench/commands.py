@@ -7,7 +7,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,7 @@ MAIN_ABLATIONS: dict[str, tuple[str, ...]] = {
     "nurikabe": ("connectivity", "islands"),
 }
 #: The ``--smoke`` settings: a taste of everything in seconds.
-SMOKE = {"limit": 1, "timeout": 10.0, "count": 2, "repeat": 1}
+SMOKE: dict[str, Any] = {"limit": 1, "timeout": 10.0, "count": 2, "repeat": 1}
 
 
 def _executor(jobs: int | None, scheduler: str | None, dask_local: int | None):
@@ -136,7 +136,9 @@ def sweep_from_args(args: argparse.Namespace) -> tuple[Sweep, dict[str, Any]]:
     conf.update({k: v for k, v in given.items() if v is not None})
     if not conf.get("suites"):
         raise PuzzleError("no suites: give --suite NAME|PATH or a sweep file with suites = [...]")
-    run_keys = {k: conf.pop(k) for k in ("jobs", "scheduler", "dask_local", "resume", "quiet") if k in conf}
+    run_keys: dict[str, Any] = {
+        k: conf.pop(k) for k in ("jobs", "scheduler", "dask_local", "resume", "quiet") if k in conf
+    }
     if "memory" in conf:
         conf["memory_mb"] = conf.pop("memory")
     for key in ("suites", "paradigms", "solvers", "encodings", "families"):
@@ -216,7 +218,9 @@ def main_runs(smoke: bool = False, notes: list[str] | None = None, root: Path | 
     from .. import registry
 
     notes = notes if notes is not None else []
-    settings = dict(timeout=MAIN_TIMEOUT, count=MAIN_COUNT, repeat=MAIN_REPEAT, memory_mb=MAIN_MEMORY_MB)
+    settings: dict[str, Any] = dict(
+        timeout=MAIN_TIMEOUT, count=MAIN_COUNT, repeat=MAIN_REPEAT, memory_mb=MAIN_MEMORY_MB
+    )
     if smoke:
         settings.update({k: v for k, v in SMOKE.items() if k != "limit"})
     items: list[SuiteItem] = []
@@ -362,6 +366,7 @@ def _cmd_main(args: argparse.Namespace) -> int:
         + "\n",
         encoding="utf-8",
     )
+    save_standard_plots: Callable[[Any, str | Path], list[Path]] | None
     try:
         from ..plots import save_standard_plots
     except ImportError:

@@ -236,9 +236,11 @@ def _janitor_tell(op: str, kind: str, path: str) -> None:
                 )
             except OSError:
                 return
+        stdin = _janitor.stdin
+        assert stdin is not None  # started with stdin=PIPE
         try:
-            _janitor.stdin.write(f"{op} {kind} {path}\n".encode())
-            _janitor.stdin.flush()
+            stdin.write(f"{op} {kind} {path}\n".encode())
+            stdin.flush()
         except OSError:  # the janitor is gone: the next call starts another
             pass
 
@@ -618,7 +620,8 @@ def _classify(
         # own peak RSS at the limit when the signal is one an allocation failure raises: abort or
         # kill, not a segfault); a kill from outside below the limit stays a crash
         near_limit = (
-            bool(memory_mb)
+            memory_mb is not None
+            and bool(memory_mb)
             and peak_mb is not None
             and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
             and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS)
@@ -834,7 +837,9 @@ def _not_reused(pending: Sequence[Run], out: str) -> list[str]:
     """Say which stored records of pending runs were measured differently, and how."""
     from .metadata import machine_id
 
-    wanted = {(r.item.id, r.puzzle.content_hash(), r.label, r.count, r.repeat): r for r in pending}
+    wanted: dict[tuple[Any, ...], Run] = {
+        (r.item.id, r.puzzle.content_hash(), r.label, r.count, r.repeat): r for r in pending
+    }
     differ: dict[str, int] = {}
     for rec in read_records(out):
         run = wanted.get(

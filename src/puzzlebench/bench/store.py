@@ -30,7 +30,7 @@ from ..errors import PuzzleError
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no locking
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # not POSIX: no module to hold
 
 
 class StoreExistsError(PuzzleError):
@@ -138,6 +138,8 @@ def _bad_field(record: dict[str, Any], runs: bool = False) -> str | None:
             return f"field {name!r} is a {type(value).__name__}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"field {name!r} is {value} (not a finite number)"
+        if not isinstance(value, (int, float)):
+            continue
         if name in NON_NEGATIVE and value < 0:
             return f"field {name!r} is negative ({value})"
         if name in SECONDS and value > MAX_SECONDS:
@@ -300,7 +302,7 @@ class ResultStore:
         _flock_or_refuse(self._fd, self.path, "then --resume, or choose another --out")
 
     def _read_all(self) -> bytes:
-        chunks = []
+        chunks: list[bytes] = []
         offset = 0
         while True:
             chunk = os.pread(self._fd, 1 << 20, offset)

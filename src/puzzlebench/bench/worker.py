@@ -65,7 +65,9 @@ _PR_SET_PDEATHSIG = 1
 
 
 def is_memory_error(text: str | None) -> bool:
-    return bool(text) and any(mark in text for mark in MEMORY_ERROR_MARKS)
+    if not text:
+        return False
+    return any(mark in text for mark in MEMORY_ERROR_MARKS)
 
 
 def limit_memory(memory_mb: int | None) -> None:

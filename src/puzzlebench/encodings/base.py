@@ -14,10 +14,13 @@ import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..errors import EncodingError
 from ..model import Cell, Family, Puzzle
+
+#: the family's own puzzle type, which an encoding's builder takes
+P = TypeVar("P", bound=Puzzle)
 
 
 @dataclass(frozen=True)
@@ -58,13 +61,13 @@ class Option:
 
 
 @dataclass(frozen=True)
-class EncodingSpec:
+class EncodingSpec(Generic[P]):
     """One entry of the registry: family x paradigm x name -> builder and metadata."""
 
     family: Family
     paradigm: str
     name: str
-    build: Callable[[Puzzle, Mapping[str, Any]], Any]
+    build: Callable[[P, Mapping[str, Any]], Any]
     description: str
     origin: str = "new"  # "new", or the seed it ports: "seed000" ... "seed004", or a peer's name
     reference: str = ""
@@ -154,7 +157,7 @@ def source_hash(fn: Callable[..., Any]) -> str:
     module = sys.modules.get(getattr(fn, "__module__", "") or "")
     path = getattr(module, "__file__", None)
     digest = hashlib.sha256()
-    if path and module.__name__ != "__main__":
+    if path and module is not None and module.__name__ != "__main__":
         try:
             # Every solve records this hash: read the file again only when it has changed.
             stat = os.stat(path)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Collection, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -737,7 +737,7 @@ SEPARATOR_RADIUS = 3
 def separator_cuts(
     rows: int,
     cols: int,
-    clue_cells: Container[Cell],
+    clue_cells: Collection[Cell],
     marked: frozenset[Cell],
     anchor: Cell | None,
     radius: int = SEPARATOR_RADIUS,
@@ -830,7 +830,7 @@ def separator_cuts(
 
 
 def lazy_rules(
-    p: Nurikabe, markable: Container[Cell], options: Mapping[str, Any], anchor: Cell | None = None
+    p: Nurikabe, markable: Collection[Cell], options: Mapping[str, Any], anchor: Cell | None = None
 ) -> LazyRule | None:
     """The rules an encoding's options leave to lazy cuts, as one: the wall's connectivity
     (``connectivity=lazy``) and the islands' (``islands=lazy``, or ``hybrid`` and ``owners`` for
@@ -1235,7 +1235,8 @@ def wall_runs(p: Nurikabe, plan: IslandPlan) -> tuple[list[list[list[Cell]]], in
     groups, per_line = [], []
     for axis, length, across in ((0, p.rows, p.cols), (1, p.cols, p.rows)):
         for k in range(length):
-            stretches, run = [], []
+            stretches: list[list[Cell]] = []
+            run: list[Cell] = []
             for j in range(across):
                 cell = (k, j) if axis == 0 else (j, k)
                 if cell in clues:

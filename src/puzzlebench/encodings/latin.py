@@ -20,7 +20,7 @@ from ..model import Cell, Hitori
 
 def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:
     """Per row, then per column, the groups of two or more cells holding the same number."""
-    groups = []
+    groups: list[list[Cell]] = []
     for line in puzzle.lines():
         by_number: dict[int, list[Cell]] = {}
         for cell in line:
@@ -31,7 +31,7 @@ def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:
 
 def forced_unshaded(puzzle: Hitori) -> set[Cell]:
     """Cells between two equal numbers of their row or column (``a x a``)."""
-    out = set()
+    out: set[Cell] = set()
     for line in puzzle.lines():
         for before, cell, after in zip(line, line[1:], line[2:]):
             if puzzle.number(before) == puzzle.number(after):
@@ -41,7 +41,7 @@ def forced_unshaded(puzzle: Hitori) -> set[Cell]:
 
 def forced_shaded(puzzle: Hitori) -> set[Cell]:
     """Cells whose number also sits on two adjacent cells elsewhere in the line (``a a .. a``)."""
-    out = set()
+    out: set[Cell] = set()
     for line in puzzle.lines():
         for first, second in zip(line, line[1:]):
             n = puzzle.number(first)

@@ -111,8 +111,8 @@ def settle(board: Board, state: list[int]) -> bool:
         if found.conflict is not None:
             return False
         for clause in found.implied:
-            i, wall = clause[0]
-            want = BLACK if wall else WHITE
+            i, is_wall = clause[0]
+            want = BLACK if is_wall else WHITE
             if state[i] == UNKNOWN:
                 state[i] = want
                 changed = True
@@ -352,11 +352,12 @@ def probe(
                 )
                 sides.append(trial if closed else None)
             wall, white = sides
-            if wall is None and white is None:
-                return False
             settled = False
             if wall is None or white is None:
-                state[:] = white if wall is None else wall
+                standing = white if wall is None else wall
+                if standing is None:  # both sides fail
+                    return False
+                state[:] = standing
                 settled = True
             else:
                 agreed = [

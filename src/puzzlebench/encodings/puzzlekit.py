@@ -57,6 +57,7 @@ def _build(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
         raise EncodingError(
             f"puzzlekit's {PUZZLE_TYPES[spec.family.value]} solver cannot take this puzzle: {reason}"
         )
+    assert codec is not None  # no janko grid is a reason above
     decision = {cell: cell for cell in spec.candidates(puzzle)}
     return PuzzlekitArtifact(
         decision=decision,

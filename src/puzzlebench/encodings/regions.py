@@ -11,7 +11,7 @@ its own flood fill, so that it shares no code with them.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -138,7 +138,7 @@ def connectivity_cuts(
 def connectivity_rule(
     rows: int,
     cols: int,
-    markable: Container[Cell],
+    markable: Collection[Cell],
     anchor: Cell | None = None,
     isolated: bool = True,
     of_marked: bool = False,

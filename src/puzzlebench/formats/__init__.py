@@ -206,6 +206,7 @@ def load_solution(
     if puzzle.family not in fmt.carries():
         families = ", ".join(f.value for f in fmt.carries())
         raise RequestError(f"format {fmt.name} holds {families} answers, not {puzzle.family.value}")
+    assert fmt.read_solution is not None  # _solution_format checked it
     return _placed(fmt, fmt.read_solution, text, puzzle)
 
 
@@ -228,6 +229,7 @@ def dump_solution(puzzle: Puzzle, solution: Solution | Iterable, format: str = "
     fmt.check_writable(puzzle)
     if not isinstance(solution, Solution):
         solution = puzzle.solution(solution)
+    assert fmt.write_solution is not None  # _solution_format checked it
     return fmt.write_solution(puzzle, solution)
 
 

@@ -113,7 +113,8 @@ def read(text: str, family: Family | None = None) -> Puzzle:
                 x, y, n = _ints(args, 3, where, "black(X,Y,N)")
                 numbered[(x, y)] = (n, where)
             else:
-                walls[_ints(args, 2, where, "black(X,Y)")] = where  # type: ignore[index]
+                x, y = _ints(args, 2, where, "black(X,Y)")
+                walls[(x, y)] = where
         # Other facts (such as seed 000's color(b;w).) are part of the encoding: skipped.
     rest = body[end:].strip()
     if rest:
@@ -165,7 +166,8 @@ def read(text: str, family: Family | None = None) -> Puzzle:
         )
     except CellError as exc:  # Rule: a clue the model refuses is named at its fact
         facts = {(x - 1, y - 1): w for (x, y), (_, w) in {**nums, **numbered}.items()}
-        raise ParseError(NAME, str(exc), *facts.get(exc.cell, first_clue)) from None
+        place = facts.get(exc.cell, first_clue) if exc.cell is not None else first_clue
+        raise ParseError(NAME, str(exc), *place) from None
 
 
 def write(puzzle: Puzzle) -> str:

@@ -138,8 +138,10 @@ def read(text: str, family: Family | None = None) -> Puzzle:
     spec = known[pid]
     if family is not None and Family(family) is not spec.family:
         raise ParseError(NAME, f"URL holds {pid}, not {Family(family).value}", 1, 1)
+    codec = spec.puzzlink
+    assert codec is not None  # _by_pid holds the families with a codec
     try:
-        return spec.puzzlink.decode(body, rows, cols)
+        return codec.decode(body, rows, cols)
     except BadBody as exc:
         raise ParseError(NAME, f"{exc.message} in a {pid} body", 1, column + exc.index) from None
 
@@ -210,6 +212,7 @@ def write(puzzle: Puzzle) -> str:
     """pzprjs's URL for ``puzzle``, as puzz.link writes it."""
     FORMAT.check_writable(puzzle)
     codec = family_spec(puzzle).puzzlink
+    assert codec is not None  # check_writable: the format carries the family
     data = f"{puzzle.cols}/{puzzle.rows}/{codec.encode(puzzle)}"
     if not re.fullmatch(r"[a-zA-Z0-9]", data[-1]):
         data += "/"  # outputURLData: keep a last '.' from being cut off by link shorteners

@@ -148,10 +148,10 @@ def read_tatham(text: str, family: Family | None = None) -> Puzzle:
             1,
             1,
         )
-    fam, cells = fits[0]
+    fam, found = fits[0]
     if fam is Family.LIGHTUP:
-        return _lightup_from(cells, rows, cols)
-    return Kuromasu(rows, cols, numbers={divmod(k, cols): n for k, n in enumerate(cells) if n is not None})
+        return _lightup_from(found, rows, cols)
+    return Kuromasu(rows, cols, numbers={divmod(k, cols): n for k, n in enumerate(found) if n is not None})
 
 
 def write_tatham(puzzle: Puzzle) -> str:

@@ -62,11 +62,11 @@ def options_for(family: Family | str, **options: Any):
     if fam not in known:
         raise GenerationError(f"no generator for {fam}; choose {', '.join(map(str, known))}")
     cls = known[fam][0]
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(options) - known)
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(options) - names)
     if unknown:
         raise GenerationError(
-            f"{fam} generator has no option {unknown[0]!r} (options: {', '.join(sorted(known))})"
+            f"{fam} generator has no option {unknown[0]!r} (options: {', '.join(sorted(names))})"
         )
     return cls(**options).check()
 
@@ -134,6 +134,6 @@ def _proved(gen: Generated, paradigm: str, count_limit: int, count_timeout: floa
         **{k: search[k] for k in ("choices", "conflicts", "propagations") if k in search},
         **{f"proof_{k}": proof.search[k] for k in ("choices", "conflicts") if k in proof.search},
     }
-    counted = {} if solutions is not None else {"solutions_at_least": proof.count}
+    counted: dict[str, Any] = {} if solutions is not None else {"solutions_at_least": proof.count}
     puzzle = puzzle.with_meta(proof=proof.to_json(), difficulty=difficulty, solutions=solutions, **counted)
     return Generated(puzzle, gen.solution, solutions, proof, gen.stats)

@@ -16,13 +16,16 @@ root level, where the solver propagates them once instead of on every call.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 #: Minisat 2.2 supports ``propagate`` (needed for the unit-propagation difficulty figure).
 ORACLE_SOLVER = "m22"
+
+K = TypeVar("K", bound=Hashable)
 
 
 class Undecided(Exception):
@@ -200,7 +203,7 @@ class Cnf:
         return self.solver.get_model() if found else None
 
     @staticmethod
-    def true_keys(model: Sequence[int], variables: dict[Hashable, int]) -> frozenset:
+    def true_keys(model: Sequence[int], variables: Mapping[K, int]) -> frozenset[K]:
         """The keys of ``variables`` whose variable is true in ``model`` (literal v sits at index v-1)."""
         size = len(model)
         return frozenset(k for k, v in variables.items() if v <= size and model[v - 1] > 0)

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import registry
 from ..errors import PuzzleError, SolverUnavailable
@@ -19,7 +19,10 @@ from ..model.base import check_size
 from ..model.grid import Cell, Grid, bit_region
 from .cnf import Undecided
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+T = TypeVar("T", bound="SupportsRichComparison")
 A = TypeVar("A")
 
 # Proof paradigms per family, fastest first on the generated suites (uniqueness proofs of Light Up
@@ -59,7 +62,7 @@ def check_fraction(name: str, value: float, low: float = 0.0, high: float = 1.0)
 
 def shuffled(rng: random.Random, items: Iterable[T]) -> list[T]:
     """The items in a random order drawn from ``rng`` (sorted first, so sets are reproducible)."""
-    out = sorted(items)  # type: ignore[type-var]
+    out = sorted(items)
     rng.shuffle(out)
     return out
 
@@ -122,8 +125,9 @@ def minimize(
                 continue
             if other is None:
                 kept.difference_update(trial)
-                for c in trial if drop else ():
-                    drop(c)
+                if drop:
+                    for c in trial:
+                        drop(c)
                 continue
             broken = [c for c in trial if breaks(other, c)]
             if not broken:
@@ -134,8 +138,9 @@ def minimize(
                 pending += [trial[half:], trial[:half]]
                 continue
             restore = {group[0] for group in clusters(broken)}
-            for c in sorted(restore) if keep else ():
-                keep(c)
+            if keep:
+                for c in sorted(restore):
+                    keep(c)
             pending.append([c for c in trial if c not in restore])
 
 

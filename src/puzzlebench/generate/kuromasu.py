@@ -160,7 +160,7 @@ class Witnesses:
     def drop(self, clue: Cell) -> list[Cell]:
         """Take ``clue`` out of the kept clues; the clues that a witness now breaks alone."""
         self.kept.discard(clue)
-        out = set()
+        out: set[Cell] = set()
         for _, _, broken in self.by_clue.get(clue, ()):
             left = broken & self.kept
             if len(left) == 1:

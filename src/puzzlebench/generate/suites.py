@@ -129,9 +129,9 @@ def write_suites(
     rows: list[dict[str, Any]] = []
     for suite in sorted({j.suite for j in jobs}):
         folder = out / suite
-        manifest = folder / "manifest.json"
-        if manifest.exists():
-            for item in json.loads(manifest.read_text(encoding="utf-8")).get("puzzles", []):
+        manifest_path = folder / "manifest.json"
+        if manifest_path.exists():
+            for item in json.loads(manifest_path.read_text(encoding="utf-8")).get("puzzles", []):
                 if item.get("id") in spec:
                     entries[suite][item["id"]] = item
         for old in folder.glob("*.pzl") if folder.is_dir() else ():

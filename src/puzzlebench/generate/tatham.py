@@ -80,9 +80,11 @@ def tatham_ids(
     if rows < 1 or cols < 1 or count < 1:
         raise PuzzleError(f"tatham: need a positive size and count, got {rows}x{cols}, count {count}")
     spec = f"{cols}x{rows}{params}#{seed}"  # Tatham writes W x H, i.e. columns first
+    program = binary(fam)
+    assert program is not None  # unavailable_reason said it is installed
     try:
         done = subprocess.run(
-            [binary(fam), "--generate", str(count), spec],
+            [program, "--generate", str(count), spec],
             capture_output=True,
             text=True,
             timeout=timeout,

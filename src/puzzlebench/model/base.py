@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
 from .grid import Cell, Grid
@@ -36,7 +36,7 @@ def prechecked(cls: type, rows: int, cols: int, **fields: Any) -> Any:
     no name and no metadata, without the constructor checking every cell again (reading a
     corpus puzzle is on the clock). Mappings in ``fields`` are handed over read-only."""
     check_size(rows, cols)
-    puzzle = object.__new__(cls)
+    puzzle: Any = object.__new__(cls)
     for name, value in {
         "rows": rows,
         "cols": cols,
@@ -88,15 +88,18 @@ class _Named(type):
         return isinstance(value, str) and value in cls._members
 
 
+_N = TypeVar("_N", bound="_Name")
+
+
 class _Name(str, metaclass=_Named):
     """A registered name: a singleton ``str`` equal to its text, with ``.value`` and ``.name``
     (its ``UPPER_CASE`` attribute) like an enum member, pickled by its text."""
 
-    _members: dict[str, _Name] = {}
+    _members: dict[str, Any] = {}  # each subclass keeps its own members
     attr: str
 
     @classmethod
-    def _create(cls, text: str, attr: str) -> _Name:
+    def _create(cls: type[_N], text: str, attr: str) -> _N:
         member = str.__new__(cls, text)
         member.attr = attr
         cls._members[text] = member
@@ -138,8 +141,8 @@ class Family(_Name):
     def __new__(cls, value: object) -> Family:
         if isinstance(value, Family):
             return value
-        key = str(value).strip().lower() if isinstance(value, str) else value
-        member = cls._members.get(key) or cls._aliases.get(key)  # type: ignore[arg-type]
+        key: Any = str(value).strip().lower() if isinstance(value, str) else value
+        member = cls._members.get(key) or cls._aliases.get(key)
         if member is None:
             raise ValueError(f"{value!r} is not a puzzle family; known: {', '.join(cls._members)}")
         return member
@@ -313,7 +316,7 @@ class Puzzle:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.key() == other.key()  # type: ignore[union-attr]
+        return type(other) is type(self) and self.key() == other.key()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.key()))
@@ -429,10 +432,10 @@ class NumberBoard(Puzzle):
     @classmethod
     def from_rows(cls, rows: Iterable[Iterable[int]], **kw: Any):
         """Build from a list of rows; the size is taken from the list."""
-        rows = [tuple(row) for row in rows]
-        if not rows or not rows[0]:
+        grid = [tuple(row) for row in rows]
+        if not grid or not grid[0]:
             raise GridShapeError(f"{cls.__name__} grid is empty")
-        return cls(len(rows), len(rows[0]), numbers=tuple(rows), **kw)
+        return cls(len(grid), len(grid[0]), numbers=tuple(grid), **kw)
 
     def key(self) -> tuple:
         return (self.rows, self.cols, self.numbers)

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..errors import PuzzleError
 from .base import ClueBoard, Family, Puzzle, Violation
@@ -25,6 +25,9 @@ from .grid import Cell
 
 if TYPE_CHECKING:
     from ..generate.common import Generated
+
+#: a family's own puzzle type, which its spec's callbacks take
+P = TypeVar("P", bound=Puzzle)
 
 
 class BadToken(ValueError):
@@ -77,7 +80,7 @@ def clue_token(p: ClueBoard, cell: Cell) -> str:
 
 
 @dataclass(frozen=True)
-class JankoCodec:
+class JankoCodec(Generic[P]):
     """A family's janko / puzzlekit text (``ROWS COLS`` then rows of space-separated tokens).
 
     ``tokens`` writes the problem, ``parse`` reads it (raising :class:`BadToken`), ``mark`` is
@@ -87,18 +90,18 @@ class JankoCodec:
     that the text is this family's (for files that do not say), ``limits`` what a puzzle has
     that the text cannot say."""
 
-    tokens: Callable[[Puzzle], list[list[str]]]
-    parse: Callable[[int, int, list[list[str]]], Puzzle]
+    tokens: Callable[[P], list[list[str]]]
+    parse: Callable[[int, int, list[list[str]]], P]
     mark: str = "x"
     marks_over_problem: bool = False
     fits: Callable[[str, str], bool] = lambda token, clue: token == clue
     claims: Callable[[list[list[str]]], bool] = lambda tokens: False
-    limits: Callable[[Puzzle], str | None] = lambda puzzle: None
+    limits: Callable[[P], str | None] = lambda puzzle: None
     dataset_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class PuzzlinkCodec:
+class PuzzlinkCodec(Generic[P]):
     """A family's puzz.link body codec (after ``?TYPE/COLS/ROWS/``), as pzprjs writes it.
 
     ``ids`` are the type names pzprjs accepts (the first is written); ``decode(body, rows,
@@ -107,20 +110,20 @@ class PuzzlinkCodec:
     genres (number16 cells, runs of empty cells) are in :mod:`puzzlebench.formats.puzzlink`."""
 
     ids: tuple[str, ...]
-    decode: Callable[[str, int, int], Puzzle]
-    encode: Callable[[Puzzle], str]
-    limits: Callable[[Puzzle], str | None] = lambda puzzle: None
+    decode: Callable[[str, int, int], P]
+    encode: Callable[[P], str]
+    limits: Callable[[P], str | None] = lambda puzzle: None
 
 
 @dataclass(frozen=True)
-class InstanceSchema:
+class InstanceSchema(Generic[P]):
     """How a family's puzzle is handed to an encoding file: ``write(puzzle)`` gives the text
     (ASP facts, MiniZinc data), ``text`` documents it, ``answer`` names where the answer is read
     (the ASP predicate ``answer/2``, or the MiniZinc 2-D Boolean array)."""
 
     answer: str
     text: str
-    write: Callable[[Puzzle], str]
+    write: Callable[[P], str]
 
 
 def asp_size(puzzle: Puzzle) -> list[str]:
@@ -141,7 +144,7 @@ def dzn_board(puzzle: Puzzle, name: str, value: Callable[[Cell], int]) -> str:
 
 
 @dataclass(frozen=True)
-class FamilySpec:
+class FamilySpec(Generic[P]):
     """Everything the package knows about one family.
 
     - ``family``, ``title`` (as people write it), ``aliases`` (other names it goes by),
@@ -166,28 +169,28 @@ class FamilySpec:
 
     family: Family
     title: str
-    puzzle_type: type[Puzzle]
+    puzzle_type: type[P]
     answer: str
-    verify: Callable[[Puzzle, frozenset[Cell]], list[Violation]]
-    view: Callable[[Puzzle, Cell, frozenset[Cell], Any], CellView]
-    native_token: Callable[[Puzzle, Cell], str]
-    from_native: Callable[..., Puzzle]
+    verify: Callable[[P, frozenset[Cell]], list[Violation]]
+    view: Callable[[P, Cell, frozenset[Cell], Any], CellView]
+    native_token: Callable[[P, Cell], str]
+    from_native: Callable[..., P]
     native_mark: str
     native_help: str
-    candidates: Callable[[Puzzle], list[Cell]]
-    random_board: Callable[[random.Random, int, int], Puzzle]
+    candidates: Callable[[P], list[Cell]]
+    random_board: Callable[[random.Random, int, int], P]
     rules: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    context: Callable[[Puzzle, frozenset[Cell]], Any] = lambda puzzle, marked: None
-    janko: JankoCodec | None = None
-    puzzlink: PuzzlinkCodec | None = None
-    asp_facts: InstanceSchema | None = None
-    mzn_data: InstanceSchema | None = None
+    context: Callable[[P, frozenset[Cell]], Any] = lambda puzzle, marked: None
+    janko: JankoCodec[P] | None = None
+    puzzlink: PuzzlinkCodec[P] | None = None
+    asp_facts: InstanceSchema[P] | None = None
+    mzn_data: InstanceSchema[P] | None = None
     proof_paradigms: tuple[str, ...] = ("sat", "asp", "cp", "smt")
     generator: str | None = None
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
-    accepts: Callable[[Puzzle, frozenset[Cell]], bool] | None = None
+    accepts: Callable[[P, frozenset[Cell]], bool] | None = None
 
     def generator_parts(self) -> tuple[type, Callable[..., Generated]] | None:
         """The generator's options class and function, imported now (None if it has none)."""
@@ -198,10 +201,10 @@ class FamilySpec:
         return getattr(mod, options), getattr(mod, function)
 
 
-_SPECS: dict[Family, FamilySpec] = {}
+_SPECS: dict[Family, FamilySpec[Any]] = {}
 
 
-def register_family(spec: FamilySpec) -> FamilySpec:
+def register_family(spec: FamilySpec[P]) -> FamilySpec[P]:
     """Add (or replace) a family's descriptor; its ``family`` must come from ``Family.define``."""
     if spec.puzzle_type.family is not spec.family:
         raise ValueError(
@@ -211,7 +214,7 @@ def register_family(spec: FamilySpec) -> FamilySpec:
     return spec
 
 
-def family_spec(family: Family | str | Puzzle) -> FamilySpec:
+def family_spec(family: Family | str | Puzzle) -> FamilySpec[Any]:
     """The descriptor of a family (given as a Family, its name or alias, or a puzzle of it)."""
     if isinstance(family, Puzzle):
         family = family.family
@@ -221,7 +224,7 @@ def family_spec(family: Family | str | Puzzle) -> FamilySpec:
         raise PuzzleError(f"unknown puzzle family {family!r}; known: {', '.join(map(str, _SPECS))}") from None
 
 
-def family_specs() -> Iterator[FamilySpec]:
+def family_specs() -> Iterator[FamilySpec[Any]]:
     """Every registered family's descriptor, in registration order."""
     return iter(list(_SPECS.values()))
 

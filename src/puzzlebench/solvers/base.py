@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 from ..encodings.base import CellClause, Option
 from ..model import Cell
@@ -131,6 +131,15 @@ class Backend(ABC):
         self.close()
 
     # -- helpers ------------------------------------------------------------------------------
+    @overload
+    @staticmethod
+    def remaining(deadline: float) -> float: ...
+    @overload
+    @staticmethod
+    def remaining(deadline: None) -> None: ...
+    @overload
+    @staticmethod
+    def remaining(deadline: float | None) -> float | None: ...
     @staticmethod
     def remaining(deadline: float | None) -> float | None:
         """Seconds left until ``deadline`` on the harness clock (None = no limit, floor 0)."""

@@ -139,7 +139,7 @@ class ClingoBackend(Backend):
     def _enumerate(self, limit: int, deadline: float | None) -> Generator[frozenset[Cell], None, None]:
         ctl, art = self._ctl, self._artifact
         assert ctl is not None and art is not None, "build() first"
-        ctl.configuration.solve.models = str(limit)
+        ctl.configuration.solve.models = str(limit)  # type: ignore[union-attr]  # clingo's stub: str | Configuration | None
         predicate, arity, to_cell = art.predicate, art.arity, art.to_cell
 
         def cells(model: clingo.Model) -> frozenset[Cell]:

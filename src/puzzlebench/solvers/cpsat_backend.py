@@ -103,7 +103,7 @@ class CpSatBackend(Backend):
     def version(cls) -> str:
         import ortools
 
-        return ortools.__version__
+        return ortools.__version__  # type: ignore[attr-defined]  # not in ortools's py.typed
 
     # -- the work -----------------------------------------------------------------------------
     def build(self, artifact: Any, deadline: float | None) -> None:

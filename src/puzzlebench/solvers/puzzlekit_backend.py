@@ -66,7 +66,8 @@ class PuzzlekitBackend(Backend):
         import ortools
         import puzzlekit
 
-        return f"puzzlekit {puzzlekit.__version__}, ortools {ortools.__version__}"
+        ortools_version = ortools.__version__  # type: ignore[attr-defined]  # not in ortools's py.typed
+        return f"puzzlekit {puzzlekit.__version__}, ortools {ortools_version}"
 
     @classmethod
     def load(cls) -> None:

@@ -63,10 +63,10 @@ def _append(solver: Any, clauses: list[list[int]]) -> None:
     goes through two Python calls per clause; for the many small formulas of a corpus that
     loop costs as much as the search. Other solvers keep ``append_formula``.
     """
-    inner = getattr(solver, "solver", None)
+    inner: Any = getattr(solver, "solver", None)
     direct = _DIRECT_ADD.get(type(inner).__name__)
     handle = getattr(inner, direct[0], None) if direct else None
-    if handle is None:
+    if direct is None or handle is None:
         solver.append_formula(clauses)
         return
     from pysat.solvers import pysolvers  # python-sat's C extension, as pysat.solvers uses it
@@ -78,10 +78,10 @@ def _append(solver: Any, clauses: list[list[int]]) -> None:
 def _append_atmost(solver: Any, constraints: list[tuple[Sequence[int], int]]) -> None:
     """Load native "at most k of lits" constraints (the solver takes them: ``supports_atmost``),
     through the C entry point where :data:`_DIRECT_ATMOST` names one, else ``add_atmost``."""
-    inner = getattr(solver, "solver", None)
+    inner: Any = getattr(solver, "solver", None)
     direct = _DIRECT_ATMOST.get(type(inner).__name__)
     handle = getattr(inner, direct[0], None) if direct else None
-    if handle is None:
+    if direct is None or handle is None:
         for lits, k in constraints:
             solver.add_atmost(list(lits), k)
         return
@@ -106,9 +106,9 @@ class PysatBackend(Backend):
     def __init__(self, options, settings=None):
         super().__init__(options, settings)
         self.solver_name: str = self.settings.get("solver", DEFAULT_SOLVER)
-        self._solver = None
-        self._artifact = None
-        self._engine = None
+        self._solver: Any = None  # a pysat Solver once built
+        self._artifact: Any = None  # the built artefact (a CnfModel, or a plugin's own with its fields)
+        self._engine: Any = None
         self._model: list[int] = []
         self._first_n: int | None = None
         self._lock = threading.Lock()

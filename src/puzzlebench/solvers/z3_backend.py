@@ -254,7 +254,7 @@ class Z3Backend(Backend):
         return out
 
     def extra(self) -> dict[str, Any]:
-        rest = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
+        rest: dict[str, Any] = {k: v for k, v in self._stats().items() if k not in _SEARCH_KEYS}
         rest["checks"] = self._checks
         rest.update(self._extra)
         rest["logic"] = self._logic or self.options.get("logic", "auto")

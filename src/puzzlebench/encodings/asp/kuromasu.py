@@ -210,7 +210,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     parts += [f"clue({r},{c})." for r, c in clues]
     if connectivity in ("reach", "acyclic"):
         parts.append(_root_facts(p))
-    propagator = None
+    propagator: ConnectivityPropagator | LazyConnectivity | None = None
     if connectivity == "propagator":
         propagator = ConnectivityPropagator(p.rows, p.cols, clues)
     elif connectivity == "lazy":

@@ -244,6 +244,7 @@ class LazyCuts:
         its settled cells as unit clauses; False when one conflicts with the assignment."""
         left = float("inf") if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
         start = time.process_time()
+        assert self.escalation is not None  # propagate escalates only with one
         settled = self.escalation.settled(left)
         units = [[self.lit_of[cell, wall]] for cell, wall in settled if (cell, wall) in self.lit_of]
         self.figures.update(
@@ -370,7 +371,7 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     connectivity = options["connectivity"]
     if connectivity == "auto":
         connectivity = "lazy" if islands == "lazy" else "reach"
-    propagator = None
+    propagator: ConnectivityPropagator | LazyCuts | None = None
     if connectivity in ("reach", "acyclic", "closure"):
         files += ["nurikabe_region.lp", f"connect_{connectivity}.lp"]
     if connectivity in ("reach", "acyclic"):

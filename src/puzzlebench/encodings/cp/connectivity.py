@@ -8,17 +8,19 @@ root, or None: then one white cell is chosen as the root by ("root", r, c) Boole
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ...model import Cell, Grid
+from ...model import Cell, Grid, Subgrid
 from .common import new_bools
 
-Black = dict[Cell, cp_model.IntVar]
+#: a cell's "black" literal (or its negation, for the cells whose complement is connected)
+Black = Mapping[Cell, cp_model.LiteralT]
 
 
-def roots(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Cell | None) -> dict[Cell, Any]:
+def roots(model: cp_model.CpModel, grid: Grid | Subgrid, black: Black, fixed: Cell | None) -> dict[Cell, Any]:
     """Literal "cell is the root" per cell: the fixed root, or at most one chosen white cell
     (levels and flow need one as soon as any cell is white; an empty region needs none)."""
     if fixed is not None:
@@ -30,7 +32,7 @@ def roots(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Cell | None)
     return chosen
 
 
-def connect_by_rank(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Cell | None) -> None:
+def connect_by_rank(model: cp_model.CpModel, grid: Grid | Subgrid, black: Black, fixed: Cell | None) -> None:
     """Levels: the root has level 0; every other white cell a white neighbour one level lower or more."""
     n = grid.size
     is_root_of = roots(model, grid, black, fixed)
@@ -58,10 +60,10 @@ def connect_by_rank(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Ce
         needs = [black[cell]] if cell in black else []
         if is_root is not False:
             needs.append(is_root)
-        model.add_bool_or(needs + parents)
+        model.add_bool_or([*needs, *parents])
 
 
-def connect_by_flow(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Cell | None) -> None:
+def connect_by_flow(model: cp_model.CpModel, grid: Grid | Subgrid, black: Black, fixed: Cell | None) -> None:
     """Single-commodity flow: the root emits one unit per other white cell, each white cell keeps one."""
     n = grid.size
     is_root_of = roots(model, grid, black, fixed)
@@ -94,7 +96,7 @@ def connect_by_flow(model: cp_model.CpModel, grid: Grid, black: Black, fixed: Ce
         )
 
 
-def no_isolated_white(model: cp_model.CpModel, grid: Grid, black: Black) -> None:
+def no_isolated_white(model: cp_model.CpModel, grid: Grid | Subgrid, black: Black) -> None:
     """The one-cell cuts up front: no white cell is walled in alone, wherever the cell and its
     neighbours are not the whole board (then a black cell beyond would touch a black neighbour)."""
     for cell in grid.all_cells:

@@ -193,7 +193,7 @@ def _build(
     anchor = min(plan.wall, default=None)
     art.lazy = lazy_rules(puzzle, wall, options, anchor=anchor)
     art.notes.update(connectivity=connectivity, islands=islands)
-    switched = []  # (the escalation, once built: the lazy rule's cuts after the switch)
+    switched: list[bool] = []  # (the escalation, once built: the lazy rule's cuts after the switch)
     if (
         islands == "lazy"
         and options["escalate"] > 0
@@ -359,8 +359,8 @@ def _owners(
 
     # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
     # hold is wall.
-    for clue, cell, nb, inside in plan.steps(puzzle):
-        guard = [] if cell is None else [~owns[(clue, cell)]]
+    for clue, step, nb, inside in plan.steps(puzzle):
+        guard = [] if step is None else [~owns[(clue, step)]]
         model.add_bool_or(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]]))
     return owns
 

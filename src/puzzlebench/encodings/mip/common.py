@@ -57,8 +57,8 @@ class Linear:
     def __sub__(self, other: Term) -> Linear:
         return self.copy().iadd(other, -1.0)
 
-    def __rsub__(self, other: Term) -> Linear:
-        return Linear(constant=float(other)).iadd(self, -1.0)  # type: ignore[arg-type]
+    def __rsub__(self, other: float) -> Linear:  # a number minus this (Python tries Linear's own first)
+        return Linear(constant=float(other)).iadd(self, -1.0)
 
     def __neg__(self) -> Linear:
         return Linear().iadd(self, -1.0)

@@ -9,10 +9,13 @@ root, or None: then at most one white root is chosen by binaries.
 
 from __future__ import annotations
 
-from ...model import Cell, Grid
+from collections.abc import Mapping
+
+from ...model import Cell, Grid, Subgrid
 from .common import Linear, MipModel, Var, total
 
-Black = dict[Cell, Var]
+#: a cell's "black" column (or 1 minus a column, for the cells whose complement is connected)
+Black = Mapping[Cell, Var | Linear]
 
 
 def white(black: Black, cell: Cell) -> Linear | int:
@@ -20,7 +23,7 @@ def white(black: Black, cell: Cell) -> Linear | int:
     return 1 - black[cell] if cell in black else 1
 
 
-def no_isolated_white(model: MipModel, grid: Grid, black: Black) -> None:
+def no_isolated_white(model: MipModel, grid: Grid | Subgrid, black: Black) -> None:
     """The one-cell cuts up front: no white cell is walled in alone, wherever the cell and its
     neighbours are not the whole board (then a black cell beyond would touch a black neighbour)."""
     for cell in grid.all_cells:
@@ -31,7 +34,7 @@ def no_isolated_white(model: MipModel, grid: Grid, black: Black) -> None:
         model.add_ge(total(1 - black[nb] for nb in around) + (black[cell] if cell in black else 0), 1)
 
 
-def connect_by_flow(model: MipModel, grid: Grid, black: Black, fixed: Cell | None) -> None:
+def connect_by_flow(model: MipModel, grid: Grid | Subgrid, black: Black, fixed: Cell | None) -> None:
     """Single-commodity flow: the root emits one unit per white cell, each white cell keeps one."""
     n = grid.size
     net_inflow = {cell: Linear() for cell in grid.all_cells}  # inflow - outflow

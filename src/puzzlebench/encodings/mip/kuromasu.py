@@ -96,7 +96,9 @@ def build_default(puzzle: Kuromasu, options: Mapping[str, Any]) -> MipModel:
         for i, direction in enumerate(Direction):
             ray = puzzle.grid.ray(clue, direction)[:n]
             trimmed = views is not None and known and len(ray) > max(views.lengths[clue][i])
-            if trimmed:  # the longest view ends at its next cell: the ray past it is never seen
+            if (
+                trimmed and views is not None
+            ):  # the longest view ends at its next cell: the ray past it is never seen
                 ray = ray[: max(views.lengths[clue][i]) + 1]
             if stretches is not None:
                 prefixes = stretches.prefixes(ray)
@@ -176,7 +178,7 @@ def _view_hull(
         forward = [{0}]
         for ks in lengths:
             forward.append({s + k for s in forward[-1] for k in ks if s + k <= n - 1})
-        backward = [set() for _ in range(4)] + [{n - 1}]
+        backward: list[set[int]] = [set() for _ in range(4)] + [{n - 1}]
         for i in range(3, -1, -1):
             backward[i] = {s for s in forward[i] if any(s + k in backward[i + 1] for k in lengths[i])}
         balance: dict[tuple[int, int], Linear] = {}  # (layer, partial sum) -> inflow - outflow

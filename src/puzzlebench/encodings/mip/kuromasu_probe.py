@@ -45,6 +45,8 @@ board has no answer.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -460,6 +462,11 @@ class Views:
             self.queued[p] = True
             self.woken.append(p)
 
+    def _settle_all(self, cells: list[tuple[int, int]]) -> None:
+        """Settle each (cell, colour) of ``cells`` in turn."""
+        for x, colour in cells:
+            self._settle(x, colour)
+
     def _probe_one(self, p: int) -> None:
         """One probe: a cell's two colours, a number's views, or one length of a number's ray;
         what it rules out is settled for good, and the branches that read what changed (unless
@@ -472,6 +479,7 @@ class Views:
             x = probe[0]
             if col[x] != OPEN:
                 return
+            learnt: Callable[[], object] | None
             black_ok, black_set, _ = self._branch(("cell", x, 1), p, lambda: self._settle(x, 1))
             if not black_ok:
                 learnt = lambda: self._settle(x, 0)
@@ -483,7 +491,7 @@ class Views:
                     common = [
                         (y, v) for y, v in white_set.items() if col[y] == OPEN and black_set.get(y) == v
                     ]
-                    learnt = (lambda: [self._settle(y, v) for y, v in common]) if common else None
+                    learnt = (lambda: self._settle_all(common)) if common else None
         elif len(probe) == 2:
             learnt = self._probe_views(probe[0], p)
         else:
@@ -510,7 +518,8 @@ class Views:
             if entry.__class__ is int:
                 v = col[entry]
                 for b, ver in cell_deps[entry]:
-                    if ver == version[b] and outcome[b][1].get(entry) != v:
+                    known = outcome[b]  # kept while its version stands
+                    if ver == version[b] and known is not None and known[1].get(entry) != v:
                         self._wake(b)
                 cell_deps[entry] = []  # settled for good: never read again
             else:
@@ -676,14 +685,14 @@ class Views:
         br = np.zeros((branches, 8), np.int64)
         br[:, 3] = -1
         settled, revised, reads, number_reads = COMPILED_POOLS
-        pools = [
+        pools: list[np.ndarray] = [
             np.zeros(settled, np.int32),
             np.zeros(settled, np.int8),
             np.zeros((revised, 4), np.int64),
             np.zeros((reads, 4), np.int32),
         ]
         cdep = np.zeros((number_reads, 4), np.int32)
-        rest = (
+        rest: tuple[np.ndarray, ...] = (
             np.full(size, -1, np.int64),
             cdep,
             np.full(count, -1, np.int64),
@@ -710,10 +719,10 @@ class Views:
                 ctr[jit.PEND_I] -= 1
                 ctr[jit.PROBES_RUN] -= 1
                 rest[5][rest[14][ctr[jit.PEND_I]]] = True
-                reads, number_reads = np.empty_like(pools[3]), np.empty_like(rest[1])
-                jit.compact(s, pb, reads, number_reads)
-                pools[3] = reads
-                rest = (rest[0], number_reads, *rest[2:])
+                compact_reads, compact_number_reads = np.empty_like(pools[3]), np.empty_like(rest[1])
+                jit.compact(s, pb, compact_reads, compact_number_reads)
+                pools[3] = compact_reads
+                rest = (rest[0], compact_number_reads, *rest[2:])
                 need = {
                     0: (ctr[jit.SP], size),
                     1: (ctr[jit.SP], size),
@@ -775,7 +784,7 @@ def _prune(n: int, a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
             if others >> (n - low.bit_length()) & 1:  # length k = low's position; the others make n - 1 - k
                 kept |= low
         out.append(kept)
-    return tuple(out)
+    return out[0], out[1], out[2], out[3]
 
 
 def _sums(a: int, b: int, full: int) -> int:
@@ -794,6 +803,7 @@ def _compiled(engine: str, biggest: int) -> Any:
     if engine == "python":
         return None
     fits = biggest <= COMPILED_MAX_NUMBER
+    jit: ModuleType | None
     try:
         from . import kuromasu_probe_compiled as jit
     except ImportError:

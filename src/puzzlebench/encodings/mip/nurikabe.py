@@ -424,8 +424,8 @@ def _owners(
 
     # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
     # hold is wall.
-    for clue, cell, nb, inside in plan.steps(puzzle):
-        mine = 1 if cell is None else owns[(clue, cell)]
+    for clue, step, nb, inside in plan.steps(puzzle):
+        mine = 1 if step is None else owns[(clue, step)]
         model.add_le(mine - owns[(clue, nb)] - wall[nb] if inside else mine - wall[nb], 0)
     return owns
 

@@ -64,7 +64,7 @@ class CnfModel(Artifact):
     number of checks (see the field).
     """
 
-    pool: IDPool = None  # type: ignore[assignment]
+    pool: IDPool = None
     clauses: list[Clause] = field(default_factory=list)
     propagator: Callable[[], tuple[Propagator, Sequence[int]]] | None = None
     #: Native cardinality constraints, each ``(lits, k)`` for "at most k of lits" (python-sat's
@@ -136,7 +136,7 @@ class CnfModel(Artifact):
         """``all(guard) -> sum(lits) <relation> k``: each clause of the encoding is weakened by the
         negated guard, so the auxiliary variables are free when the guard fails."""
         relax = [-g for g in guard]
-        self.extend([relax + cl for cl in cardinality(self.pool, lits, k, relation, enc)])
+        self.extend([[*relax, *cl] for cl in cardinality(self.pool, lits, k, relation, enc)])
 
     def count_differs_if(self, guard: list[int], lits: Sequence[int], k: int, enc: str, tag: tuple) -> None:
         """``all(guard) -> sum(lits) != k`` as ``sum <= k-1`` or ``sum >= k+1`` under a fresh
@@ -297,7 +297,7 @@ def unary_sum_equals(
         level = [x for pair in zip(level, reversed(level)) for x in pair][: len(level)]
     while len(level) > 2:
         level = [
-            unary_add(pool, clauses, *level[k : k + 2], total + 1) if k + 1 < len(level) else level[k]
+            unary_add(pool, clauses, level[k], level[k + 1], total + 1) if k + 1 < len(level) else level[k]
             for k in range(0, len(level), 2)
         ]
     x, y = (level + [[], []])[:2]

@@ -145,7 +145,7 @@ class CellPropagator(TimedPropagator):
         self.limits: list[int] = []
         self.dirty = True
         self.reasons: dict[int, list[int]] = {}
-        self.pending: list[list[int]] = []
+        self.pending: list[Clause] = []
 
     # -- trail ----------------------------------------------------------------------------------
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
@@ -261,7 +261,7 @@ class ConnectivityPropagator(CellPropagator):
     def has_clause(self) -> bool:
         return bool(self.pending)
 
-    def add_clause(self) -> list[int]:
+    def add_clause(self) -> Clause:
         return self.pending.pop() if self.pending else []
 
 
@@ -330,7 +330,7 @@ class PropagatorGroup(TimedPropagator):
         self.source: dict[int, TimedPropagator] = {}
 
     @property
-    def gave_up(self) -> bool:  # type: ignore[override]
+    def gave_up(self) -> bool:
         return any(e.gave_up for e in self.engines)
 
     @gave_up.setter
@@ -338,7 +338,7 @@ class PropagatorGroup(TimedPropagator):
         pass
 
     @property
-    def deadline(self) -> float | None:  # type: ignore[override]
+    def deadline(self) -> float | None:
         return self.engines[0].deadline if self.engines else None
 
     @deadline.setter

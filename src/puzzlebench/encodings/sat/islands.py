@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...model import Nurikabe
 from ..islands import IslandGraph, IslandPlan, island_reasoning
 from ..regions import BLACK, UNKNOWN, island_cuts
+from .common import Clause
 from .connectivity import CellPropagator
 
 
@@ -95,5 +96,5 @@ class IslandPropagator(CellPropagator):
     def has_clause(self) -> bool:
         return bool(self.pending)
 
-    def add_clause(self) -> list[int]:
+    def add_clause(self) -> Clause:
         return self.pending.pop() if self.pending else []

@@ -13,11 +13,11 @@ Maglalang, SAT 2012): far fewer items to build and load; any other solver is ref
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import accumulate, combinations, compress, product, repeat
 from operator import add, mul, neg, not_
-from typing import Any
+from typing import Any, cast
 
 from pysat.formula import IDPool
 
@@ -80,7 +80,10 @@ def build_default(puzzle: LightUp, options: Mapping[str, Any]) -> CnfModel:
         map(mul, accumulate(is_open), is_open)
     )  # padded index r * width + c -> its variable, 0 for none
     n = max(var)
-    decision: dict[Cell, int] = dict(zip(compress(_cells(rows, cols), is_open), range(1, n + 1)))
+    open_cells = cast(
+        Iterable[Cell], compress(_cells(rows, cols), is_open)
+    )  # the padding's Nones are never open
+    decision: dict[Cell, int] = dict(zip(open_cells, range(1, n + 1)))
     body = rows * width
     cnf = CnfModel(pool=IDPool(), decision=decision)
     cnf.pool.top = n

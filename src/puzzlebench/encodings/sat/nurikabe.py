@@ -72,7 +72,7 @@ from ..islands import (
     wall_size,
 )
 from ..nurikabe_deduce import PROBE_STOP, PROBE_STOPS, load_engine
-from .common import CARD_CHOICES, CnfModel
+from .common import CARD_CHOICES, Clause, CnfModel
 from .connectivity import BoardGraph, ConnectivityPropagator, PropagatorGroup, reach_levels
 from .islands import IslandPropagator
 
@@ -204,7 +204,7 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any], plan: IslandPlan
 
 def probed_units(
     puzzle: Nurikabe, plan: IslandPlan, wall: Mapping[Cell, int], seconds: float, stop: str | None = None
-) -> list[tuple[int]]:
+) -> list[Clause]:
     """The cells failed-literal probing settles beyond ``plan`` (``nurikabe_deduce.refine``, within
     ``DEDUCE_BUDGET`` CPU seconds and ``seconds``, ``stop`` as there), as unit clauses over the
     wall literals: each holds in every answer."""
@@ -212,9 +212,8 @@ def probed_units(
 
     probed = refine(puzzle, plan, time.process_time() + min(DEDUCE_BUDGET, seconds), stop=stop)
     # A cell the probe settled as wall is wall; one it settled unshaded is unshaded.
-    return [(wall[cell],) for cell in sorted(probed.wall - plan.wall)] + [
-        (-wall[cell],) for cell in sorted(probed.white - plan.white)
-    ]
+    units: list[Clause] = [(wall[cell],) for cell in sorted(probed.wall - plan.wall)]
+    return units + [(-wall[cell],) for cell in sorted(probed.white - plan.white)]
 
 
 def _wall_span(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) -> None:
@@ -320,14 +319,16 @@ def _island_edges(cnf: CnfModel, puzzle: Nurikabe, plan: IslandPlan, card: str) 
 
     for clue, n in puzzle.numbers.items():
         dist = plan.reach[clue]
-        lits = []
+        lits: list[int] = []
         for r, c in dist:
             for nb in ((r, c + 1), (r + 1, c)):
                 if nb not in dist:
                     continue
                 x, y = owns(clue, (r, c)), owns(clue, nb)
                 if x is None or y is None:
-                    lits.append(y if x is None else x)
+                    other = y if x is None else x
+                    assert other is not None  # two cells, the clue one of them at most
+                    lits.append(other)
                     continue
                 v = cnf.var("pair", clue, r, c, *nb)
                 cnf.add((-x, -y, v))
@@ -359,9 +360,15 @@ def islands_by_distance(
             return -wall[cell]  # one possible owner: owned iff unshaded
         return cnf.var("owns", clue, *cell)
 
+    def owned(clue: Cell, cell: Cell) -> int:
+        """``owns`` of a cell other than the clue."""
+        lit = owns(clue, cell)
+        assert lit is not None, (clue, cell)
+        return lit
+
     # An unshaded cell has exactly one owner; an owned cell is unshaded.
     for cell in plan.open:
-        lits = [owns(clue, cell) for clue in plan.owners[cell]]
+        lits = [owned(clue, cell) for clue in plan.owners[cell]]
         if len(lits) > 1:
             cnf.add((wall[cell], *lits))
             cnf.extend([(-x, -wall[cell]) for x in lits])
@@ -369,9 +376,9 @@ def islands_by_distance(
 
     # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
     # hold is wall.
-    for clue, cell, nb, inside in plan.steps(puzzle):
-        guard = () if cell is None else (-owns(clue, cell),)
-        cnf.add(guard + ((wall[nb], owns(clue, nb)) if inside else (wall[nb],)))
+    for clue, step, nb, inside in plan.steps(puzzle):
+        guard: tuple[int, ...] = () if step is None else (-owned(clue, step),)
+        cnf.add(guard + ((wall[nb], owned(clue, nb)) if inside else (wall[nb],)))
 
     levelled = plan.levelled(puzzle, budget, hybrid_smallest(puzzle) if smallest is None else smallest, limit)
     for clue, dist in plan.reach.items():
@@ -391,7 +398,7 @@ def islands_by_distance(
         for cell, d in dist.items():
             if cell == clue:
                 continue
-            mine = owns(clue, cell)
+            mine = owned(clue, cell)
             for t in range(d, n):
                 lvl = near(cell, t)
                 cnf.add((-lvl, mine))
@@ -403,11 +410,11 @@ def islands_by_distance(
             cnf.add((-mine, near(cell, n - 1)))
 
         # The island has n cells, the number's own included (a '?' island: at most its bound).
-        mine = [owns(clue, cell) for cell in dist if cell != clue]
+        members = [owned(clue, cell) for cell in dist if cell != clue]
         if clue in puzzle.numbers:
-            cnf.equals(mine, n - 1, card)
-        elif n - 1 < len(mine):
-            cnf.atmost(mine, n - 1, card)
+            cnf.equals(members, n - 1, card)
+        elif n - 1 < len(members):
+            cnf.atmost(members, n - 1, card)
 
 
 SPECS: list[EncodingSpec] = [

@@ -23,16 +23,20 @@ with ``<`` need the arithmetic solver (QF_LIA).
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 from z3.z3types import Ast
 
 from ...errors import EncodingError
 from ..base import Artifact, Option
+
+if TYPE_CHECKING:
+    from ..sat.common import Clause
 
 #: Values of the ``card`` option of every SMT encoding.
 CARD_CHOICES: tuple[str, ...] = ("pb", "sum")
@@ -114,7 +118,7 @@ class SmtModel(Artifact):
     def add(self, *constraints: z3.BoolRef) -> None:
         self.assertions.extend(constraints)
 
-    def fix_cell(self, handle: Any, on: bool) -> None:
+    def fix_cell(self, handle: Any, on: builtins.bool) -> None:
         self.add(handle if on else self.neg(handle))
 
     def fix_false(self) -> None:
@@ -152,14 +156,14 @@ class SmtModel(Artifact):
         """``a == b`` for Booleans."""
         return self._bool(z3.Z3_mk_eq(self.ctx.ref(), a.as_ast(), b.as_ast()))
 
-    def num(self, k: int) -> z3.ArithRef:
+    def num(self, k: builtins.int) -> z3.ArithRef:
         """The integer constant ``k`` (made once per model)."""
         got = self._nums.get(k)
         if got is None:
             got = self._nums[k] = z3.IntVal(k, self.ctx)
         return got
 
-    def rel(self, x: z3.ArithRef, relation: str, y: z3.ArithRef | int) -> z3.BoolRef:
+    def rel(self, x: z3.ArithRef, relation: str, y: z3.ArithRef | builtins.int) -> z3.BoolRef:
         """``x <relation> y`` for integer terms (``y`` may be a Python int)."""
         make = _RELATIONS.get(relation)
         if make is None:
@@ -170,11 +174,11 @@ class SmtModel(Artifact):
         return self._bool(make(self.ctx.ref(), x.as_ast(), other.as_ast()))
 
     @cached_property
-    def _nums(self) -> dict[int, z3.ArithRef]:
+    def _nums(self) -> dict[builtins.int, z3.ArithRef]:
         return {}
 
     # -- counting -------------------------------------------------------------------------------
-    def count(self, lits: Sequence[z3.BoolRef], relation: str, k: int, card: str) -> z3.BoolRef:
+    def count(self, lits: Sequence[z3.BoolRef], relation: str, k: builtins.int, card: str) -> z3.BoolRef:
         """``sum(lits) <relation> k`` (relation: ``==``, ``<=``, ``>=``), written the ``card`` way.
 
         Bounds the literals can never reach are settled here to ``True``/``False``.
@@ -235,7 +239,7 @@ class UnarySums:
         self.model = model
         self.pool = _Pool(0)
         self.text: list[str] = [""]  # int literal k > 0 -> its term as SMT-LIB text
-        self.clauses: list[tuple[int, ...]] = []
+        self.clauses: list[Clause] = []
         self.known: dict[int, str] = {}  # a term's AST id -> its text
         self.inputs: set[str] = set()  # the named constants the inputs mention
         self.fresh: list[str] = []  # the merge outputs' names, not yet declared

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import z3
 
-from ...model import Cell, Grid
+from ...model import Cell, Grid, Subgrid
 from .common import SmtModel
 
 Black = dict[Cell, z3.BoolRef]
 White = dict[Cell, z3.BoolRef]
 
 
-def connect_by_rank(model: SmtModel, grid: Grid, black: Black, white: White, fixed: Cell | None) -> None:
+def connect_by_rank(
+    model: SmtModel, grid: Grid | Subgrid, black: Black, white: White, fixed: Cell | None
+) -> None:
     """Ranks: every white non-root cell has a white neighbour of smaller rank, so a chain of
     ever smaller ranks leads from it to the root: ``fixed`` (a cell white in every answer), or
     without one the first white cell in row-major order."""
@@ -53,7 +55,7 @@ def connect_by_rank(model: SmtModel, grid: Grid, black: Black, white: White, fix
     model.notes["root"] = fixed
 
 
-def no_walled_in_cell(model: SmtModel, grid: Grid, black: Black, white: White) -> None:
+def no_walled_in_cell(model: SmtModel, grid: Grid | Subgrid, black: Black, white: White) -> None:
     """The one-cell cuts up front: a white cell has a white neighbour, wherever the cell and its
     neighbours are not the whole board (then a black cell beyond would touch a black neighbour)."""
     for cell in grid.all_cells:

@@ -179,6 +179,7 @@ def _count_by_rays(
                 cur = model.bool("sees", *clue, direction.name, k)
                 model.add(model.iff(cur, model.all([prev, white[cell]])))
             else:
+                assert first is not None  # prev is set: a cell without a clue came first
                 key = (min(first, cell), max(first, cell))
                 cur = stretches.named.get(key)
                 if cur is None:
@@ -188,7 +189,7 @@ def _count_by_rays(
             if k == n:
                 # The first n cells this way cannot all be white.
                 model.add(model.neg(cur) if cur is not None else model.false)
-                if stretches is not None and first is not None:
+                if stretches is not None and first is not None and last is not None:
                     stretches.never.add((min(first, last), max(first, last)))
                 break
             if cur is None:

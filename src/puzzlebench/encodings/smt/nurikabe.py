@@ -248,8 +248,8 @@ def _islands_by_distance(
 
     # An owned cell passes its owner to its unshaded neighbours; a neighbour the island cannot
     # hold is wall.
-    for clue, cell, nb, inside in plan.steps(puzzle):
-        guard = [] if cell is None else [model.neg(owns[(clue, cell)])]
+    for clue, step, nb, inside in plan.steps(puzzle):
+        guard = [] if step is None else [model.neg(owns[(clue, step)])]
         model.add(model.any(guard + ([wall[nb], owns[(clue, nb)]] if inside else [wall[nb]])))
 
     for clue, dist in plan.reach.items():
@@ -296,7 +296,7 @@ SPECS: list[EncodingSpec] = [
             Option(
                 "connectivity",
                 "auto",
-                ("auto", *WALL.choices),
+                ("auto", *(WALL.choices or ())),
                 WALL.description
                 + "; auto = rank with islands=distance on boards without '?' clues, else lazy",
                 relaxing=WALL.relaxing,
