@@ -28,7 +28,7 @@ lint: $(STAMP)
 
 ## The test suite (notebooks included, on small parameters), after the linters and the type checker.
 test: lint
-	$(PY) -m pytest -n 2 -q tests
+	$(PY) -m pytest -n 2 -q --durations=15 tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache build src/*.egg-info
