@@ -35,6 +35,7 @@ from .result import Result, Status, Timings
 from .crosscheck import crosscheck  # binds the function over the submodule name
 from .encodings.base import Option
 from .registry import register_encoding, register_paradigm, register_solver
+from .deduce import Deductions, register_deducer
 
 # isort: on
 
@@ -56,12 +57,15 @@ def solve(
     timeout=None,
     *,
     solver: str | None = None,
+    deduce: str | None = None,
     **options,
 ) -> Result:
-    """Solve ``puzzle`` in one paradigm on one of its solvers; see :func:`puzzlebench.solvers.solve`."""
+    """Solve ``puzzle`` in one paradigm on one of its solvers, after the deduction stage
+    ``deduce`` (the family's default; ``"none"``: the bare puzzle); see
+    :func:`puzzlebench.solvers.solve`."""
     from .solvers import solve as _solve
 
-    return _solve(puzzle, paradigm, encoding, count, timeout, solver=solver, **options)
+    return _solve(puzzle, paradigm, encoding, count, timeout, solver=solver, deduce=deduce, **options)
 
 
 def load_plugin(name: str) -> None:
@@ -72,6 +76,7 @@ def load_plugin(name: str) -> None:
 
 
 __all__ = [
+    "Deductions",
     "EncodingError",
     "Family",
     "Hitori",
@@ -99,6 +104,7 @@ __all__ = [
     "crosscheck",
     "load",
     "load_plugin",
+    "register_deducer",
     "register_encoding",
     "register_paradigm",
     "register_solver",

@@ -24,9 +24,9 @@ Rules and the rows that enforce them:
   :func:`_view_hull`); ``tuples`` adds one binary per feasible view, exactly one chosen, each
   ray's "exactly k cells" (s_k - s_{k+1}) equal to the views showing k there. Both tie the
   view to the prefixes s_k, so the cells follow. The views are those left by :class:`_Views`
-  (every length checked against the board and the other rays). ``tuples`` is the default
-  (generated 15x15 boards: 1.2 s of CPU for answer and proof against 9.1 s with ``sum``; 20x20:
-  13.5 s against none proven);
+  (every length checked against the board and the other rays). ``tuples`` is the default: its
+  LP relaxation is the views' convex hull, which the one ``sum`` row leaves far weaker
+  (docs/decisions);
 * the cells the deduction stage settles (:mod:`puzzlebench.deductions.kuromasu`) are fixed by
   rows, and a ray stops after the longest of its number's feasible views there;
 * all white cells form one region (``connectivity`` option):

@@ -617,12 +617,7 @@ ENCODINGS: list[EncodingSpec] = [
             # plan the wall counts as small on most boards, its undecided cells being few (docs/decisions)
             wall_rules_option("auto"),
             WALL_RUNS_OPTION,
-            # measured on janko puzzles (count=2, 10 s cap, one interleaved run, load 5-7 on 2 cores):
-            # every 20th puzzle (56) search 53 proven, auto (escalate=3, escalate_cpu=0.5) 54, probe 54;
-            # CPU on the 53 all prove 15.7 s, 13.9 s, 10.2 s (on 47 of the 56 the probed plan settles the
-            # board: two runs, the answer and the proof); 36 of the idle misses 0 / 5 / 6 proven, 104 /
-            # 99 / 87 CPU s. Whole corpus with probe (10 s cap, load 3-9): 1,073 of 1,110 proven (the idle
-            # run with search: 1,065), every board missed that search proved idle proven with a 30 s cap
+            # the plan is the deduction stage's (docs/decisions/2026-12-05-deduction-stage.md)
             Option(
                 "plan",
                 "search",

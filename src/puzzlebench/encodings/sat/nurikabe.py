@@ -487,16 +487,7 @@ SPECS: list[EncodingSpec] = [
                 "variable per pair and side; island: also at most 2n - ceil(2 sqrt n) pairs in "
                 "each number n's island, over its ownership; with islands=lazy as card), or none",
             ),
-            # plan=probe on every 10th janko puzzle (plan cost included, one interleaved run):
-            # 7.9x the CPU of search, every puzzle proven either way. plan=auto against search (one
-            # interleaved run, count=2, 20 s cap, load 4-6): on the 45 misses of the paradigms'
-            # last whole-corpus runs 47.5 CPU s against 55.5, 683_14x24 proven (3.0 s; search
-            # 9.9 s, unproven), 1108_20x15 2.4 s against 5.5, 1055_40x57 5.8 against 3.9 (the
-            # probe's 2 s settle nothing it needs), 690_50x50 unproven either way; every 20th
-            # puzzle 1.07 s either way (none escalates). Escalating after 100 checks instead,
-            # without the CPU gate, probed 69 boards, most of them proven in 0.1 s anyway.
-            # probe (compiled) against auto, one interleaved run (count=2, 20 s cap): every 10th janko
-            # puzzle 1.80 s against 2.82 s, 111/111 both; 690_50x50 3.0 s against 10.4 s
+            # the plan is the deduction stage's; the encoding's own probe and its schedule are fixed settings
             Option(
                 "plan",
                 "search",
@@ -520,11 +511,7 @@ SPECS: list[EncodingSpec] = [
                 description="plan=auto: the CPU seconds the checks must also "
                 "have taken before the probe (boards of many quick rounds never pay for it)",
             ),
-            # probe_stop=pass against budget (one interleaved run, count=2, 40 s cap, load 8-10): SAT
-            # 1055_40x57 5.62 -> 3.86 CPU s (the probe 2.03 -> 0.22 s), SMT 9.61 -> 7.43;
-            # 683_14x24 and 1108_20x15 probe the same cells in the same time (their passes end
-            # within the budget), and so does CP-SAT on 94_20x36 (a 3.9 s pass, within the
-            # slack); every 10th puzzle 1.80 s either way (none escalates).
+            # pass: a probe whose passes would reach few of its cells within the budget stops early
             Option(
                 "probe_stop",
                 PROBE_STOP,

@@ -290,9 +290,7 @@ SPECS: list[EncodingSpec] = [
         reference="lazy cuts as in counterexample-guided (CEGAR) connectivity",
         options=(
             plan_option("search"),
-            # measured on 111 puzzles (every 10th of the janko corpus; count=2, 10 s cap, one run):
-            # rank 109 solved, 18.5 s CPU in all; lazy 109, 35.1 s (and on 56, every 20th, count=1:
-            # rank 9.5 s, lazy 18.3 s)
+            # auto: ranks where they prove more of the corpus than the lazy cuts (docs/decisions)
             Option(
                 "connectivity",
                 "auto",
