@@ -73,7 +73,7 @@ def test_the_hard_limit_counts_from_the_childs_start_not_its_spawn():
     assert fields["status"] == "timeout", fields.get("error")
     assert fields["time_startup"] >= DELAY  # the slow import is start-up, recorded apart
     # Rule: the kill comes timeout + grace after the ready mark (plus at most a poll's delay)
-    assert 1.0 <= fields["time_run"] < 1.0 + 0.4 + 0.15, fields["time_run"]
+    assert 1.0 <= fields["time_run"] < 1.0 + 0.4 + 0.3, fields["time_run"]
     assert fields["time_wall"] >= fields["time_startup"] + 1.0
 
 
