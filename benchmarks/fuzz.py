@@ -171,7 +171,8 @@ def _alarm(signum, frame):  # pragma: no cover - timing dependent
 # -- samples ------------------------------------------------------------------------------------
 def _extra_puzzles() -> list[Puzzle]:
     """Small boards covering what the seeds lack: LightBulbs, Kuromasu and Nurikabe '?' cells,
-    Hitori (numbers past one digit, past 35 and past puzz.link's 1295), odd shapes."""
+    Hitori (numbers past one digit, past 35 and past puzz.link's 1295, cells without a number),
+    odd shapes."""
     return [
         LightBulbs.from_rows([[1, 2, 3], [4, 5, 6]], name="lb"),
         Kuromasu(3, 4, numbers={(0, 1): 3, (2, 3): 5}, unknown=frozenset({(1, 0)}), name="q"),
@@ -180,6 +181,7 @@ def _extra_puzzles() -> list[Puzzle]:
         LightUp(4, 4, walls=frozenset({(1, 1)}), numbers={(2, 2): 0, (3, 0): 4}),
         Hitori.from_rows([[1, 2, 2], [2, 3, 1], [3, 1, 1]], name="h"),
         Hitori.from_rows([[12, 40], [40, 1300]]),
+        Hitori.from_rows([[0, 2, 0], [2, 0, 40]], name="hb"),  # 0: a cell without a number
         Nurikabe(3, 4, numbers={(0, 0): 2, (2, 3): 3}, name="n"),
         Nurikabe(2, 3, numbers={(0, 1): 1}, unknown=frozenset({(1, 2)})),
     ]

@@ -11,10 +11,11 @@ import puzzlebench as pb
 from bruteforce import all_solutions, random_board
 from puzzlebench import registry
 from puzzlebench.encodings.latin import forced_shaded, forced_unshaded
-from puzzlebench.errors import ClueOutOfRange, GridShapeError, ParseError
+from puzzlebench.errors import ClueOutOfRange, EncodingError, GridShapeError, ParseError
 from puzzlebench.formats import dump, iter_janko, janko, loads, puzzlink
 from puzzlebench.generate import generate
 from puzzlebench.model import Family, Hitori, Rule
+from puzzlebench.model.hitori import BLANK
 
 PARADIGMS = [
     p for p in registry.available() if any(s.name == "default" for s in registry.encodings("hitori", p))
@@ -29,6 +30,37 @@ PZPRJS_ANSWER = {(0, 0), (0, 2), (2, 0), (2, 2), (3, 3)}
 def _boards(seed: int, n: int, shapes=((2, 2), (2, 3), (3, 3), (3, 4), (1, 4), (2, 5))) -> list[Hitori]:
     rng = random.Random(seed)
     return [random_board(Family.HITORI, rng, *shapes[i % len(shapes)]) for i in range(n)]
+
+
+def _blank_boards(seed: int, n: int) -> list[Hitori]:
+    """Random small boards with cells without a number (BLANK), from one cell to all of them,
+    on boards whose few numbers repeat often (so a blank that counted as a number would matter)."""
+    rng = random.Random(seed)
+    shapes = ((2, 3), (3, 3), (3, 4), (1, 4), (2, 5), (4, 4))
+    out = []
+    for i in range(n):
+        rows, cols = shapes[i % len(shapes)]
+        share = (0.15, 0.4, 0.7, 1.0)[i % 4]
+        if share == 1.0:  # an all-blank board has hundreds of answers past 3x3: enumeration's cost
+            rows, cols = min(rows, 2), min(cols, 3)
+        out.append(
+            Hitori.from_rows(
+                [
+                    [BLANK if rng.random() < share else rng.randint(1, 2) for _ in range(cols)]
+                    for _ in range(rows)
+                ]
+            )
+        )
+    return out
+
+
+#: Boards on which a blank counted as a number would decide wrongly: ``. 1 .`` (a x a would leave
+#: the 1 unshaded, though shading it is an answer) and ``. . .`` (a a .. a would shade the third).
+BLANK_TRAPS = [
+    Hitori.from_rows([[0, 1, 0], [2, 3, 4]]),
+    Hitori.from_rows([[0, 0, 0], [1, 2, 3]]),
+    Hitori.from_rows([[1, 0], [0, 1], [1, 0]]),
+]
 
 
 # -- the model and its verifier -----------------------------------------------------------------
@@ -52,6 +84,13 @@ def test_a_repeated_number_in_a_column_is_found() -> None:
     assert v.rule is Rule.REPEATED_NUMBER and v.cells == ((0, 0), (1, 0)) and "column 0" in v.message
 
 
+def test_cells_without_a_number_never_repeat() -> None:
+    p = Hitori.from_rows([[BLANK, BLANK, 1], [BLANK, 1, BLANK]])
+    assert p.blanks == {(0, 0), (0, 1), (1, 0), (1, 2)} and p.blank((0, 0)) and not p.blank((0, 2))
+    assert p.verify(set()) == []  # four blanks, two per row and column: no repetition
+    assert p.verify({(0, 0), (0, 1)})[0].rule is Rule.ADJACENT_SHADED  # still cells like any other
+
+
 def test_cut_off_unshaded_cells_are_a_split_region() -> None:
     # Shading (0,1) and (1,0) walls the corner (0,0) in.
     p = Hitori.from_rows([[1, 2, 3], [2, 3, 1], [3, 1, 2]])
@@ -61,9 +100,9 @@ def test_cut_off_unshaded_cells_are_a_split_region() -> None:
     )
 
 
-def test_boards_need_a_positive_number_in_every_cell() -> None:
-    with pytest.raises(ClueOutOfRange):
-        Hitori.from_rows([[1, 0]])
+def test_boards_need_a_positive_number_or_blank_in_every_cell() -> None:
+    with pytest.raises(ClueOutOfRange, match="0 for a cell without a number"):
+        Hitori.from_rows([[1, -1]])
     with pytest.raises(GridShapeError):
         Hitori(2, 2, numbers=((1, 2),))
     with pytest.raises(GridShapeError):
@@ -90,8 +129,8 @@ def test_wide_numbers_take_the_dash_form_and_round_trip() -> None:
 @pytest.mark.parametrize(
     "body, words",
     [
-        ("1.11", "empty"),
         ("1%11", "a [?] cell"),
+        ("1@11", "a [?] cell"),
         ("11-1", "2 base-36"),
         ("111", "3 of the board's 4"),
         ("10111", "positive"),
@@ -101,6 +140,45 @@ def test_wide_numbers_take_the_dash_form_and_round_trip() -> None:
 def test_bodies_hitori_cannot_hold_are_parse_errors(body: str, words: str) -> None:
     with pytest.raises(ParseError, match=words):
         puzzlink.read(f"https://puzz.link/p?hitori/2/2/{body}")
+
+
+def test_pzprjs_cells_without_a_number_read_and_round_trip() -> None:
+    # pzprjs's encodeHitori writes one '.' per cell without a number (and a last '/' after a
+    # trailing '.', from outputURLData); its decodeHitori reads a '.' as an empty cell
+    url = "https://puzz.link/p?hitori/3/2/.1-10.2./"
+    p = puzzlink.read(url)
+    assert p.numbers == ((BLANK, 1, 36), (BLANK, 2, BLANK)) and p.blanks == {(0, 0), (1, 0), (1, 2)}
+    assert puzzlink.write(p) == url
+    assert loads(url) == p
+    assert puzzlink.read("https://puzz.link/p?hitori/3/2/.1-10.2.") == p  # without the last '/'
+    for q in BLANK_TRAPS + _blank_boards(3, 12):
+        assert puzzlink.read(puzzlink.write(q)) == q
+
+
+def test_cells_without_a_number_in_the_text_formats() -> None:
+    p = BLANK_TRAPS[0]
+    assert dump(p, "native").splitlines()[3:5] == [". 1 .", "2 3 4"]
+    assert loads(dump(p, "native")) == p
+    # janko writes such a cell '-' and reads '-' or '.'; a grid with '-' needs the family named
+    # (Kuromasu's and Nurikabe's grids look the same)
+    assert janko.write(p).splitlines()[1:] == ["- 1 -", "2 3 4"]
+    assert janko.read(janko.write(p), Family.HITORI) == p
+    assert janko.read("2 3\n. 1 .\n2 3 4\n", Family.HITORI) == p
+    with pytest.raises(ParseError, match="give the family"):
+        janko.read(janko.write(p))
+    with pytest.raises(ParseError, match="line 2.*'-' or '.'|'-' or '.'.*line 2"):
+        janko.read("2 3\n? 1 .\n2 3 4\n", Family.HITORI)
+    # the .lp and .mzn instance interfaces: no num fact, and 0
+    from puzzlebench.model import family_spec
+
+    spec = family_spec(Family.HITORI)
+    facts = spec.asp_facts.write(p)
+    assert "num(0,0," not in facts and "num(0,1,1)." in facts and "num(1,0,2)." in facts
+    assert "n = [|  0,  1,  0" in spec.mzn_data.write(p)
+    for q in _blank_boards(4, 12):
+        assert loads(dump(q, "native")) == q and janko.read(janko.write(q), Family.HITORI) == q
+        answer = next(iter(all_solutions(q)), frozenset())
+        assert janko.read_solution(janko.write_solution(q, q.solution(answer)), q).cells == answer
 
 
 def test_random_boards_round_trip_through_every_format() -> None:
@@ -142,6 +220,32 @@ def test_deduced_cells_agree_with_every_answer() -> None:
         seen_white += bool(answers and white)
         seen_black += bool(answers and black)
     assert seen_white > 10 and seen_black > 10  # the boards do exercise both deductions
+
+
+def test_deductions_stay_sound_on_cells_without_a_number() -> None:
+    # Rule: a blank repeats nothing, so no deduction starts from it
+    assert forced_unshaded(BLANK_TRAPS[0]) == set() and forced_shaded(BLANK_TRAPS[1]) == set()
+    for p in BLANK_TRAPS + _blank_boards(12, 40):
+        white, black = forced_unshaded(p), forced_shaded(p)
+        for answer in all_solutions(p):
+            assert not (white & answer) and black <= answer, p.numbers
+    p = Hitori.from_rows([[2, BLANK, 2], [1, 2, 1]])  # a real a x a beside a blank still counts
+    assert forced_unshaded(p) == {(0, 1), (1, 1)}
+
+
+@pytest.mark.parametrize("paradigm", PARADIGMS)
+def test_boards_with_cells_without_a_number_match_brute_force(paradigm: str) -> None:
+    boards = BLANK_TRAPS + _blank_boards(21, 12)
+    if registry.paradigm(paradigm).peer:  # puzzlekit cannot state such a cell: refused with why
+        with pytest.raises(EncodingError, match=r"cell \(0, 0\) has no number"):
+            pb.solve(boards[0], paradigm)
+        return
+    # the bare puzzle once, then each option with the deductions stated
+    for options in [{"deduce": "none"}, {"deduce": "rules"}, *_variants(paradigm)]:
+        for p in boards:
+            result = pb.solve(p, paradigm, count=0, timeout=60, **options)
+            assert result.exhausted, (options, result.status, result.error)
+            assert {s.cells for s in result.solutions} == all_solutions(p), (paradigm, options, p.numbers)
 
 
 def _variants(paradigm: str) -> list[dict]:

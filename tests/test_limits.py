@@ -122,6 +122,8 @@ def test_solve_timeout_is_hard(slow_kuromasu, capsys):
             slow_kuromasu,
             "--paradigm",
             "asp",
+            "--deduce",
+            "none",  # the grounding, not the deduction stage's own deadline, meets the limit
             "--option",
             "connectivity=closure",
             "--timeout",
@@ -133,7 +135,35 @@ def test_solve_timeout_is_hard(slow_kuromasu, capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["status"] == "timeout" and out["solutions"] == []
     assert elapsed < 12, f"--timeout 1 took {elapsed:.1f} s"
-    assert out["kind"] == "kuromasu" and out["options"] == {"connectivity": "closure"}
+    assert out["kind"] == "kuromasu" and out["options"] == {"deduce": "none", "connectivity": "closure"}
+
+
+def test_solve_timeout_holds_within_half_a_second_of_the_solvers_start(slow_kuromasu, capsys):
+    """Grounding that cannot be interrupted (minutes) under --timeout 2: the kill comes 2 s + the
+    grace after the child is ready, its start-up reported apart (before: 2 s + 3 s grace counted
+    from the spawn, 6.3 s in all)."""
+    start = time.perf_counter()
+    code = main(
+        ["solve", slow_kuromasu, "--paradigm", "asp", "--deduce", "none"]
+        + ["--option", "connectivity=closure", "--timeout", "2", "--json"]
+    )
+    elapsed = time.perf_counter() - start
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["status"] == "timeout" and "start-up" in out["error"]
+    startup, run = out["stats"]["startup_s"], out["stats"]["total_s"]
+    assert startup > 0
+    assert 2.0 <= run <= 2.5, f"the run went on {run:.2f} s past the solver's start"
+    # the parent's own share (reading the puzzle, reaping the child) stays small
+    assert elapsed - startup < 2.5 + 1.5, f"--timeout 2 took {elapsed:.1f} s with a {startup:.2f} s start-up"
+
+
+def test_a_low_memory_limit_is_a_memout_whoever_fails_first(capsys):
+    """Under --memory 50 a native library fails first (OpenBLAS at numpy's import: "Memory
+    allocation still failed", exit status 1), not Python: still a memout, never a crash."""
+    code = main(["solve", SEED, "--timeout", "10", "--memory", "50", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["status"] == "memout", out["error"]
+    assert out["solutions"] == []
 
 
 def test_an_in_process_propagator_run_ends_at_its_deadline():
@@ -160,6 +190,8 @@ def test_check_timeout_is_hard(slow_kuromasu, capsys):
             slow_kuromasu,
             "--paradigm",
             "asp",
+            "--deduce",
+            "none",  # the grounding, not the deduction stage's own deadline, meets the limit
             "--option",
             "connectivity=closure",
             "--timeout",

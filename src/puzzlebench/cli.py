@@ -140,7 +140,8 @@ def solve_isolated(
     options: Mapping[str, Any] | None = None,
 ) -> Result:
     """:func:`puzzlebench.solve` in a child process under a hard wall-clock limit (``timeout`` plus
-    the runner's grace, then SIGKILL to the child's process group) and a memory limit.
+    the runner's grace counted from the moment the child is ready, then SIGKILL to the child's
+    process group) and a memory limit. The child's start-up is ``timings.startup``, apart.
 
     A child that was killed, ran out of memory or died comes back as a Result with status
     ``timeout``, ``memout`` or ``crash``; unknown encodings, options or solvers raise here as
@@ -174,6 +175,7 @@ def solve_isolated(
         ):
             cls = PuzzleError
         raise cls(message)
+    startup = float(fields.get("time_startup") or 0.0)
     data = fields.get("result")
     if isinstance(data, dict):
         solutions = tuple(puzzle.solution(tuple(cell) for cell in cells) for cells in data["solutions"])
@@ -186,7 +188,7 @@ def solve_isolated(
             exhausted=data["exhausted"],
             complete=data["complete"],
             options=data["options"],
-            timings=Timings(**data["timings"]),
+            timings=Timings(**{**data["timings"], "startup": startup}),
             size=data["size"],
             search=data["search"],
             backend=data["backend"],
@@ -215,7 +217,9 @@ def solve_isolated(
         encoding_name = registry.get(puzzle.family, paradigm, encoding).name
     except Exception:  # noqa: BLE001  (names for the report only)
         pass
-    wall = float(fields.get("time_wall") or 0.0)
+    # Rule: the child's start-up is reported apart; the run's time is from its ready mark on
+    run_s = fields.get("time_run")
+    wall = float(run_s) if run_s is not None else max(0.0, float(fields.get("time_wall") or 0.0) - startup)
     return Result(
         family=puzzle.family,
         paradigm=paradigm,
@@ -223,7 +227,7 @@ def solve_isolated(
         status=status,
         complete=bool(run.complete) if run.complete is not None else True,
         options=dict(options or {}),
-        timings=Timings(total=wall, build=wall),
+        timings=Timings(total=wall, build=wall, startup=startup),
         solver=solver_name,
         solver_version=version,
         error=fields.get("error"),
@@ -280,6 +284,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             f"{label}: {result.status}, {result.count} solution(s), {shown}, "
             f"{result.timings.total * 1000:.1f} ms (deduce={result.deduce}: {result.settled} cells settled in "
             f"{result.timings.deduce * 1000:.1f} ms; build {result.timings.build * 1000:.1f} ms)"
+            + (f"; start-up {result.timings.startup * 1000:.1f} ms apart" if result.timings.startup else "")
         )
         for i, answer in enumerate(result.solutions, 1):
             print(f"\nsolution {i}:")

@@ -9,14 +9,21 @@ from typing import Any
 
 from .model import Family, Solution, Violation
 
-#: Error texts that mean an allocation failed (Python, C++ and the solvers' own wording).
+#: Error texts that mean an allocation failed: Python's, C++'s, glibc's (``strerror(ENOMEM)``,
+#: "Cannot allocate memory") and the native libraries' own wording, such as OpenBLAS's "Memory
+#: allocation still failed after 10 retries" at numpy's import under a low limit.
 MEMORY_ERROR_MARKS: tuple[str, ...] = (
     "MemoryError",
     "bad_alloc",
     "out of memory",
     "Out of memory",
+    "Out Of Memory",
     "memory exhausted",
     "annot allocate memory",
+    "emory allocation failed",
+    "emory allocation still failed",
+    "ailed to allocate",
+    "too many memory regions",
 )
 
 
@@ -47,6 +54,8 @@ class Timings:
     ``deduce`` is the deduction stage (:mod:`puzzlebench.deduce`), ``build`` encoding +
     grounding/loading, ``solve`` all search (first answer and the enumeration after it),
     ``first`` the time from the start of search to the first answer; ``total`` is all of them.
+    ``startup`` is an isolated run's start-up before the harness's clock starts (the child process,
+    its imports, loading the solver's library; measured by the runner), not part of ``total``.
     """
 
     deduce: float = 0.0
@@ -55,6 +64,7 @@ class Timings:
     first: float | None = None
     total: float = 0.0
     cpu: float = 0.0
+    startup: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,7 @@ class Result:
             "first_s": t.first,
             "total_s": t.total,
             "cpu_s": t.cpu,
+            "startup_s": t.startup,
         }
         out.update({f"size_{k}": v for k, v in self.size.items()})
         out.update({f"search_{k}": v for k, v in self.search.items()})
@@ -172,6 +183,7 @@ class Result:
             "time_first": t.first,
             "time_total": t.total,
             "time_cpu": t.cpu,
+            "time_startup": t.startup,
             "resolved_options": dict(self.options),
             "backend": self.backend,
             "backend_version": self.backend_version,

@@ -66,6 +66,8 @@ COLUMNS: tuple[str, ...] = (
     "time_total",
     "time_cpu",
     "time_wall",
+    "time_startup",
+    "time_run",
     "peak_rss_mb",
     "backend",
     "backend_version",

@@ -38,6 +38,7 @@ A parent that goes away takes its runs with it:
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import signal
@@ -58,9 +59,13 @@ from . import metadata
 from .spec import Run
 from .store import ResultStore, read_records
 
-#: Seconds the parent waits past a run's timeout before killing it (interpreter start-up,
-#: solver imports, the harness noticing its own deadline).
-KILL_GRACE = 3.0
+#: Seconds the parent waits past a run's timeout, counted from the moment the child is ready
+#: (start-up over, see :data:`.worker.READY_FILE`), before killing it: the harness noticing its
+#: own deadline and writing its result.
+KILL_GRACE = 0.4
+#: Seconds a child may take to become ready (interpreter, imports, loading the solver's library)
+#: before it is killed as a crash; its start-up is recorded apart (``time_startup``).
+STARTUP_LIMIT = 60.0
 #: A child killed by a signal counts as ``memout`` when its own peak RSS reached this share of the limit.
 MEMOUT_RSS_SHARE = 0.9
 #: Under BenchExec the run's cgroup is capped this far above the per-process limit (the
@@ -335,6 +340,9 @@ class _Ended:
     memory_exceeded: bool = False  # BenchExec: the cgroup reached its memory limit
     peak_mb: float | None = None  # BenchExec: the cgroup's peak; subprocess: sampled VmHWM of the solver
     cpu_s: float | None = None  # BenchExec: the cgroup's CPU time
+    startup: float | None = None  # seconds from the start to the child's ready mark; None: never ready
+    run: float | None = None  # seconds from the ready mark to the end seen (exit, or our kill)
+    unresident_mb: float = 0.0  # see _Clock.unresident_mb
 
 
 def _tail(path: str, most: int = 2000) -> str:
@@ -361,6 +369,54 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)  # the worker leads its own process group
     except (ProcessLookupError, PermissionError):
         pass
+
+
+class _Clock:
+    """The run's hard deadline: :data:`STARTUP_LIMIT` from the start until the child is ready,
+    then ``timeout + grace`` from the ready mark (the child's own ``time.monotonic``, the one
+    system-wide clock, so the start-up never eats into the run's limit)."""
+
+    def __init__(self, run_dir: str, timeout: float, kill_grace: float):
+        from .worker import READY_FILE  # imported here: see execute
+
+        self.path = os.path.join(run_dir, READY_FILE)
+        self.timeout, self.kill_grace = timeout, kill_grace
+        self.start = time.monotonic()
+        self.ready: float | None = None
+        self.ended: float | None = None
+        #: Data segment the child held without using at its ready mark (reserved buffers of its
+        #: libraries): charged by ``RLIMIT_DATA``, never in its resident set.
+        self.unresident_mb = 0.0
+        self.deadline = self.start + STARTUP_LIMIT
+
+    def expired(self) -> bool:
+        now = time.monotonic()
+        if self.ready is None and os.path.exists(self.path):
+            data = _read_json(self.path) or {}
+            mark = data.get("monotonic")
+            if isinstance(data.get("data_mb"), (int, float)) and isinstance(
+                data.get("anon_mb"), (int, float)
+            ):
+                self.unresident_mb = max(0.0, float(data["data_mb"]) - float(data["anon_mb"]))
+            mark = float(mark) if isinstance(mark, (int, float)) else now
+            self.ready = min(max(mark, self.start), now)
+            self.deadline = self.ready + self.timeout + self.kill_grace
+        return now >= self.deadline
+
+    def end(self) -> None:
+        """Mark the end of the run (its exit seen, or the kill sent); the first mark counts."""
+        self.expired()  # a ready mark written after the last look still ends the start-up
+        if self.ended is None:
+            self.ended = time.monotonic()
+
+    @property
+    def startup(self) -> float | None:
+        return None if self.ready is None else self.ready - self.start
+
+    @property
+    def run(self) -> float | None:
+        """Seconds from the ready mark to the end: what the run's limit bounds."""
+        return None if self.ready is None or self.ended is None else max(0.0, self.ended - self.ready)
 
 
 def _worker_command(run_dir: str) -> list[str]:
@@ -396,6 +452,7 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
     try:
         with open(os.path.join(run_dir, "output.log"), "wb") as log:
             start = time.perf_counter()
+            clock = _Clock(run_dir, timeout, kill_grace)
             proc = subprocess.Popen(
                 _worker_command(run_dir),
                 stdin=watch_r,
@@ -411,7 +468,6 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
     killed = stopped = False
     sampler = _PeakSampler(run_dir)
     try:
-        hard_deadline = start + timeout + kill_grace
         pause = 0.002
         # Wait for the exit without reaping (WNOWAIT): the zombie keeps the group id reserved,
         # so killing the group afterwards cannot hit an unrelated process.
@@ -419,13 +475,14 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
             if _stop_signal is not None:
                 stopped = True  # Rule: a sweep's stop request kills the run now
                 break
-            if time.perf_counter() >= hard_deadline:
+            if clock.expired():
                 killed = True  # Rule: the parent's wall-clock limit is hard; the whole group goes
                 break
             sampler.sample()
             time.sleep(pause)
-            pause = min(pause * 1.5, 0.05)
+            pause = min(pause * 1.5, 0.02)
     finally:
+        clock.end()
         _kill_group(proc.pid)  # on timeout, leftovers (solver helpers), or an interrupted parent
         _, wait_status, _ = os.wait4(proc.pid, 0)  # its rusage would include our memory: unused
         os.close(watch_w)  # only now: the supervisor reads a close as the parent's death
@@ -437,6 +494,9 @@ def _run_subprocess(run_dir: str, timeout: float, kill_grace: float) -> _Ended:
         killed=killed,
         stopped=stopped,
         peak_mb=sampler.peak,
+        startup=clock.startup,
+        run=clock.run,
+        unresident_mb=clock.unresident_mb,
     )
 
 
@@ -448,15 +508,16 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
     killed: list[bool] = []
     stopped: list[bool] = []
     start = time.perf_counter()
-    hard_deadline = start + timeout + kill_grace
+    clock = _Clock(run_dir, timeout, kill_grace)
 
     def watch() -> None:
         # Rule: the hard limit and a sweep's stop request kill the worker's process group here
         # (BenchExec's own wall-time check can be a second late); BenchExec then kills the rest
         # of the cgroup
-        while not finished.wait(0.05):
-            if _stop_signal is None and time.perf_counter() < hard_deadline:
+        while not finished.wait(0.02):
+            if _stop_signal is None and not clock.expired():
                 continue
+            clock.end()
             try:
                 pids = list(rx.SUB_PROCESS_PIDS)
             except RuntimeError:  # the set changed while copied; try again
@@ -475,7 +536,7 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
             _worker_command(run_dir),
             output_filename=os.path.join(run_dir, "output.log"),
             stdin=watch_r,
-            walltimelimit=timeout + kill_grace + 2,
+            walltimelimit=math.ceil(STARTUP_LIMIT + timeout + kill_grace) + 2,
             write_header=False,  # BenchExec's limit: a backstop
             memlimit=(int(memory_mb) + CGROUP_HEADROOM_MB) * 1024 * 1024 if memory_mb else None,
         )
@@ -496,6 +557,7 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
         else getattr(exit_code, "value", 0) or 0
     )
     memory = result.get("memory")
+    clock.end()  # after a kill, the kill's moment stays; else BenchExec's return (teardown included)
     return _Ended(
         "benchexec",
         code,
@@ -505,6 +567,9 @@ def _run_benchexec(run_dir: str, timeout: float, kill_grace: float, memory_mb: i
         memory_exceeded=reason == "memory",
         peak_mb=memory / (1024 * 1024) if memory is not None else None,
         cpu_s=result.get("cputime"),
+        startup=clock.startup,
+        run=clock.run,
+        unresident_mb=clock.unresident_mb,
     )
 
 
@@ -583,8 +648,12 @@ def _outcome(ended: _Ended, run_dir: str, timeout: float, memory_mb: int | None)
             memory_mb,
             peak,
             ended.memory_exceeded,
+            ended.startup,
+            ended.unresident_mb,
         )
     fields["time_wall"] = ended.wall
+    fields["time_startup"] = ended.startup
+    fields["time_run"] = ended.run
     fields["peak_rss_mb"] = peak
     fields["time_cpu_run"] = cpu
     return fields
@@ -599,12 +668,25 @@ def _classify(
     memory_mb: int | None,
     peak_mb: float | None,
     memory_exceeded: bool = False,
+    startup: float | None = 0.0,
+    unresident_mb: float = 0.0,
 ) -> dict[str, Any]:
-    """Status from how the child ended: our kill, its own report, the cgroup's limit, or a signal."""
+    """Status from how the child ended: our kill, its own report, the cgroup's limit, or a signal.
+    ``startup``: seconds until the child was ready (None: it never was); ``unresident_mb``: the
+    part of the memory limit its libraries had reserved without using at that moment."""
     from .worker import is_memory_error
 
+    if killed and startup is None:
+        return {
+            "status": "crash",
+            "error": f"killed: not ready to solve within the start-up limit of {STARTUP_LIMIT:g} s"
+            + (f": {log[-500:]}" if log else ""),
+        }
     if killed:
-        return {"status": "timeout", "error": f"killed after the hard limit ({timeout:g} s + grace)"}
+        return {
+            "status": "timeout",
+            "error": f"killed at the hard limit ({timeout:g} s + grace, counted after a {startup:.2f} s start-up)",
+        }
     if result is not None:
         result.setdefault("status", "error")
         return result
@@ -617,13 +699,14 @@ def _classify(
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
         # Rule: a death after hitting the limit is a memout (allocation failure text, or the run's
-        # own peak RSS at the limit when the signal is one an allocation failure raises: abort or
-        # kill, not a segfault); a kill from outside below the limit stays a crash
+        # own peak RSS at the limit, less what its libraries reserved unused, when the signal is
+        # one an allocation failure raises: abort or kill, not a segfault); a kill from outside
+        # below the limit stays a crash
         near_limit = (
             memory_mb is not None
             and bool(memory_mb)
             and peak_mb is not None
-            and peak_mb >= MEMOUT_RSS_SHARE * float(memory_mb)
+            and peak_mb >= MEMOUT_RSS_SHARE * (float(memory_mb) - min(unresident_mb, float(memory_mb) / 2))
             and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGBUS)
         )
         status = "memout" if is_memory_error(log) or near_limit else "crash"

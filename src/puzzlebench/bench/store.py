@@ -99,6 +99,8 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "time_total": _NUM,
     "time_cpu": _NUM,
     "time_wall": _NUM,
+    "time_startup": _NUM,
+    "time_run": _NUM,
     "peak_rss_mb": _NUM,
     "peak_rss_self_mb": _NUM,
     "exhausted": (bool,),
@@ -114,7 +116,17 @@ STATUSES = ("sat", "unsat", "timeout", "error", "wrong", "crash", "memout")
 NON_NEGATIVE = tuple(name for name, types in FIELD_TYPES.items() if types in (_NUM, (int,)))
 #: Longest time a record can hold, in seconds (a year): more is a corrupt value, not a measurement.
 MAX_SECONDS = 365 * 24 * 3600.0
-SECONDS = ("timeout", "time_build", "time_solve", "time_first", "time_total", "time_cpu", "time_wall")
+SECONDS = (
+    "timeout",
+    "time_build",
+    "time_solve",
+    "time_first",
+    "time_total",
+    "time_cpu",
+    "time_wall",
+    "time_startup",
+    "time_run",
+)
 
 
 def _bad_field(record: dict[str, Any], runs: bool = False) -> str | None:

@@ -5,9 +5,10 @@ The runner writes the run description (JSON, see :meth:`puzzlebench.bench.spec.R
 to ``RUN_DIR/desc.json`` and starts this module with a pipe on stdin whose only writer is the
 runner. Two processes then do one job each:
 
-* The **solver** process reads the description, applies the memory limit, solves with
-  ``strict=False`` and writes one JSON object to ``RUN_DIR/result.json`` (written aside and
-  renamed, so the runner never reads half a result). Solvers may print on stdout (the run's log);
+* The **solver** process reads the description, applies the memory limit, loads the solver's
+  library and writes ``RUN_DIR/ready.json`` (start-up is over: the runner's hard limit counts
+  from here), solves with ``strict=False`` and writes one JSON object to
+  ``RUN_DIR/result.json`` (both written aside and renamed, so the runner never reads half a file). Solvers may print on stdout (the run's log);
   nothing the runner needs travels there.
 * The **supervisor** (the process the runner started) forks the solver, stays small and idle, and:
 
@@ -61,6 +62,10 @@ DASK_DIR_PREFIX = "puzzlebench-dask-"
 #: BenchExec's per-run folder (the run's $HOME and $TMPDIR) and per-run cgroups.
 BENCHEXEC_DIR_PREFIX = "BenchExec_run_"
 BENCHEXEC_CGROUP_PREFIX = "benchmark_"
+#: Written by the solver process when its start-up is over (``{"monotonic": time.monotonic()}``
+#: and its data segment, see :func:`_data_segment_mb`): the runner counts the run's hard limit,
+#: and measures the start-up, up to this moment.
+READY_FILE = "ready.json"
 _PR_SET_PDEATHSIG = 1
 
 
@@ -99,13 +104,51 @@ def peak_rss_self_mb() -> float:
     return maxrss_mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
+def _data_segment_mb() -> dict[str, float]:
+    """``data_mb`` (``VmData``: what ``RLIMIT_DATA`` charges) and ``anon_mb`` (``RssAnon``: the part
+    of it in memory) of this process, from ``/proc`` (empty where there is none)."""
+    found: dict[str, float] = {}
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                key = {"VmData:": "data_mb", "RssAnon:": "anon_mb"}.get(
+                    line.split(" ", 1)[0].split("\t", 1)[0]
+                )
+                if key:
+                    found[key] = int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return {}
+    return found
+
+
 def _call_task(spec: str, puzzle: Any, desc: Mapping[str, Any]) -> Any:
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(module), name)(puzzle, desc)
 
 
-def run(desc: Mapping[str, Any]) -> dict[str, Any]:
-    """Solve (or call the test task) and describe the outcome as record fields."""
+def _preload(puzzle: Any, desc: Mapping[str, Any]) -> None:
+    """Import the solver's library and the encoding's modules before the run's clock starts
+    (:func:`puzzlebench.solvers.load`); a failure here is left for the solve to raise and record."""
+    from ..solvers import load
+
+    options = desc.get("options") or {}
+    try:
+        load(
+            puzzle,
+            desc["paradigm"],
+            desc["encoding"],
+            solver=desc.get("solver") or None,
+            deduce=options.get("deduce") if isinstance(options, Mapping) else None,
+        )
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001  (the solve raises it again, in its place)
+        pass
+
+
+def run(desc: Mapping[str, Any], run_dir: str | None = None) -> dict[str, Any]:
+    """Solve (or call the test task) and describe the outcome as record fields. With ``run_dir``,
+    :data:`READY_FILE` is written there once start-up is over, just before the solve."""
     from .. import plugins, registry
     from .spec import puzzle_from_json
 
@@ -114,6 +157,10 @@ def run(desc: Mapping[str, Any]) -> dict[str, Any]:
         plugins.load(name)
     registry.receive(desc.get("registrations", ()))
     puzzle = puzzle_from_json(desc["puzzle"])
+    _preload(puzzle, desc)
+    if run_dir is not None:
+        # Rule: the run's limit counts from here (start-up done, the solver's library loaded)
+        _write_json(os.path.join(run_dir, READY_FILE), {"monotonic": time.monotonic(), **_data_segment_mb()})
     if desc.get("task"):
         outcome = _call_task(desc["task"], puzzle, desc)
     else:
@@ -146,7 +193,7 @@ def solve_in_this_process(run_dir: str) -> int:
         desc = json.load(fh)
     try:
         limit_memory(desc.get("memory_mb"))
-        fields = run(desc)
+        fields = run(desc, run_dir)
     except MemoryError:
         fields = {"status": "memout", "error": "MemoryError: allocation over the memory limit"}
     except Exception as exc:  # every failure is a recorded status; the sweep goes on

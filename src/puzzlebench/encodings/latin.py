@@ -2,8 +2,10 @@
 line, and the consequences of the rules every paradigm may state up front.
 
 Only cells whose number repeats in a row or column take part in the rule "no number twice among
-the unshaded cells of a line": :func:`repeated_groups` lists them. The deductions below follow
-strictly from the three rules (they remove no answer), each with its argument:
+the unshaded cells of a line": :func:`repeated_groups` lists them. A cell without a number
+(:data:`puzzlebench.model.hitori.BLANK`) repeats nothing, so it is in no group and no deduction
+starts from it. The deductions below follow strictly from the three rules (they remove no
+answer), each with its argument:
 
 * a cell between two equal numbers in a line (``a x a``) is unshaded: at most one of the two
   ``a`` stays unshaded, so one is shaded, and a shaded ``x`` would touch it;
@@ -24,7 +26,8 @@ def repeated_groups(puzzle: Hitori) -> list[list[Cell]]:
     for line in puzzle.lines():
         by_number: dict[int, list[Cell]] = {}
         for cell in line:
-            by_number.setdefault(puzzle.number(cell), []).append(cell)
+            if not puzzle.blank(cell):
+                by_number.setdefault(puzzle.number(cell), []).append(cell)
         groups.extend(cells for cells in by_number.values() if len(cells) > 1)
     return groups
 
@@ -34,7 +37,7 @@ def forced_unshaded(puzzle: Hitori) -> set[Cell]:
     out: set[Cell] = set()
     for line in puzzle.lines():
         for before, cell, after in zip(line, line[1:], line[2:]):
-            if puzzle.number(before) == puzzle.number(after):
+            if not puzzle.blank(before) and puzzle.number(before) == puzzle.number(after):
                 out.add(cell)
     return out
 
@@ -45,7 +48,7 @@ def forced_shaded(puzzle: Hitori) -> set[Cell]:
     for line in puzzle.lines():
         for first, second in zip(line, line[1:]):
             n = puzzle.number(first)
-            if puzzle.number(second) == n:
+            if not puzzle.blank(first) and puzzle.number(second) == n:
                 out.update(c for c in line if c not in (first, second) and puzzle.number(c) == n)
     return out
 

@@ -70,8 +70,16 @@ def _build(puzzle: Puzzle, options: Mapping[str, Any]) -> PuzzlekitArtifact:
 #: What a puzzle has that puzzlekit's model of its family does not state, beyond the janko grid's
 #: own limits: puzzlekit's Nurikabe takes every clue for its island's size, so a '?' clue (an
 #: island of unknown size) is declined rather than handed over as a number it is not.
+#: puzzlekit's Hitori groups cells by their token, so its '-' cells (no number) would count as
+#: repeats of one another: a board with such cells is declined.
 _PEER_LIMITS = {
     "nurikabe": lambda p: f"'?' clue at {min(p.unknown)} (an island of unknown size)" if p.unknown else None,
+    "hitori": lambda p: (
+        f"cell {min(p.blanks)} has no number (puzzlekit's HitoriSolver would take its cells without a "
+        "number for repeats of one another)"
+        if p.blanks
+        else None
+    ),
 }
 
 _REFERENCE = "puzzlekit 0.3.4, https://github.com/SmilingWayne/puzzlekit"

@@ -41,12 +41,32 @@ class HitoriSolution(Solution):
         return self.cells
 
 
+#: ``numbers[row][col]`` of a cell without a number (puzz.link's ``.``, janko's ``-``): it may be
+#: shaded or not like any cell, and takes part in no repetition.
+BLANK = 0
+
+
 @dataclass(frozen=True, eq=False)
 class Hitori(NumberBoard):
-    """An R x C grid with a positive number in every cell (``numbers[row][col]``)."""
+    """An R x C grid with a positive number in each cell (``numbers[row][col]``), or
+    :data:`BLANK` (0) for a cell without a number (pzprjs's editor writes such cells, cspuz
+    solves them): such a cell takes part in no repetition."""
 
     family: ClassVar[Family] = Family.define("hitori")
     solution_type: ClassVar[type[Solution]] = HitoriSolution
+    LOW: ClassVar[int] = BLANK
+    RANGE: ClassVar[str] = "a positive integer, or 0 for a cell without a number"
+
+    def blank(self, cell: Cell) -> bool:
+        """True for a cell without a number."""
+        return self.numbers[cell[0]][cell[1]] == BLANK
+
+    @property
+    def blanks(self) -> frozenset[Cell]:
+        """The cells without a number."""
+        return frozenset(
+            (r, c) for r, row in enumerate(self.numbers) for c, n in enumerate(row) if n == BLANK
+        )
 
     def lines(self) -> list[list[Cell]]:
         """Every row, then every column, as lists of cells."""
@@ -67,7 +87,8 @@ def verify_hitori(p: Hitori, shaded: frozenset[Cell]) -> list[Violation]:
     for kind, index, cells in lines:
         kept: dict[int, list[Cell]] = {}
         for cell in cells:
-            if cell not in shaded:
+            # Rule: a cell without a number repeats nothing
+            if cell not in shaded and not p.blank(cell):
                 kept.setdefault(p.numbers[cell[0]][cell[1]], []).append(cell)
         for n, where in kept.items():
             if len(where) > 1:
@@ -97,17 +118,33 @@ def verify_hitori(p: Hitori, shaded: frozenset[Cell]) -> list[Violation]:
 
 
 def _view(p: Hitori, cell: Cell, shaded: frozenset[Cell], _: Any) -> CellView:
+    if p.blank(cell):
+        return CellView("#", DARK) if cell in shaded else CellView(".", WHITE)
     n = str(p.number(cell))
     return CellView(f"#{n}", DARK, n, ink="#fff") if cell in shaded else CellView(n, WHITE, n)
 
 
+def _token(p: Hitori, cell: Cell, blank: str) -> str:
+    """The cell's number as text, ``blank`` for a cell without one."""
+    return blank if p.blank(cell) else str(p.number(cell))
+
+
 def _from_native(rows: int, cols: int, tokens: list[list[str]], **kw: Any) -> Hitori:
-    return Hitori(rows, cols, numbers=_grid(rows, cols, tokens, "a positive integer"), **kw)
+    return Hitori(rows, cols, numbers=_grid(rows, cols, tokens, ".", "a positive integer or '.'"), **kw)
 
 
-def _grid(rows: int, cols: int, tokens: list[list[str]], expected: str) -> tuple[tuple[int, ...], ...]:
-    numbers = numbers_from_tokens(tokens, "", expected, 1)
-    return tuple(tuple(numbers[(r, c)] for c in range(cols)) for r in range(rows))
+def _grid(
+    rows: int, cols: int, tokens: list[list[str]], blank: str, expected: str
+) -> tuple[tuple[int, ...], ...]:
+    """Numbers from tokens: a positive integer, or ``blank`` for a cell without a number."""
+    numbers = numbers_from_tokens(tokens, blank, expected, 1)
+    return tuple(tuple(numbers.get((r, c), BLANK) for c in range(cols)) for r in range(rows))
+
+
+def _janko_grid(rows: int, cols: int, tokens: list[list[str]]) -> Hitori:
+    """janko writes a cell without a number as ``-`` (``.`` is read too)."""
+    plain = [["-" if t == "." else t for t in row] for row in tokens]
+    return Hitori(rows, cols, numbers=_grid(rows, cols, plain, "-", "a positive integer, '-' or '.'"))
 
 
 def random_hitori(rng: random.Random, rows: int, cols: int) -> Hitori:
@@ -120,8 +157,10 @@ def random_hitori(rng: random.Random, rows: int, cols: int) -> Hitori:
 
 # puzz.link body (pzprjs ``Encode.decodeHitori``/``encodeHitori``, src/variety/hitori.js), one
 # entry per cell in row-major order: ``0``-``9``/``a``-``z`` a base-36 number below 36; ``-`` and
-# two base-36 digits a number 36..1295; ``.`` an empty cell and ``%``/``@`` a "?" cell, which a
-# Hitori board here cannot hold (every cell has a number), so they are refused.
+# two base-36 digits a number 36..1295; ``.`` a cell without a number (encodeHitori writes one
+# ``.`` per such cell; decodeHitori leaves a cell empty for it, and pzprjs's checker compares only
+# unshaded cells that hold a number); ``%``/``@`` a "?" cell (a number nobody knows), which this
+# model cannot state, so it is refused.
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -139,10 +178,12 @@ def _url_decode(body: str, rows: int, cols: int) -> Hitori:
                 raise BadBody("'-' must be followed by 2 base-36 digits", i)
             n = int(chunk, 36)
             i += 3
-        elif ch in ".%@":
-            raise BadBody(
-                f"{'an empty' if ch == '.' else 'a ?'} cell ({ch!r}); every Hitori cell needs a number", i
-            )
+        elif ch == ".":
+            values.append(BLANK)
+            i += 1
+            continue
+        elif ch in "%@":
+            raise BadBody(f"a ? cell ({ch!r}): a Hitori number nobody knows cannot be stated", i)
         else:
             raise BadBody(f"unexpected {ch!r}", i)
         if n < 1:
@@ -170,7 +211,10 @@ def _url_encode(p: Hitori) -> str:
     out = []
     for row in p.numbers:
         for n in row:
-            out.append(_BASE36[n] if n < 36 else "-" + _BASE36[n // 36] + _BASE36[n % 36])
+            if n == BLANK:
+                out.append(".")
+            else:
+                out.append(_BASE36[n] if n < 36 else "-" + _BASE36[n // 36] + _BASE36[n % 36])
     return "".join(out)
 
 
@@ -187,19 +231,24 @@ SPEC = register_family(
         ),
         verify=verify_hitori,
         view=_view,
-        native_token=lambda p, cell: str(p.number(cell)),
+        native_token=lambda p, cell: _token(p, cell, "."),
         from_native=_from_native,
         native_mark="#",
-        native_help="the cell's number (a positive integer)",
+        native_help="the cell's number (a positive integer), '.' a cell without a number",
         candidates=lambda p: grid_cells(p.rows, p.cols),
         random_board=random_hitori,
         asp_facts=InstanceSchema(
             "shaded",
-            ASP_SIZE_DOC + "num(X,Y,N).     cell (X,Y) holds the number N",
+            ASP_SIZE_DOC + "num(X,Y,N).     cell (X,Y) holds the number N (no fact: a cell without a number)",
             lambda p: (
                 "\n".join(
                     asp_size(p)
-                    + [f"num({r},{c},{n})." for r, row in enumerate(p.numbers) for c, n in enumerate(row)]
+                    + [
+                        f"num({r},{c},{n})."
+                        for r, row in enumerate(p.numbers)
+                        for c, n in enumerate(row)
+                        if n != BLANK
+                    ]
                 )
                 + "\n"
             ),
@@ -208,17 +257,17 @@ SPEC = register_family(
             "shaded",
             MZN_SIZE_DOC
             + (
-                "array[1..h,1..w] of int: n;         the numbers (positive)\n"
+                "array[1..h,1..w] of int: n;         the numbers (positive; 0: a cell without a number)\n"
                 "output: array[1..h,1..w] of var bool: shaded"
             ),
             lambda p: dzn_board(p, "n", p.number),
         ),
-        # janko text: a positive integer in every cell; answers '-' unshaded, 'x' shaded
+        # janko text: a positive integer in each cell, '-' (or '.') a cell without a number; answers
+        # '-' unshaded, 'x' shaded. Only an all-number grid is told apart as Hitori's (a grid with
+        # '-' cells reads as Kuromasu's or Nurikabe's too: the family must be given)
         janko=JankoCodec(
-            tokens=lambda p: [[str(n) for n in row] for row in p.numbers],
-            parse=lambda rows, cols, tokens: Hitori(
-                rows, cols, numbers=_grid(rows, cols, tokens, "a positive integer")
-            ),
+            tokens=lambda p: [[_token(p, (r, c), "-") for c in range(p.cols)] for r in range(p.rows)],
+            parse=_janko_grid,
             claims=lambda tokens: all(
                 t.isascii() and t.isdecimal() and len(t) <= 9 and int(t) > 0 for row in tokens for t in row
             ),

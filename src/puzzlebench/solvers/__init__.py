@@ -25,7 +25,7 @@ from ..result import Result, Status, Timings
 from .base import Backend
 from .watchdog import armed
 
-__all__ = ["Backend", "answers", "solve", "split_options"]
+__all__ = ["Backend", "answers", "load", "solve", "split_options"]
 
 
 def split_options(spec, backend_cls: type[Backend], options: dict[str, Any]) -> tuple[dict, dict]:
@@ -87,6 +87,41 @@ def answers(
         tally["blocking_clauses"] = tally.get("blocking_clauses", 0) + 1
 
 
+def _resolve(puzzle: Puzzle, paradigm: str, encoding: str, solver: str | None, deduce: str | None) -> tuple:
+    """The encoding's spec, the solver's spec, its backend class and the deduction's name."""
+    spec = registry.get(puzzle.family, paradigm, encoding)
+    solver_spec = registry.solver(paradigm, solver)
+    reason = solver_spec.unavailable_reason()
+    if reason:
+        raise SolverUnavailable(reason)
+    peer = registry.paradigm(paradigm).peer
+    deduce_name = deduction.NONE if peer else deduction.deducer(puzzle.family, deduce)
+    return spec, solver_spec, solver_spec.backend_class(), deduce_name
+
+
+def _load(puzzle: Puzzle, spec: Any, backend_cls: type[Backend], deduce_name: str) -> None:
+    backend_cls.load()
+    if spec.load is not None:
+        spec.load()
+    deduction.load(puzzle.family, deduce_name)
+
+
+def load(
+    puzzle: Puzzle,
+    paradigm: str = "sat",
+    encoding: str = "default",
+    *,
+    solver: str | None = None,
+    deduce: str | None = None,
+) -> None:
+    """Import what :func:`solve` would import for this configuration (the solver's library, the
+    encoding's and the deduction's modules) without starting its clock: an isolated worker calls
+    it during its start-up, so the run's limit counts from the harness's start. Raises as
+    :func:`solve` would for unknown names or a solver that is not installed."""
+    spec, _, backend_cls, deduce_name = _resolve(puzzle, paradigm, encoding, solver, deduce)
+    _load(puzzle, spec, backend_cls, deduce_name)
+
+
 def solve(
     puzzle: Puzzle,
     paradigm: str = "sat",
@@ -122,22 +157,14 @@ def solve(
     """
     if count < 0:
         raise EncodingError(f"count must be >= 0, got {count}")
-    spec = registry.get(puzzle.family, paradigm, encoding)
-    solver_spec = registry.solver(paradigm, solver)
-    reason = solver_spec.unavailable_reason()
-    if reason:
-        raise SolverUnavailable(reason)
-    backend_cls = solver_spec.backend_class()
+    spec, solver_spec, backend_cls, deduce_name = _resolve(puzzle, paradigm, encoding, solver, deduce)
     enc_opts, back_opts = split_options(spec, backend_cls, options)
     complete = spec.is_complete(enc_opts)
     # The family's deductions use every rule: a relaxation (a rule dropped) and a peer get the
     # bare puzzle unless a deduction is named.
     bare = registry.paradigm(paradigm).peer or (not complete and deduce in (None, deduction.AUTO))
     deduce_name = deduction.NONE if bare else deduction.deducer(puzzle.family, deduce)
-    backend_cls.load()
-    if spec.load is not None:
-        spec.load()
-    deduction.load(puzzle.family, deduce_name)
+    _load(puzzle, spec, backend_cls, deduce_name)
 
     # The CPU clock is read first: reading it is a system call, and on a loaded machine the
     # scheduler often switches away there, which the wall clock would bill to this run.

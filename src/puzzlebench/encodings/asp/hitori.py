@@ -37,7 +37,12 @@ def build_default(puzzle: Puzzle, options: Mapping[str, Any]) -> AspProgram:
     connectivity = options["connectivity"]
     root = known_root(puzzle)
     parts = [f"size({puzzle.rows},{puzzle.cols})."]
-    parts += [f"num({r},{c},{n})." for r, row in enumerate(puzzle.numbers) for c, n in enumerate(row)]
+    parts += [
+        f"num({r},{c},{n})."
+        for r, row in enumerate(puzzle.numbers)
+        for c, n in enumerate(row)
+        if not puzzle.blank((r, c))  # Rule: a cell without a number has no num fact
+    ]
     if connectivity in ("reach", "acyclic"):
         parts.append(_root_facts(puzzle, root))
     propagator = None
