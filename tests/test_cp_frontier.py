@@ -67,12 +67,17 @@ def test_the_next_search_starts_from_the_previous_candidate():
             assert {cell for cell, var in artifact.decision.items() if by_index[var.index]} == first
 
 
-@pytest.mark.parametrize("level", [0, 1, 2])
-def test_every_lp_level_proves_the_planted_kuromasu_answers(level):
+@pytest.mark.parametrize("connectivity, level", [("lazy", 0), ("rank", 1), ("flow", 1)])
+def test_every_lp_level_proves_the_planted_kuromasu_answers(connectivity, level):
+    # the LP level is a fixed setting: 0 with the clausal connectivity, 1 with the labelled ones
     items = [item for item in load_suite("gen-kuromasu") if item.puzzle.rows <= 10]
     assert len(items) >= 6
+    spec = registry.get("kuromasu", "cp")
+    assert spec.settings["linearization"] == "auto"
     for item in items:
-        result = solve(item.puzzle, "cp", count=2, timeout=60, linearization=level)
+        artifact = spec.build(item.puzzle, spec.resolve({"connectivity": connectivity}))
+        assert artifact.parameters.get("linearization_level", 1) == level
+        result = solve(item.puzzle, "cp", count=2, timeout=60, connectivity=connectivity)
         assert result.unique is True and result.solutions[0] == item.solution, item.id
 
 

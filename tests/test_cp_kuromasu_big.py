@@ -1,7 +1,7 @@
-"""CP-SAT Kuromasu's large-board statement: clausal visibility (``adder``, ``shared``), the
-walled-in diamond cuts (``cut=plus``, ``diamond``) and ``cp_presolve=off``, checked against brute
-force on small boards and against the planted answers of generated boards (never the solver's
-own say-so)."""
+"""CP-SAT Kuromasu's large-board statement: clausal visibility (``adder``, ``shared``, with
+CP-SAT's presolve off), the walled-in plus cuts (the ``cut`` setting, ``plus`` from 2,000 cells
+on: reached on small boards through :func:`_setting`), checked against brute force on small
+boards and against the planted answers of generated boards (never the solver's own say-so)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,27 @@ import pytest
 
 import puzzlebench as pb
 from bruteforce import all_solutions, random_kuromasu
+from puzzlebench import registry
 from puzzlebench.model import Kuromasu, KuromasuSolution
 from puzzlebench.suites import load_suite
 
 pytest.importorskip("ortools")
 
+#: (options, fixed settings): each statement the default makes on some board size
 VARIANTS = [
-    {"visibility": "adder", "cp_presolve": "off"},
-    {"visibility": "shared", "cut": "plus"},
-    {"visibility": "shared", "cut": "diamond", "cp_presolve": "off"},
-    {"visibility": "distance", "cut": "plus"},
+    ({"visibility": "adder"}, {}),
+    ({"visibility": "shared"}, {"cut": "plus"}),
+    ({"visibility": "distance"}, {"cut": "plus"}),
 ]
+
+
+def _setting(monkeypatch, **values) -> None:
+    """The CP Kuromasu default's fixed settings at ``values`` for this test (``cut=plus`` is the
+    default's from 2,000 cells on), on boards brute force can check."""
+    spec = registry.get("kuromasu", "cp")
+    for name, value in values.items():
+        assert name in spec.settings, name
+        monkeypatch.setitem(spec.settings, name, value)
 
 
 def _answers(puzzle: Kuromasu, **options) -> set[frozenset]:
@@ -30,33 +40,41 @@ def _answers(puzzle: Kuromasu, **options) -> set[frozenset]:
     return {frozenset(answer.cells) for answer in result.solutions}
 
 
-@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_every_answer_of_small_boards_matches_brute_force(options):
+@pytest.mark.parametrize(
+    "options,settings",
+    VARIANTS,
+    ids=[",".join(f"{k}={v}" for k, v in {**o, **s}.items()) for o, s in VARIANTS],
+)
+def test_every_answer_of_small_boards_matches_brute_force(monkeypatch, options, settings):
+    _setting(monkeypatch, **settings)
     rng = random.Random(16)
     boards = [random_kuromasu(rng, rows, cols) for rows, cols in [(3, 4), (4, 4), (3, 5), (4, 4), (2, 6)] * 2]
     for puzzle in boards:
         assert _answers(puzzle, **options) == all_solutions(puzzle), puzzle
 
 
-def test_diamond_cut_keeps_a_fence_with_nothing_beyond_it():
+def test_diamond_cut_keeps_a_fence_with_nothing_beyond_it(monkeypatch):
     # 3x3, centre 5: every corner may be black (16 answers). The corners are the plus's whole
     # fence with no cell beyond, so a cut "some corner is white" would lose the all-black one.
     puzzle = Kuromasu(3, 3, numbers={(1, 1): 5})
     expected = all_solutions(puzzle)
     assert len(expected) == 16
-    for cut in ("plus", "diamond"):
-        assert _answers(puzzle, cut=cut) == expected
+    _setting(monkeypatch, cut="plus")
+    assert _answers(puzzle) == expected
+    assert _answers(puzzle, deduce="none") == expected
 
 
-def test_walled_in_plus_is_cut_and_no_answer_lost():
+def test_walled_in_plus_is_cut_and_no_answer_lost(monkeypatch):
     # 5x5, centre 5 (it sees exactly its plus when the ring two cells out is black): without
     # the connectivity rule some answers wall that plus in; with cut=plus none does, and the
     # answers are the SAT paradigm's (another solver, another statement).
     puzzle = Kuromasu(5, 5, numbers={(2, 2): 5, (0, 0): 3, (4, 4): 3})
     fence = frozenset({(0, 2), (1, 1), (1, 3), (2, 0), (2, 4), (3, 1), (3, 3), (4, 2)})
-    relaxed = _answers(puzzle, connectivity="none", cut="plus")
+    _setting(monkeypatch, cut="plus")
+    relaxed = _answers(puzzle, connectivity="none")
     assert any(fence <= answer for answer in relaxed)
-    kept = _answers(puzzle, cut="plus")
+    kept = _answers(puzzle)
+    assert kept == _answers(puzzle, deduce="none")
     assert kept and not any(fence <= answer for answer in kept)
     sat = pb.solve(puzzle, "sat", count=0, timeout=60)
     assert sat.exhausted and kept == {frozenset(answer.cells) for answer in sat.solutions}
@@ -83,7 +101,7 @@ def test_auto_states_large_boards_by_clauses_and_small_ones_as_before():
     large = Kuromasu(50, 50, numbers={(0, 0): 4, (25, 25): 7})
     assert small.rows * small.cols < AUTO_CELLS <= large.rows * large.cols
     as_before = spec.build(
-        small, spec.resolve({"visibility": "distance", "cut": "cell", "cp_presolve": "on"})
+        small, {**spec.resolve({"visibility": "distance"}), "cut": "cell", "cp_presolve": "on"}
     )
     for puzzle, clausal in ((small, False), (large, True)):
         artifact = spec.build(puzzle, spec.resolve({}))

@@ -1,5 +1,6 @@
 """MIP Nurikabe with islands=hybrid: levels of steps from the number for the islands within a
-budget, owners and lazy cuts for the rest. Answers are held to brute force (the independent
+budget (the ``levels`` setting, reached at other values through :func:`_setting` so that small
+boards split their islands as large ones do), owners and lazy cuts for the rest. Answers are held to brute force (the independent
 verifier's exhaustive oracle) and to the published janko answers, never to HiGHS's own say-so.
 """
 
@@ -38,30 +39,44 @@ def _boards() -> list[Nurikabe]:
 
 
 def _options(**given):
+    """The default's options and settings, ``given`` overriding either."""
     spec = next(s for s in registry.encodings(NURIKABE, "mip") if s.name == "default")
-    options = {o.name: o.default for o in spec.options}
+    options = spec.resolve({})
+    assert set(given) <= set(options)
     options.update(given)
     return spec, options
 
 
+def _setting(monkeypatch, **values) -> None:
+    """The MIP Nurikabe default's fixed settings at ``values`` for this test."""
+    spec = registry.get(NURIKABE, "mip")
+    for name, value in values.items():
+        assert name in spec.settings, name
+        monkeypatch.setitem(spec.settings, name, value)
+
+
 @pytest.mark.parametrize("levels", [0, 12, 10**6])
-def test_hybrid_counts_equal_brute_force_whatever_the_budget(levels):
+def test_hybrid_counts_equal_brute_force_whatever_the_budget(monkeypatch, levels):
+    # the budget (a fixed setting, 100,000) runs out on large boards: 0 and 12 split these small
+    # boards' islands between levels and lazy cuts as it splits theirs
+    _setting(monkeypatch, levels=levels)
     for p in _boards():
-        result = solve(p, "mip", count=0, timeout=60, islands="hybrid", levels=levels)
+        result = solve(p, "mip", count=0, timeout=60, islands="hybrid")
         assert result.exhausted, p.to_text()
         assert {s.cells for s in result.solutions} == all_solutions(p), (p.to_text(), levels)
 
 
-def test_levels_for_every_island_leave_nothing_to_the_island_cuts():
+def test_levels_for_every_island_leave_nothing_to_the_island_cuts(monkeypatch):
     # With every clue levelled and the wall's flow, the rows state every rule: the lazy rule
     # never rejects a candidate, and the answers are brute force's.
+    _setting(monkeypatch, levels=10**6)
     levelled_some = 0
     for p in _boards():
         plan = IslandPlan.of(p)
         if not p.numbers or p.unknown or plan.clash:
             continue
         levelled_some += bool(plan.levelled(p, budget=True, smallest=3, limit=10**6))
-        result = solve(p, "mip", count=0, timeout=60, islands="hybrid", levels=10**6, connectivity="flow")
+        result = solve(p, "mip", count=0, timeout=60, islands="hybrid", connectivity="flow")
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
         assert result.extra.get("lazy_rounds", 0) == 0, p.to_text()

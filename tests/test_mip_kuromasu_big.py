@@ -66,7 +66,8 @@ def test_two_numbers_facing_across_a_run_share_its_whole_stretch() -> None:
     # A 4 and a 4 with two unnumbered cells between them: the rays' chains name "both cells
     # white" once per number, the shared chains once for the pair.
     puzzle = Kuromasu(1, 4, numbers={(0, 0): 4, (0, 3): 4}, name="facing")
-    plain = {"views": "sum", "deduce": "off"}  # the chains alone: no views, nothing settled first
+    # the chains alone: no views, and (built outside a solve) nothing settled first
+    plain = {"views": "sum"}
     rays = SPEC.build(puzzle, SPEC.resolve({"visibility": "rays", **plain}))
     shared = SPEC.build(puzzle, SPEC.resolve({"visibility": "shared", **plain}))
     assert shared.num_cols == rays.num_cols - 1

@@ -1,4 +1,5 @@
-"""MIP Kuromasu's compiled deductions (``encodings/mip/kuromasu_probe_compiled.py``): the same
+"""Kuromasu's compiled deductions (``encodings/mip/kuromasu_probe_compiled.py``, run by the
+deduction stage for every paradigm): the same
 fixpoint as the readable engine of ``kuromasu_probe.py`` (the same settled cells, kept lengths,
 contradictions and even the same number of branches run), on bundled boards, thinned ones with
 many answers, and random small boards; pools that start tiny and grow; the solve's deadline."""
@@ -98,13 +99,24 @@ def test_numbers_too_big_for_the_compiled_masks_fall_back_to_the_readable_engine
     assert Views(pb.load(str(PUZZLES / "kuromasu-005x005-s1.pzl"))).engine == "compiled"
 
 
-def test_the_mip_encodings_deduce_engine_option_proves_the_same_answer_either_way() -> None:
+def test_the_deduction_stage_proves_the_same_answer_on_either_engine(monkeypatch) -> None:
+    # The stage runs the engine ``auto`` picks (compiled here); the readable one, swapped in for
+    # this test, settles the same cells and the solve proves the same answer.
+    from functools import partial
+
+    from puzzlebench.deductions import kuromasu as deductions
+
     puzzle = pb.load(str(PUZZLES / "kuromasu-020x020-s1.pzl"))
     planted = load_solution(str(PUZZLES / "kuromasu-020x020-s1.solution.pzl"), puzzle).cells
+    settled = []
     for engine in ("python", "compiled"):
-        result = pb.solve(puzzle, "mip", count=2, timeout=120, deduce_engine=engine)
+        with monkeypatch.context() as patch:
+            patch.setattr(deductions, "Views", partial(Views, engine=engine))
+            result = pb.solve(puzzle, "mip", count=2, timeout=120)
+        assert result.deduce == "probe", engine
         assert result.exhausted and [s.cells for s in result.solutions] == [planted], engine
-        assert result.to_record()["resolved_options"]["deduce_engine"] == engine
+        settled.append(result.settled)
+    assert settled[0] == settled[1] > 0
 
 
 def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> None:

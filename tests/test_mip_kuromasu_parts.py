@@ -1,4 +1,5 @@
-"""MIP Kuromasu's probing of whole views (``deduce=probe_views``, ``Views(whole_views=...)``): each
+"""Kuromasu's probing of whole views (the deduction stage's default ``probe``,
+``Views(whole_views=...)``): each
 number's views probed one by one, only the lengths of the surviving views kept and the cells every
 surviving view settles alike fixed. Checked against brute force, the verifier and the planted
 answers of generated boards."""
@@ -13,7 +14,7 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install hig
 
 import puzzlebench as pb
 from bruteforce import kuromasu_view
-from puzzlebench.encodings.mip.kuromasu import DEFAULT_DEDUCE
+from puzzlebench.deduce import default_deduction
 from puzzlebench.encodings.mip.kuromasu_probe import OPEN, Views, _views_of
 from puzzlebench.model import Kuromasu
 from puzzlebench.model.kuromasu import random_kuromasu
@@ -126,8 +127,9 @@ def test_view_probing_reaches_a_fixpoint(name: str) -> None:
 
 
 def test_the_default_proves_a_50x50_board_with_its_planted_answer() -> None:
-    assert DEFAULT_DEDUCE == "probe_views"
+    assert default_deduction("kuromasu") == "probe"
     puzzle, planted = published("kuromasu-050x050-s3")
     result = pb.solve(puzzle, "mip", count=2, timeout=300)
+    assert result.deduce == "probe" and result.settled > 0
     assert result.exhausted and [frozenset(s.cells) for s in result.solutions] == [planted]
     assert not puzzle.verify(result.solutions[0])

@@ -1,6 +1,7 @@
-"""MIP Kuromasu's ``views`` (sum, hull, tuples) and ``deduce`` options: the numbers' views as a
-convex hull, and the cells settled before solving, checked against brute force, the verifier
-and the planted answers of generated boards."""
+"""MIP Kuromasu's ``views`` option (sum, hull, tuples) after each of the family's deductions
+(the stage's ``none``, ``views`` and ``probe``): the numbers' views as a convex hull, and the
+cells settled before solving, checked against brute force, the verifier and the planted answers
+of generated boards."""
 
 from __future__ import annotations
 
@@ -14,18 +15,21 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install hig
 import puzzlebench as pb
 from bruteforce import all_solutions, kuromasu_view
 from puzzlebench.encodings.mip import ENCODINGS
-from puzzlebench.encodings.mip.kuromasu import DEDUCE, VIEWS, _Views
+from puzzlebench.encodings.mip.kuromasu import VIEWS, _Views
 from puzzlebench.formats import load_solution
 from puzzlebench.model import Family, Kuromasu
 from puzzlebench.model.kuromasu import random_kuromasu
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "gen-kuromasu"
 SPEC = next(s for s in ENCODINGS if s.family == Family.KUROMASU and s.name == "default")
+#: the deduction stage's values for Kuromasu (formerly MIP's own deduce option: off, views, probe_views)
+DEDUCE = ("none", "views", "probe")
 COMBINATIONS = [(views, deduce) for views in VIEWS for deduce in DEDUCE]
 
 
 def answers(puzzle: Kuromasu, count: int = 0, **options: str) -> tuple[set[frozenset], bool]:
     result = pb.solve(puzzle, "mip", count=count, timeout=60, **options)
+    assert result.deduce == options.get("deduce", "probe"), result.deduce
     for solution in result.solutions:  # the independent verifier, not the solver's say-so
         assert not puzzle.verify(solution), (puzzle.name, solution)
     return {frozenset(s.cells) for s in result.solutions}, result.exhausted
@@ -107,19 +111,28 @@ def test_without_connectivity_the_deductions_keep_every_answer_of_the_relaxed_ru
     # The 1 in the corner blackens both neighbours and walls (1, 1) in: only connectivity forbids it.
     puzzle = Kuromasu(2, 2, numbers={(0, 0): 1}, name="cut-corner")
     assert answers(puzzle, deduce=deduce) == (set(), True)
-    result = pb.solve(puzzle, "mip", count=0, timeout=60, connectivity="none", deduce=deduce)
+    # the relaxation gets the bare puzzle (the stage's deductions use every rule), and the
+    # encoding's own views drop the connectivity rule with it
+    result = pb.solve(puzzle, "mip", count=0, timeout=60, connectivity="none")
+    assert result.deduce == "none"
     assert {frozenset(s.cells) for s in result.solutions} == {
         frozenset({(0, 1), (1, 0)})
     } and result.exhausted
+    # a deduction named explicitly uses every rule, the connectivity rule too: no answer is left
+    if deduce != "none":
+        named = pb.solve(puzzle, "mip", count=0, timeout=60, connectivity="none", deduce=deduce)
+        assert named.deduce == deduce and not named.solutions and named.exhausted
 
 
 def test_a_number_that_cannot_be_satisfied_is_a_contradiction_before_solving() -> None:
     # Two 1s side by side: each sees the other, so each sees 2.
     puzzle = Kuromasu(1, 2, numbers={(0, 0): 1, (0, 1): 1}, name="two-ones")
     assert all_solutions(puzzle) == set()
-    model = SPEC.build(puzzle, SPEC.resolve({"views": "tuples", "deduce": "views"}))
+    model = SPEC.build(puzzle, SPEC.resolve({"views": "tuples"}))  # the encoding's own views
     assert model.contradiction is not None
-    assert answers(puzzle, views="tuples", deduce="views") == (set(), True)
+    result = pb.solve(puzzle, "mip", count=0, timeout=60, views="tuples", deduce="views")
+    assert result.status is pb.Status.UNSAT and result.exhausted and result.extra["contradiction"]
+    assert answers(puzzle, views="tuples", deduce="none") == (set(), True)
 
 
 def test_tuples_give_one_binary_per_kept_view() -> None:
@@ -130,8 +143,8 @@ def test_tuples_give_one_binary_per_kept_view() -> None:
     assert sorted(kept) == sorted(
         v for v in {(1, 1, 0, 0), (1, 0, 1, 0), (1, 0, 0, 1), (0, 1, 1, 0), (0, 1, 0, 1), (0, 0, 1, 1)}
     )
-    plain = SPEC.build(puzzle, SPEC.resolve({"views": "sum", "deduce": "off"}))
-    tuples = SPEC.build(puzzle, SPEC.resolve({"views": "tuples", "deduce": "off"}))
+    plain = SPEC.build(puzzle, SPEC.resolve({"views": "sum"}))  # outside a solve: the bare puzzle
+    tuples = SPEC.build(puzzle, SPEC.resolve({"views": "tuples"}))
     assert tuples.num_cols == plain.num_cols + len(kept)
     found, exhausted = answers(puzzle, views="tuples")
     assert exhausted and found == all_solutions(puzzle)
@@ -152,6 +165,8 @@ def test_deductions_on_generated_boards_agree_with_the_planted_answer(name: str,
 def test_a_generated_board_has_its_planted_answer_and_no_other_with_the_hull(views: str, name: str) -> None:
     puzzle, planted = published(name)
     found, exhausted = answers(puzzle, count=2, views=views, deduce="views")
+    assert exhausted and found == {planted}
+    found, exhausted = answers(puzzle, count=2, views=views, deduce="none")
     assert exhausted and found == {planted}
 
 

@@ -99,12 +99,25 @@ def test_counts_equal_brute_force(spec):
         assert _answers(puzzle, spec.name) == _truth(puzzle), puzzle
 
 
+def _setting(monkeypatch, family: str, name: str, value) -> None:
+    """The SAT default's fixed setting ``name`` at ``value`` for this test: the code the default
+    runs on larger boards (e.g. ``cut=cell`` from 2,000 cells on), reached on boards brute force
+    can check."""
+    spec = registry.get(family, "sat")
+    assert name in spec.settings
+    monkeypatch.setitem(spec.settings, name, value)
+
+
 @pytest.mark.parametrize("connectivity", CONNECTIVITY)
 @pytest.mark.parametrize("visibility", ("auto", "shared", "rays", "pairs"))
 @pytest.mark.parametrize("cut", ("auto", "cell", "none"))
-def test_every_kuromasu_connectivity_and_visibility_agrees_with_brute_force(connectivity, visibility, cut):
+def test_every_kuromasu_connectivity_and_visibility_agrees_with_brute_force(
+    monkeypatch, connectivity, visibility, cut
+):
+    # ``cut`` is a fixed setting (auto: cell from 2,000 cells on, else none); both values run
+    _setting(monkeypatch, "kuromasu", "cut", cut)
     for puzzle in _tiny("kuromasu", seed=11, n=30):
-        got = _answers(puzzle, connectivity=connectivity, visibility=visibility, cut=cut)
+        got = _answers(puzzle, connectivity=connectivity, visibility=visibility)
         assert got == _truth(puzzle), (connectivity, visibility, cut, puzzle)
 
 
@@ -119,8 +132,10 @@ def test_connectivity_rule_is_what_makes_a_split_board_unsat():
     # A 1 in a corner blackens both neighbours: the far corner is then cut off or touches a black.
     puzzle = Kuromasu(2, 2, numbers={(0, 0): 1})
     assert not _truth(puzzle)
-    for connectivity in CONNECTIVITY:
-        assert puzzlebench.solve(puzzle, "sat", count=2, connectivity=connectivity).status is Status.UNSAT
+    for connectivity in CONNECTIVITY:  # the bare puzzle: the encoding's rule alone, then the stage's
+        for deduce in ("none", "auto"):
+            res = puzzlebench.solve(puzzle, "sat", count=2, connectivity=connectivity, deduce=deduce)
+            assert res.status is Status.UNSAT and res.exhausted, (connectivity, deduce)
     relaxed = puzzlebench.solve(puzzle, "sat", count=2, connectivity="none", strict=False)
     assert relaxed.status is Status.SAT and relaxed.solutions[0].cells == {(0, 1), (1, 0)}
 
@@ -135,9 +150,11 @@ def test_every_cardinality_encoding_gives_the_same_counts(family, option):
     choices = registry.get(family, "sat").option(option).choices
     assert set(CARD_CHOICES) <= set(choices)
     for enc in choices:
+        # native constraints run on a solver that takes them (the default, CaDiCaL, refuses them)
+        solver = {"solver": "minicard"} if enc == "native" else {}
         for puzzle, expected in zip(puzzles, truth):
             try:
-                got = _answers(puzzle, **{option: enc})
+                got = _answers(puzzle, **{option: enc}, **solver)
             except EncodingError as exc:  # at-most-one-only encodings facing a larger bound
                 assert enc in ("pairwise", "bitwise", "ladder") and "at-most-one" in str(exc)
                 continue
@@ -282,63 +299,36 @@ def test_deadline_stops_enumeration_and_reports_timeout():
 
 
 def test_size_and_search_figures_are_reported():
-    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP)
+    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2)
     assert {"variables", "clauses", "literals"} <= res.size.keys()
     assert res.size["clauses"] > 0 and res.size["literals"] >= res.size["clauses"]
     assert {"choices", "conflicts", "propagations", "restarts"} <= res.search.keys()
-    assert res.extra["solver"] == res.solver == "minisat22"  # a small board's default (see below)
+    assert res.extra["solver"] == res.solver == registry.paradigm("sat").default_solver
 
 
-# -- the small-board solver ---------------------------------------------------------------------
-#: Light Up's clausal options (its default states segments and numbers natively on Minicard:
-#: tests/test_sat_akari_fast.py).
-CLAUSAL_LIGHTUP = {"amo": "auto", "card": "auto"}
-
-
-def test_small_boards_default_to_minisat_and_name_it():
-    """Light Up and Kuromasu boards below SMALL_BOARD_CELLS run on MiniSat 2.2 when no solver is
-    named; the result and its record name the solver that ran, and the answer is proved unique."""
-    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS, SMALL_BOARD_SOLVER, small_board_solver
-
-    assert SMALL_BOARD_SOLVER == "minisat22" and registry.solver("sat", SMALL_BOARD_SOLVER).supported()
-    assert (
-        small_board_solver(SMALL_BOARD_CELLS - 1) == "minisat22"
-        and small_board_solver(SMALL_BOARD_CELLS) is None
-    )
-    # Kuromasu's default states its numbers natively on Minicard (tests/test_sat_native_card.py)
-    for puzzle, opts in (
-        (LIGHTUP_10x10, CLAUSAL_LIGHTUP),
-        (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), {"card": "adder"}),
-    ):
-        res = puzzlebench.solve(puzzle, "sat", count=0, **opts)
-        record = res.to_record()
-        assert res.status is Status.SAT and res.exhausted and res.verified, puzzle
-        assert (res.solver, record["solver"], res.extra["solver"]) == ("minisat22",) * 3
-        assert res.solver_version.startswith("minisat22") and record["solver_version"] == res.solver_version
-        # naming a solver still runs that one, and it finds the same answers
-        named = puzzlebench.solve(puzzle, "sat", count=0, solver="cadical195", **opts)
-        assert named.solver == "cadical195" and set(named.solutions) == set(res.solutions)
-    assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP).unique
-
-
-def test_large_boards_and_propagators_keep_the_default_solver():
-    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
-
-    side = int(SMALL_BOARD_CELLS**0.5) + 1  # one board of at least SMALL_BOARD_CELLS cells
+# -- the solver is the user's choice -----------------------------------------------------------
+def test_every_board_runs_the_default_solver_and_names_it():
+    """Light Up and Kuromasu boards, small and large, run on the paradigm's one default solver
+    when no solver is named; the result and its record name the solver that ran, and the answer
+    is proved unique. Naming a solver runs that one, to the same answers."""
+    default = registry.paradigm("sat").default_solver
+    assert default == "cadical195"
+    side = 45  # a board of 2,025 cells, past the size where the encodings' auto settings switch
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
-    res = puzzlebench.solve(big, "sat", count=1, **CLAUSAL_LIGHTUP)
-    assert side * side >= SMALL_BOARD_CELLS and res.solver == "cadical195" and res.status is Status.SAT
-    # the IPASIR-UP propagator runs on CaDiCaL 1.9.5 only
+    for puzzle, count in ((LIGHTUP_10x10, 0), (Kuromasu(3, 3, numbers={(0, 0): 3, (2, 2): 3}), 0), (big, 1)):
+        res = puzzlebench.solve(puzzle, "sat", count=count)
+        record = res.to_record()
+        assert res.status is Status.SAT and res.verified, puzzle
+        assert (res.solver, record["solver"], res.extra["solver"]) == (default,) * 3
+        assert res.solver_version.startswith(default) and record["solver_version"] == res.solver_version
+        named = puzzlebench.solve(puzzle, "sat", count=count, solver="minisat22")
+        assert named.solver == "minisat22" and named.status is Status.SAT and named.verified
+        if not count:  # every answer: the same set on either solver
+            assert res.exhausted and set(named.solutions) == set(res.solutions)
+    assert puzzlebench.solve(LIGHTUP_10x10, "sat", count=2).unique
+    # the IPASIR-UP propagator runs on CaDiCaL 1.9.5, the default
     res = puzzlebench.solve(Kuromasu(3, 3, numbers={(1, 1): 3}), "sat", count=2, connectivity="propagator")
     assert res.solver == "cadical195" and res.status is Status.SAT
-
-
-def test_a_preferred_solver_that_is_not_registered_leaves_the_default(monkeypatch):
-    from puzzlebench.encodings.sat import lightup
-
-    monkeypatch.setattr(lightup, "small_board_solver", lambda cells: "no-such-solver")
-    res = puzzlebench.solve(LIGHTUP_10x10, "sat", count=2, **CLAUSAL_LIGHTUP)
-    assert res.solver == registry.paradigm("sat").default_solver == "cadical195" and res.unique
 
 
 def test_clauses_load_the_same_through_the_direct_entry_points():
@@ -367,8 +357,10 @@ def test_clauses_load_the_same_through_the_direct_entry_points():
 
 
 def test_lazy_cuts_are_counted_in_extra():
+    # the bare puzzle: the deduction stage would prove it unsat before the solver runs
     puzzle = Kuromasu(2, 2, numbers={(0, 0): 1})
-    res = puzzlebench.solve(puzzle, "sat", count=1, connectivity="lazy")
+    res = puzzlebench.solve(puzzle, "sat", count=1, connectivity="lazy", deduce="none")
+    assert res.deduce == "none"
     assert res.status is Status.UNSAT and res.extra["lazy_rounds"] >= 1 and res.extra["lazy_cuts"] >= 1
 
 
@@ -422,16 +414,18 @@ def test_binomial_cardinality_refuses_counts_it_would_write_billions_of_clauses_
     from puzzlebench.model import Kuromasu
 
     long_ray = Kuromasu(1, 40, numbers={(0, 20): 20})
+    # the bare puzzle is built (the deduction stage proves this one unsat before any build)
     with pytest.raises(EncodingError, match="cannot express .* choose another card"):
-        pb.solve(long_ray, "sat", count=2, card="binomial")
+        pb.solve(long_ray, "sat", count=2, card="binomial", deduce="none")
     # another cardinality encoding expresses the same board, and settles it as ASP does
     assert (
-        pb.solve(long_ray, "sat", count=2, card="totalizer").status
-        is pb.solve(long_ray, "asp", count=2).status
+        pb.solve(long_ray, "sat", count=2, card="totalizer", deduce="none").status
+        is pb.solve(long_ray, "asp", count=2, deduce="none").status
+        is pb.solve(long_ray, "sat", count=2, card="totalizer").status
     )
 
 
-def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
+def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains(monkeypatch):
     # 6x6 boards with numbers that see each other: the stretch links through numbered cells
     # and the shared literals come into play (brute force is out of reach at 36 cells).
     from puzzlebench.encodings.sat.kuromasu import build_default
@@ -441,20 +435,24 @@ def test_shared_stretch_literals_keep_every_answer_of_per_ray_chains():
     linked = 0
     for _ in range(40):
         puzzle = make(rng, 6, 7, clue_p=0.35)
-        opts = {"connectivity": "lazy", "card": "adder", "cut": "cell"}
+        opts = {**registry.get("kuromasu", "sat").resolve({"card": "adder"}), "cut": "cell"}
         shared = build_default(puzzle, {**opts, "visibility": "shared"})
         rays = build_default(puzzle, {**opts, "visibility": "rays"})
         linked += len(shared.clauses) > len(rays.clauses)  # link clauses written
-        assert _answers(puzzle, visibility="shared", cut="cell") == _answers(
-            puzzle, visibility="rays", cut="none"
-        ), puzzle
+        # shared stretches with cut=cell (the default's settings from 2,000 cells on) against rays
+        # without the cuts (its settings below)
+        with monkeypatch.context() as patch:
+            _setting(patch, "kuromasu", "cut", "cell")
+            shared_answers = _answers(puzzle, visibility="shared")
+        assert shared_answers == _answers(puzzle, visibility="rays"), puzzle
     assert linked >= 5
     # bigger boards with one planted answer: every option value finds it, and only it
     from puzzlebench.suites import load_suite
 
+    _setting(monkeypatch, "kuromasu", "cut", "cell")
     for entry in (e for e in load_suite("gen-kuromasu") if e.puzzle.rows in (10, 15)):
         for visibility in ("shared", "rays"):
-            res = puzzlebench.solve(entry.puzzle, "sat", count=2, visibility=visibility, cut="cell")
+            res = puzzlebench.solve(entry.puzzle, "sat", count=2, visibility=visibility)
             assert res.unique and res.solutions[0] == entry.solution, (entry.id, visibility)
 
 

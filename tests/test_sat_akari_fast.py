@@ -1,5 +1,7 @@
-"""Light Up's SAT default (``amo=native``, ``card=native``): segments' at-most-one and numbers'
-exactly-k as native cardinality constraints on Minicard, built from flat arrays.
+"""Light Up's SAT options ``amo=native`` and ``card=native``: segments' at-most-one and numbers'
+exactly-k as native cardinality constraints for a solver that takes them (Minicard, Gluecard),
+built from flat arrays; the default (``amo=auto``, ``card=auto``) states them as clauses and runs
+on the paradigm's default solver.
 
 Checked against brute force on random boards, against a plain walk of the board for the
 constraints themselves, against the clausal options and other solvers for the same answers, and
@@ -21,8 +23,10 @@ from puzzlebench.result import Status
 
 pytest.importorskip("pysat")
 
-DEFAULT = {"amo": "native", "card": "native"}
+NATIVE = {"amo": "native", "card": "native"}
 CLAUSAL = {"amo": "auto", "card": "auto"}
+#: python-sat's solvers that take native cardinality constraints
+NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
 
 
 def _boards(seed: int, n: int, max_open: int = 14) -> list[LightUp]:
@@ -62,38 +66,31 @@ def _segments(puzzle: LightUp) -> list[tuple]:
     return out
 
 
-def test_the_default_is_native_on_minicard_on_every_board():
-    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
+def test_the_default_is_clausal_and_native_runs_on_a_solver_that_takes_it():
     from puzzlebench.encodings.sat.lightup import build_default
+    from puzzlebench.errors import EncodingError
 
     spec = registry.get("lightup", "sat")
-    assert spec.option("amo").default == "native" and spec.option("card").default == "native"
+    default = registry.paradigm("sat").default_solver
+    assert spec.option("amo").default == "auto" and spec.option("card").default == "auto"
     puzzle = LightUp(3, 4, walls=frozenset({(1, 1)}), numbers={(1, 1): 2})
-    cnf = build_default(puzzle, DEFAULT)
-    assert cnf.native and cnf.native_fallback is not None and cnf.preferred_solver == "minicard"
+    assert not build_default(puzzle, spec.resolve({})).native
     res = pb.solve(puzzle, "sat", count=2)
+    assert res.solver == default and "cardinality" not in res.size and res.verified
+    cnf = build_default(puzzle, NATIVE)
+    assert cnf.native
+    res = pb.solve(puzzle, "sat", count=2, solver="minicard", **NATIVE)
     assert res.solver == "minicard" and res.size["cardinality"] == len(cnf.native) and res.verified
+    # the default solver takes no native constraint: refused with the reason, never swapped
+    with pytest.raises(EncodingError, match="native cardinality constraints.*minicard"):
+        pb.solve(puzzle, "sat", count=2, **NATIVE)
     # large boards too (their search is as short: the generated 100x100 boards prove unique)
-    side = int(SMALL_BOARD_CELLS**0.5) + 1
+    side = 45
     big = LightUp(side, side, walls=frozenset((r, c) for r in range(0, side, 2) for c in range(0, side, 2)))
-    cnf = build_default(big, DEFAULT)
-    assert cnf.native and cnf.preferred_solver == "minicard"
-    res = pb.solve(big, "sat", count=2)
+    assert build_default(big, NATIVE).native
+    res = pb.solve(big, "sat", count=2, solver="minicard", **NATIVE)
     assert res.solver == "minicard" and res.status is Status.SAT and res.verified
-    # the clausal options keep the small-board solver (MiniSat 2.2, CaDiCaL from SMALL_BOARD_CELLS on)
-    assert pb.solve(puzzle, "sat", count=2, **CLAUSAL).solver == "minisat22"
-    assert pb.solve(big, "sat", count=1, **CLAUSAL).solver == "cadical195"
-
-
-def test_generated_large_boards_prove_their_planted_answers():
-    from puzzlebench.suites import load_suite
-
-    items = [it for it in load_suite("gen-lightup") if it.puzzle.rows * it.puzzle.cols >= 2500][::3]
-    assert items
-    for item in items:
-        res = pb.solve(item.puzzle, "sat", count=2)
-        assert res.solver == "minicard" and res.unique and res.verified, item.puzzle.name
-        assert res.solutions[0] == item.solution
+    assert pb.solve(big, "sat", count=1).solver == default
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -104,7 +101,7 @@ def test_native_constraints_are_the_segments_and_the_numbers(seed):
     from puzzlebench.encodings.sat.lightup import build_default
 
     for puzzle in _boards(seed, 25, max_open=40):
-        cnf = build_default(puzzle, DEFAULT)
+        cnf = build_default(puzzle, NATIVE)
         var = cnf.decision
         assert list(var) == puzzle.open_cells and list(var.values()) == list(range(1, len(var) + 1))
         expected = [(tuple(sorted(var[c] for c in seg)), 1) for seg in _segments(puzzle) if len(seg) > 1]
@@ -133,33 +130,40 @@ def test_default_answers_match_brute_force_and_the_clausal_options(seed):
         truth = all_solutions(puzzle, max_cells=16)
         got, res = _answers(puzzle)
         assert got == truth, puzzle
-        assert res.solver == "minicard" or not res.size.get("cardinality")
-        assert _answers(puzzle, **CLAUSAL)[0] == truth
+        assert res.solver == "cadical195" and not res.size.get("cardinality")
+        got, res = _answers(puzzle, solver="minicard", **NATIVE)
+        assert got == truth and res.solver == "minicard", puzzle
         # each option native alone
         for options in ({"amo": "native", "card": "auto"}, {"amo": "auto", "card": "native"}):
-            assert _answers(puzzle, **options)[0] == truth, options
+            assert _answers(puzzle, solver="minicard", **options)[0] == truth, options
 
 
 @pytest.mark.parametrize("solver", ["minisat22", "cadical195", "glucose4", "gluecard4"])
-def test_a_named_solver_runs_the_default_natively_or_by_its_clauses(solver):
-    """A solver that takes native constraints gets them; any other gets the fallback clauses
-    (the clausal ``auto`` encodings of the same constraints) and finds the same answers."""
+def test_a_named_solver_runs_the_clauses_and_a_native_solver_the_native_constraints(solver):
+    """Every solver runs the clausal default; a solver that takes native constraints also runs
+    ``amo=native card=native`` with them, and a solver that does not is refused; the same answers.
+    The native runs take the bare puzzle (``deduce="none"``), so that every board is built (the
+    deduction stage proves some of them unsat before any encoding)."""
     from puzzlebench.encodings.sat.lightup import build_default
+    from puzzlebench.errors import EncodingError
 
     for puzzle in _boards(31, 15):
         truth = all_solutions(puzzle, max_cells=16)
         got, res = _answers(puzzle, solver=solver)
-        assert got == truth and res.solver == solver, puzzle
-        native = build_default(puzzle, DEFAULT).native
-        if solver == "gluecard4":
-            assert res.size.get("cardinality", 0) == len(native)
-        else:
-            assert "cardinality" not in res.size
+        assert got == truth and res.solver == solver and "cardinality" not in res.size, puzzle
+        native = build_default(puzzle, NATIVE).native
+        if solver in NATIVE_SOLVERS:
+            got, res = _answers(puzzle, solver=solver, deduce="none", **NATIVE)
+            assert got == truth and res.size.get("cardinality", 0) == len(native), puzzle
+        elif native:
+            with pytest.raises(EncodingError, match="native cardinality constraints"):
+                pb.solve(puzzle, "sat", count=0, solver=solver, deduce="none", **NATIVE)
 
 
-def test_fallback_clauses_state_the_same_constraints_with_long_segments():
-    """Segments longer than the pairwise bound fall back to the sequential counter: the formula
-    on MiniSat still has exactly the brute-force answers."""
+def test_clauses_and_native_constraints_agree_with_long_segments():
+    """Segments longer than the pairwise bound take the sequential counter in the clausal
+    default: the formula on MiniSat still has exactly the brute-force answers, as the native
+    constraints on Minicard do."""
     rng = random.Random(9)
     for _ in range(12):
         cols = rng.randint(7, 8)  # the first row one segment of 7 or 8 cells
@@ -171,6 +175,7 @@ def test_fallback_clauses_state_the_same_constraints_with_long_segments():
             continue
         truth = all_solutions(puzzle, max_cells=16)
         assert _answers(puzzle, solver="minisat22")[0] == truth == _answers(puzzle)[0], puzzle
+        assert _answers(puzzle, solver="minicard", **NATIVE)[0] == truth, puzzle
 
 
 def test_degenerate_boards():
@@ -180,7 +185,9 @@ def test_degenerate_boards():
     assert got == {frozenset()}
     # a number wanting more bulbs than it has open neighbours
     corner = LightUp(2, 2, walls=frozenset({(0, 0)}), numbers={(0, 0): 3})
-    for options in (DEFAULT, CLAUSAL):
+    for options in ({"solver": "minicard", **NATIVE}, CLAUSAL):
+        # the bare puzzle: the deduction stage alone proves it unsat
+        assert pb.solve(corner, "sat", count=2, deduce="none", **options).status is Status.UNSAT
         assert pb.solve(corner, "sat", count=2, **options).status is Status.UNSAT
     # a single open cell
     assert _answers(LightUp(1, 1))[0] == {frozenset({(0, 0)})}
@@ -188,7 +195,7 @@ def test_degenerate_boards():
 
 def test_janko_sample_default_matches_the_published_answers(janko_dir):
     """Every 20th janko Akari puzzle, read from its text: the default's one answer is the
-    published one, proved unique, on Minicard."""
+    published one, proved unique, on the default solver (and natively on Minicard)."""
     from puzzlebench.formats import janko
     from puzzlebench.model import Family
 
@@ -199,4 +206,6 @@ def test_janko_sample_default_matches_the_published_answers(janko_dir):
         res = pb.solve(puzzle, "sat", count=2)
         assert res.status is Status.SAT and res.unique and res.verified, entry.id
         assert res.solutions == (entry.solution,), entry.id
-        assert res.solver == "minicard", entry.id
+        assert res.solver == "cadical195", entry.id
+        native = pb.solve(puzzle, "sat", count=2, solver="minicard", **NATIVE)
+        assert native.unique and native.solutions == (entry.solution,), entry.id

@@ -1,5 +1,6 @@
 """SAT Kuromasu on large boards: ``card=lines`` (vertical and horizontal counts, numbers in line
-that see each other tied), the default ``sized`` picking it and Glucose 4.2.1 from 2,000 cells,
+that see each other tied), the default ``sized`` picking it from 2,000 cells (on the paradigm's
+default solver, as every board),
 and the bit-set fence cuts of the lazy connectivity rule. Checked against brute force on small
 boards, against the planted answers of generated boards and against the plain flood fill of
 ``regions.connectivity_cuts`` (never the solver's own say-so)."""
@@ -87,7 +88,7 @@ def test_lines_under_every_connectivity_matches_the_adder(connectivity):
     for _ in range(6):
         puzzle = _planted(rng, 6, 7, keep=0.35, unknown=0.05)
         lines = _answers(puzzle, card="lines", connectivity=connectivity, solver="glucose42")
-        assert lines == _answers(puzzle, card="adder", connectivity=connectivity, cut="none")
+        assert lines == _answers(puzzle, card="adder", connectivity=connectivity)
         assert lines  # the planted answer at least
 
 
@@ -107,11 +108,7 @@ def test_ties_let_unit_propagation_settle_more_cells(monkeypatch):
     # The same boards stated with and without the ties (the rest of card=lines unchanged): from
     # single assumed cells, unit propagation derives more with them (and never less).
     spec = get("kuromasu", "sat")
-    options = {o.name: o.default for o in spec.options} | {
-        "connectivity": "none",
-        "cut": "none",
-        "card": "lines",
-    }
+    options = spec.resolve({"connectivity": "none", "card": "lines"}) | {"cut": "none"}
     rng = random.Random(8)
     puzzles = [_planted(rng, 7, 8, keep=0.2) for _ in range(8)]
     tied = [spec.build(puzzle, options) for puzzle in puzzles]
@@ -138,22 +135,29 @@ def _largest() -> list:
     return sorted((item for item in items if item.puzzle.rows == side), key=lambda item: item.id)
 
 
-def test_the_default_picks_lines_on_glucose_from_2000_cells():
+def _clauses(puzzle: Kuromasu, options: dict) -> list:
+    return get("kuromasu", "sat").build(puzzle, options).clauses
+
+
+def test_the_default_picks_lines_from_2000_cells_and_the_adder_below():
     spec = get("kuromasu", "sat")
-    options = {o.name: o.default for o in spec.options}
+    options = spec.resolve({})
+    assert options["card"] == "sized"
     side = int(kuromasu.AUTO_CELLS**0.5) + 1
     big = Kuromasu(side, side, numbers={(0, 0): 3, (0, 2): 4, (side // 2, side // 2): 5})
-    cnf = spec.build(big, options)
-    assert not cnf.native and cnf.preferred_solver == kuromasu.BIG_SOLVER == "glucose42"
+    assert not spec.build(big, options).native
+    assert _clauses(big, options) == _clauses(big, options | {"card": "lines"})
+    assert _clauses(big, options) != _clauses(big, options | {"card": "adder"})
     small = Kuromasu(5, 5, numbers={(0, 0): 3, (2, 2): 5})
-    assert spec.build(small, options).preferred_solver == kuromasu.NATIVE_SOLVER
+    assert _clauses(small, options) == _clauses(small, options | {"card": "adder"})
+    assert _clauses(small, options) != _clauses(small, options | {"card": "lines"})
 
 
 def test_the_planted_answer_of_the_largest_board_satisfies_every_lines_clause():
     # every tie and merge clause holds for the planted answer (the auxiliaries follow by propagation)
     item = _largest()[0]
     spec = get("kuromasu", "sat")
-    cnf = spec.build(item.puzzle, {o.name: o.default for o in spec.options} | {"card": "lines"})
+    cnf = spec.build(item.puzzle, spec.resolve({"card": "lines"}))
     from pysat.solvers import Solver
 
     black = item.solution.black
@@ -164,7 +168,7 @@ def test_the_planted_answer_of_the_largest_board_satisfies_every_lines_clause():
 def test_the_default_proves_the_largest_board_and_finds_the_planted_answer():
     item = _largest()[0]
     result = pb.solve(item.puzzle, "sat", count=2, timeout=120)
-    assert result.solver == "glucose42"
+    assert result.solver == pb.registry.paradigm("sat").default_solver
     assert result.unique and result.verified
     assert result.solutions[0] == item.solution
 

@@ -1,7 +1,7 @@
-"""Kuromasu's numbers as native cardinality constraints (``card=native`` and the default
-``sized``): the constraints themselves counted against binomial coefficients, every answer on
-small boards against brute force, the solver choice and refusal, and the janko sample against
-the published answers."""
+"""Kuromasu's numbers as native cardinality constraints (``card=native``, on a solver that takes
+them) and as the default ``sized`` clauses: the constraints themselves counted against binomial
+coefficients, every answer on small boards against brute force, the refusal of native
+constraints on a solver without them, and the janko sample against the published answers."""
 
 from __future__ import annotations
 
@@ -76,34 +76,38 @@ def test_native_counts_agree_with_brute_force_on_every_native_solver(visibility)
 
 
 @pytest.mark.parametrize("connectivity", ("lazy", "rank"))
-def test_the_default_agrees_with_brute_force_on_its_own_and_on_named_clausal_solvers(connectivity):
-    """``sized`` runs native constraints on Minicard, and the adder's clauses on a named solver
-    that takes no native constraint: the same answers either way."""
+def test_the_default_agrees_with_brute_force_on_its_own_and_on_named_solvers(connectivity):
+    """``sized`` states the adder's clauses on small boards, on the default solver or any named
+    one (a native solver too, which takes clauses as any other): the same answers every way."""
     for puzzle in _boards(seed=37, n=25):
         truth = all_solutions(puzzle)
         res = pb.solve(puzzle, "sat", count=0, strict=False, connectivity=connectivity)
         assert {s.cells for s in res.solutions} == truth and res.exhausted, puzzle
-        assert res.options["card"] == "sized"
-        for solver in ("minisat22", "cadical195"):
+        assert res.options["card"] == "sized" and res.solver == "cadical195"
+        for solver in ("minisat22", "minicard"):
             assert _answers(puzzle, connectivity=connectivity, solver=solver) == truth, (puzzle, solver)
 
 
-def test_the_default_runs_minicard_on_small_boards_and_clauses_on_glucose_from_2000_cells():
+def test_the_default_states_clauses_on_every_board_and_runs_the_default_solver():
+    """``sized``: the adder below 2,000 cells, lines from there; clauses only, on any board, and
+    the paradigm's default solver runs them."""
     from puzzlebench.encodings.sat import kuromasu
-    from puzzlebench.registry import get
+    from puzzlebench.registry import get, paradigm
 
     spec = get("kuromasu", "sat")
-    options = {o.name: o.default for o in spec.options}
+    options = spec.resolve({})
     assert options["card"] == "sized"
     small = Kuromasu(5, 5, numbers={(0, 0): 3, (2, 2): 5, (4, 4): 2})
     cnf = spec.build(small, options)
-    assert cnf.native and cnf.preferred_solver == kuromasu.NATIVE_SOLVER == "minicard"
+    assert not cnf.native
     side = int(kuromasu.AUTO_CELLS**0.5) + 1
     big = Kuromasu(side, side, numbers={(0, 0): 3, (side // 2, side // 2): 5})
     cnf = spec.build(big, options)
-    assert not cnf.native and cnf.native_fallback is None and cnf.preferred_solver == kuromasu.BIG_SOLVER
-    res = pb.solve(small, "sat", count=2)
-    assert res.solver == "minicard" and res.size["cardinality"] > 0 and res.verified
+    assert not cnf.native
+    for puzzle in (small, big):
+        res = pb.solve(puzzle, "sat", count=2)
+        assert res.solver == paradigm("sat").default_solver == "cadical195", puzzle
+        assert "cardinality" not in res.size and res.verified, puzzle
 
 
 def test_native_on_a_solver_without_native_constraints_is_refused():
@@ -121,8 +125,9 @@ def test_contradictory_numbers_are_unsat_with_native_constraints():
     for puzzle in (Kuromasu(2, 2, numbers={(0, 0): 1}), Kuromasu(2, 2, numbers={(0, 0): 3, (1, 1): 1})):
         assert not all_solutions(puzzle)
         for solver in NATIVE_SOLVERS:
-            res = pb.solve(puzzle, "sat", count=2, card="native", solver=solver)
-            assert res.status is pb.Status.UNSAT and res.exhausted, (puzzle, solver)
+            for deduce in ("none", "auto"):  # the bare puzzle, and after the deduction stage
+                res = pb.solve(puzzle, "sat", count=2, card="native", solver=solver, deduce=deduce)
+                assert res.status is pb.Status.UNSAT and res.exhausted, (puzzle, solver, deduce)
 
 
 def test_janko_kuromasu_sample_is_unique_and_matches_the_published_answer_by_default(janko_dir):
@@ -134,8 +139,10 @@ def test_janko_kuromasu_sample_is_unique_and_matches_the_published_answer_by_def
     entries = iter_janko(janko_dir / "Kuromasu_dataset.json", Family.KUROMASU)
     for entry in islice(entries, 0, None, 28):  # 20 puzzles across the corpus
         res = pb.solve(entry.puzzle, "sat", count=2)
-        assert res.solver == "minicard" and res.unique, entry.id
+        assert res.solver == "cadical195" and res.unique, entry.id
         assert [s.cells for s in res.solutions] == [entry.solution.cells], entry.id
+        native = pb.solve(entry.puzzle, "sat", count=2, card="native", solver="minicard")
+        assert native.unique and native.solutions == res.solutions, entry.id
 
 
 def test_random_boards_of_every_shape_agree_between_native_and_adder():
@@ -144,22 +151,26 @@ def test_random_boards_of_every_shape_agree_between_native_and_adder():
     rng = random.Random(43)
     for rows, cols in product((1, 3, 5, 7), (2, 4, 7)):
         puzzle = random_kuromasu(rng, rows, cols)
-        native = pb.solve(puzzle, "sat", count=3, card="native", strict=False)
-        adder = pb.solve(puzzle, "sat", count=3, card="adder", strict=False)
+        # the bare puzzles, so that both encodings are built and searched
+        native = pb.solve(
+            puzzle, "sat", count=3, card="native", solver="minicard", strict=False, deduce="none"
+        )
+        adder = pb.solve(puzzle, "sat", count=3, card="adder", strict=False, deduce="none")
         assert native.status is adder.status and len(native.solutions) == len(adder.solutions), puzzle
         assert all(not v for v in native.violations), puzzle
 
 
 def test_the_default_as_clauses_alone_has_the_brute_force_answers():
     """What a backend that reads only ``clauses`` gets (:meth:`CnfModel.clausal`): the default's
-    artefact with its native constraints restated as the adder's clauses, enumerated on a plain
-    solver over the decision variables, has exactly the answers brute force finds."""
+    artefact (clauses only: ``clausal`` leaves it as it is), enumerated on a plain solver over the
+    decision variables, has exactly the answers brute force finds; an artefact with native
+    constraints is refused, never restated."""
     from pysat.solvers import Solver
 
     from puzzlebench.registry import get
 
     spec = get("kuromasu", "sat")
-    options = {o.name: o.default for o in spec.options} | {"connectivity": "rank"}
+    options = spec.resolve({"connectivity": "rank"})
     for puzzle in _boards(seed=41, n=25):
         cnf = spec.build(puzzle, options)
         cnf.clausal("a test")
@@ -175,5 +186,7 @@ def test_the_default_as_clauses_alone_has_the_brute_force_answers():
                 solver.add_clause(block)
         assert found == all_solutions(puzzle), puzzle
     explicit = spec.build(Kuromasu(3, 3, numbers={(1, 1): 3}), options | {"card": "native"})
-    with pytest.raises(EncodingError, match="native cardinality constraints, which a test cannot take"):
+    with pytest.raises(
+        EncodingError, match=r"native cardinality constraints \(.*\), which a test cannot take"
+    ):
         explicit.clausal("a test")

@@ -1,6 +1,6 @@
 """The SAT paradigm's faster paths give the same answers: Light Up's lit clauses without the
 ones another lit clause contains, the janko readers that build a board without re-checking each
-cell, and Kuromasu on MiniSat 2.2 on large boards."""
+cell, and Kuromasu on large boards on the paradigm's default solver (or a named one)."""
 
 from __future__ import annotations
 
@@ -107,17 +107,16 @@ def test_janko_readers_keep_their_errors_and_spellings():
 
 
 # -- Kuromasu's solver on large boards -------------------------------------------------------------
-def test_large_kuromasu_runs_on_its_big_board_solver_and_proves_the_planted_answer():
-    from puzzlebench.encodings.sat.common import SMALL_BOARD_CELLS
-    from puzzlebench.encodings.sat.kuromasu import BIG_SOLVER
+def test_large_kuromasu_runs_on_the_default_solver_and_proves_the_planted_answer():
+    from puzzlebench import registry
+    from puzzlebench.encodings.sat.kuromasu import AUTO_CELLS
     from puzzlebench.suites import load_suite
 
-    item = next(
-        it for it in load_suite("gen-kuromasu") if it.puzzle.rows * it.puzzle.cols >= SMALL_BOARD_CELLS
-    )
+    item = next(it for it in load_suite("gen-kuromasu") if it.puzzle.rows * it.puzzle.cols >= AUTO_CELLS)
     res = puzzlebench.solve(item.puzzle, "sat", count=2)
-    assert res.solver == BIG_SOLVER and res.status is Status.SAT and res.unique and res.verified
+    assert res.solver == registry.paradigm("sat").default_solver == "cadical195"
+    assert res.status is Status.SAT and res.unique and res.verified
     assert res.solutions[0] == item.solution
     # naming another solver still runs it, to the same answer
-    named = puzzlebench.solve(item.puzzle, "sat", count=2, solver="cadical195")
-    assert named.solver == "cadical195" and named.solutions == res.solutions and named.unique
+    named = puzzlebench.solve(item.puzzle, "sat", count=2, solver="glucose42")
+    assert named.solver == "glucose42" and named.solutions == res.solutions and named.unique
