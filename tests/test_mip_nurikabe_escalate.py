@@ -1,16 +1,15 @@
-"""MIP Nurikabe, ``plan=auto`` and ``plan=probe``: the cells failed-literal probing settles
-(``nurikabe_deduce.refine``) and the probed islands' owners, fixed by column bounds after
-``escalate`` HiGHS runs (or put into the build). Checked against brute force on small boards
-(escalating before the first run, after one, after two: in the middle of an enumeration) and
-against the published answer of 683_14x24, never against the solver's own say-so."""
+"""MIP Nurikabe on the deduction stage's island plan (``deduce=probe``, the default, and
+``deduce=deep``): the probed cells and the probed islands' owners in the build. Checked against
+brute force on small boards and against the published answer of 683_14x24, never against the
+solver's own say-so. (The encoding's own escalation to the probe, ``plan=auto``, is no longer
+reachable: the plan is the stage's, docs/decisions/2026-12-05-deduction-stage.md.)"""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 
 from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
+from puzzlebench import deduce as deduction
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.encodings.mip.nurikabe import build_default
@@ -23,60 +22,41 @@ def _boards() -> list[Nurikabe]:
     return escalation_boards(31, (24, 16), 10)
 
 
-def _options(**given) -> dict:
+def _options(**settings) -> dict:
+    """The default's options merged with its fixed settings, ``settings`` overlaid (the code a
+    setting's value runs by default on some boards, reached on boards brute force can check)."""
     spec = registry.get(Family.NURIKABE, "mip")
-    return {**{o.name: o.default for o in spec.options}, **given}
+    return {**spec.resolve({}), **settings}
 
 
-@pytest.mark.parametrize("after", [0, 1, 2])
-def test_escalating_keeps_every_brute_forced_answer(after):
-    fired = 0
+def _setting(monkeypatch, **values) -> None:
+    """The MIP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get(Family.NURIKABE, "mip")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
+@pytest.mark.parametrize("deduce", ["probe", "deep"])
+def test_the_stage_plan_in_the_build_keeps_every_brute_forced_answer(deduce):
     for p in _boards():
-        result = assert_enumerates_brute_force(p, "mip", plan="auto", escalate=after, escalate_cpu=0.0)
-        extra = result.extra
-        if extra.get("escalated_at") == after and extra.get("escalation_fixings", 0) > 0:
-            fired += 1
-        # the escalation came before the run after the first ``after`` (a board settled without
-        # HiGHS, e.g. whose only answer leaves nothing to block, makes fewer runs)
-        if extra["runs"] > after:
-            assert extra.get("escalated_at") == after, p.to_text()
-    # the probe fixed columns, mid-enumeration for after >= 1, on several boards
-    assert fired >= 5
+        result = assert_enumerates_brute_force(p, "mip", deduce=deduce)
+        assert result.deduce == deduce
+        assert "escalated_at" not in result.extra  # the encoding probes no more on its own
 
 
-def test_the_probed_plan_in_the_build_keeps_every_brute_forced_answer():
-    for p in _boards():
-        assert_enumerates_brute_force(p, "mip", plan="probe")
-
-
-def test_the_fixed_cells_hold_in_every_brute_forced_answer():
-    # the escalation's fixings of wall binaries agree with every answer; fixings exist, and some
-    # fix owner columns (columns that are no cell's wall binary)
-    owners_fixed = cells_fixed = 0
-    for p in _boards():
-        model = build_default(p, _options(plan="auto"))
-        assert model.escalation is not None
-        fixings = model.escalation[2](math.inf)
-        cell_of = {col: cell for cell, col in model.decision.items()}
-        for col, value in fixings:
-            if col not in cell_of:
-                owners_fixed += 1
-                assert value == 0.0  # an owner column is only ever ruled out
-                continue
-            cells_fixed += 1
-            for answer in all_solutions(p):
-                assert (cell_of[col] in answer) == (value == 1.0), p.to_text()
-    assert cells_fixed >= 5 and owners_fixed >= 5
-
-
-def test_search_sets_no_escalation_and_probe_fixes_the_white_cells():
+def test_the_stage_plan_fixes_the_white_cells_and_no_escalation_is_set():
     boards = [p for p in _boards() if IslandPlan.of(p, deduce=True).white - IslandPlan.of(p).white][:4]
     assert boards
     for p in boards:
-        assert build_default(p, _options(plan="search")).escalation is None
-        model = build_default(p, _options(plan="probe"))
+        assert build_default(p, _options()).escalation is None  # the bare puzzle: no stage
+        found = deduction.deduce(p, "probe")
+        with deduction.stage() as hand:
+            hand(found)
+            model = build_default(p, _options())
         assert model.escalation is None
         white = IslandPlan.of(p, deduce=True).white
+        assert white == found.unmarked - set(p.clue_cells)
         # each probed unshaded cell's binary is held at 0 by a row of its own
         rows = {
             (model.index[model.starts[k]], model.row_upper[k])
@@ -86,10 +66,10 @@ def test_search_sets_no_escalation_and_probe_fixes_the_white_cells():
         assert {(model.decision[c], 0.0) for c in white} <= rows
 
 
-def test_683_14x24_is_proven_with_its_published_answer_once_escalated(janko_dir):
+def test_683_14x24_is_proven_with_its_published_answer_on_the_stage_plan(janko_dir):
     e = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24")
-    result = solve(e.puzzle, "mip", count=2, timeout=120, plan="auto", escalate=0, escalate_cpu=0.0)
-    assert result.extra.get("escalated_at") == 0 and result.extra.get("escalation_fixings", 0) > 0
+    result = solve(e.puzzle, "mip", count=2, timeout=120)
+    assert result.deduce == "probe" and result.settled > 0
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0].cells == e.solution.cells
 
@@ -127,6 +107,9 @@ def test_the_core_and_its_steps_bound_every_brute_forced_island():
     assert grown >= 5  # cores beyond the clue itself, on several boards
 
 
-def test_levels_from_the_core_keep_every_brute_forced_answer():
+def test_levels_from_the_core_keep_every_brute_forced_answer(monkeypatch):
+    # levels_root=auto counts from the core where the stage's plan settled half the board or
+    # more: here on every board
+    _setting(monkeypatch, levels_root="core")
     for p in _boards():
-        assert_enumerates_brute_force(p, "mip", plan="probe", levels_root="core")
+        assert_enumerates_brute_force(p, "mip", deduce="probe")

@@ -21,7 +21,7 @@ SHAPES = [(3, 3), (3, 4), (4, 4), (2, 5), (3, 5)]
 
 def _model(p: Nurikabe):
     spec = registry.get("nurikabe", "mip")
-    return spec.build(p, {o.name: o.default for o in spec.options})
+    return spec.build(p, spec.resolve({}))
 
 
 def test_the_model_claims_a_fixed_wall_size_only_without_question_marks():
@@ -93,7 +93,7 @@ def test_the_nurikabe_proof_runs_presolved_and_confirmed_and_other_families_keep
     assert _model(Nurikabe(3, 3, numbers={(0, 0): 2, (2, 2): 1})).proof_presolve == "same"
     spec = registry.get("kuromasu", "mip")
     kuromasu = random_kuromasu(random.Random(5), 3, 4, clue_p=0.3)
-    assert spec.build(kuromasu, {o.name: o.default for o in spec.options}).proof_presolve == "off"
+    assert spec.build(kuromasu, spec.resolve({})).proof_presolve == "off"
     # a board of one answer, whose proof ends infeasible: with presolve, that verdict is confirmed,
     # by default (the model's confirm) with a second presolved run, or by a run without presolve
     rng = random.Random(3)

@@ -32,26 +32,21 @@ def _boards() -> list[Nurikabe]:
 
 
 def _options(islands: str, connectivity: str) -> dict:
+    """The default's options and fixed settings (cuts=separator) with these two options."""
     spec = registry.get("nurikabe", "mip")
-    full = {o.name: o.default for o in spec.options}
-    full.update(islands=islands, connectivity=connectivity, cuts="separator", wall_cut="cell")
-    return full
+    assert spec.settings["cuts"] == "separator"
+    return spec.resolve({"islands": islands, "connectivity": connectivity})
 
 
 @pytest.mark.parametrize("islands", ["owners", "hybrid"])
 @pytest.mark.parametrize("connectivity", ["lazy", "flow"])
-def test_separator_cuts_find_exactly_the_brute_force_answers(islands, connectivity):
+def test_separator_cuts_find_exactly_the_brute_force_answers(monkeypatch, islands, connectivity):
+    # the levels' budget (the fixed setting levels) at 4, as it runs out on large boards: the
+    # hybrid's islands without levels are left to the separator cuts
+    spec = registry.get("nurikabe", "mip")
+    monkeypatch.setitem(spec.settings, "levels", 4)
     for p in _boards():
-        result = solve(
-            p,
-            "mip",
-            count=0,
-            timeout=60,
-            islands=islands,
-            connectivity=connectivity,
-            cuts="separator",
-            levels=4,
-        )
+        result = solve(p, "mip", count=0, timeout=60, islands=islands, connectivity=connectivity)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
 
@@ -95,14 +90,17 @@ def _holds(clause, wall_cells: frozenset) -> bool:
     return any((cell in wall_cells) == positive for cell, positive in clause)
 
 
-def test_every_separator_cut_keeps_every_true_answer():
+# part: the default's fixed setting (a cut-off wall part's one row); cell: its clause per cell,
+# which the part rule falls back to, reached through the build
+@pytest.mark.parametrize("wall_cut, clauses", [("part", 20), ("cell", 50)])
+def test_every_separator_cut_keeps_every_true_answer(wall_cut, clauses):
     rng = random.Random(5)
     checked_rows = checked_clauses = 0
     for p in _boards():
         answers = all_solutions(p)
         if not answers:
             continue
-        model = mip_nurikabe.build_default(p, _options("owners", "lazy"))
+        model = mip_nurikabe.build_default(p, {**_options("owners", "lazy"), "wall_cut": wall_cut})
         free = sorted(model.decision)
         for _ in range(12):  # random candidates: most break a rule somewhere
             marked = frozenset(cell for cell in free if rng.random() < 0.5)
@@ -114,7 +112,7 @@ def test_every_separator_cut_keeps_every_true_answer():
                     else:
                         assert _holds(cut, answer), (p.to_text(), sorted(marked), cut)
                         checked_clauses += 1
-    assert checked_rows > 50 and checked_clauses > 50
+    assert checked_rows > 50 and checked_clauses > clauses
 
 
 def test_a_candidate_is_cut_exactly_when_the_verifier_rejects_it():
@@ -142,7 +140,7 @@ def test_janko_records_get_their_published_answer_proven_unique(janko_dir, recor
     entry = next(
         e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
     )
-    result = solve(entry.puzzle, "mip", count=2, timeout=120, cuts="separator")
+    result = solve(entry.puzzle, "mip", count=2, timeout=120)
     assert result.exhausted and len(result.solutions) == 1
     assert result.solutions[0] == entry.solution
 
@@ -238,25 +236,19 @@ def test_owner_columns_name_their_cell_for_the_start():
     assert not set(model.cells_of) & set(model.decision.values())
 
 
-def _model_with(p: Nurikabe, **options):
+def _model_with(p: Nurikabe):
     spec = registry.get("nurikabe", "mip")
-    return spec.build(p, {**{o.name: o.default for o in spec.options}, **options})
+    return spec.build(p, spec.resolve({}))
 
 
-@pytest.mark.parametrize("record", ["962_10x10", "241_10x10"])
+# records whose bare puzzle takes lazy rounds under the default's settings (962_10x10 and
+# 241_10x10, formerly here, take none without the former contacts=forest and levels=3000)
+@pytest.mark.parametrize("record", ["313_7x7", "353_10x10"])
 def test_janko_records_with_the_repaired_start_get_their_published_answer(janko_dir, record):
     entry = next(
         e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", Family("nurikabe"), []) if e.id == record
     )
-    result = solve(
-        entry.puzzle,
-        "mip",
-        count=1,
-        timeout=120,
-        start="always",
-        plan="search",
-        contacts="forest",
-        levels=3000,
-    )  # lazy rounds (the defaults leave 962_10x10 none)
+    # the bare puzzle: lazy rounds (the stage's plan leaves fewer)
+    result = solve(entry.puzzle, "mip", count=1, timeout=120, start="always", deduce="none")
     assert result.solutions and result.solutions[0] == entry.solution
     assert result.extra.get("starts", 0) > 0

@@ -1,13 +1,15 @@
-"""SAT Nurikabe, ``plan=auto``: after ``escalate`` checks the probed cells
-(``nurikabe_deduce.refine``) join the running solver as unit clauses. Checked against brute force
-on small boards (escalating before the first check, after one, after two: in the middle of an
-enumeration) and against the published answer of 683_14x24, never against the solver's own say-so."""
+"""SAT Nurikabe on the deduction stage's island plan: the cells failed-literal probing settles
+(``deduce=probe``, the default) go to the solver as unit clauses up front, and the encoding no
+longer probes on its own in the middle of a search (its former ``plan=auto`` escalation is not
+reachable: docs/decisions/2026-12-05-deduction-stage.md). Checked against brute force on small
+boards and against the published answer of 683_14x24, never against the solver's own say-so."""
 
 from __future__ import annotations
 
 import pytest
 
 from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
+from puzzlebench import deduce as deduction
 from puzzlebench.encodings.islands import IslandPlan
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
@@ -24,54 +26,30 @@ def _settles_more(p: Nurikabe) -> bool:
     return len(probed.wall) + len(probed.white) > len(searched.wall) + len(searched.white)
 
 
-@pytest.mark.parametrize("after", [0, 1, 2])
-def test_escalating_keeps_every_brute_forced_answer(after):
-    fired = 0
-    for p in _boards():
-        result = assert_enumerates_brute_force(p, "sat", plan="auto", escalate=after, escalate_cpu=0.0)
-        extra = result.extra
-        if extra.get("escalated_at") == after and extra.get("escalation_clauses", 0) > 0:
-            fired += 1
-        # an enumeration of k answers makes k + 1 checks at least: the escalation came when asked
-        if len(all_solutions(p)) >= after:
-            assert extra.get("escalated_at") == after, p.to_text()
-    # the probe added unit clauses, mid-enumeration for after >= 1, on several boards
-    assert fired >= 5
+@pytest.mark.parametrize("deduce", ["probe", "none"])
+def test_the_default_never_escalates_and_keeps_every_brute_forced_answer(deduce):
+    for p in _boards()[:12]:
+        result = assert_enumerates_brute_force(p, "sat", deduce=deduce)
+        assert result.deduce == deduce
+        assert "escalated_at" not in result.extra and "escalation_clauses" not in result.extra
 
 
-def test_the_unit_clauses_are_the_probed_cells():
-    # escalating before the first check adds one unit clause per cell the probe settles beyond
-    # the searched plan
+def test_the_stage_states_the_probed_cells():
+    # deduce=probe: every cell the probe settles is stated in the CNF (one unit clause each)
     boards = [p for p in _boards() if _settles_more(p)][:6]
     assert boards
     for p in boards:
-        searched = IslandPlan.of(p, deduce=False)
-        probed = IslandPlan.of(p, deduce=True)
-        expected = len(probed.wall - searched.wall) + len(probed.white - searched.white)
-        result = solve(p, "sat", count=2, timeout=60, plan="auto", escalate=0, escalate_cpu=0.0)
-        assert result.extra["escalation_clauses"] == expected, p.to_text()
+        found = deduction.deduce(p, "probe")
+        result = solve(p, "sat", count=2, timeout=60, deduce="probe")
+        assert result.settled == len(found.settled) > 0, p.to_text()
+        assert {s.cells for s in result.solutions} <= all_solutions(p)
 
 
-def test_plan_search_never_escalates():
-    p = _boards()[0]
-    result = solve(p, "sat", count=0, timeout=60, plan="search", escalate=0)
-    assert "escalated_at" not in result.extra
-    assert {s.cells for s in result.solutions} == all_solutions(p)
-
-
-def test_the_cpu_gate_holds_the_escalation_back():
-    p = _boards()[0]
-    result = solve(p, "sat", count=0, timeout=60, plan="auto", escalate=0, escalate_cpu=1e9)
-    assert "escalated_at" not in result.extra
-    assert {s.cells for s in result.solutions} == all_solutions(p)
-
-
-def test_683_14x24_is_proven_unique_by_the_default_and_by_the_escalation(janko_dir):
-    # every default timed out on this board before the probe: the default probes it up front (plan=probe),
-    # plan=auto adds the probed cells to the running search once the lazy rounds run long
+def test_683_14x24_is_proven_unique_by_the_default(janko_dir):
+    # every default timed out on this board before the probe: the stage's probe settles it up front
     e = next(e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24")
-    for plan in ("probe", "auto"):
-        result = solve(e.puzzle, "sat", count=2, timeout=120, plan=plan)
-        assert result.exhausted and result.count == 1, plan
-        assert result.solution.cells == e.solution.cells, plan
-        assert (result.extra.get("escalation_clauses", 0) > 0) == (plan == "auto"), plan
+    result = solve(e.puzzle, "sat", count=2, timeout=120)
+    assert result.deduce == "probe" and result.settled > 0
+    assert result.exhausted and result.count == 1
+    assert result.solution.cells == e.solution.cells
+    assert "escalation_clauses" not in result.extra

@@ -1,6 +1,7 @@
 """SMT Nurikabe with the islands stated Booleanly (``islands=hybrid``): the SAT encoding's owner,
 level and count clauses handed to z3 as one SMT-LIB text (``smt/common.add_clauses``), with the
-wall's size (``wall_count``) and the lazy cuts' choice (``cuts``) as the SAT encoding has them.
+wall's size (the fixed setting ``wall_count``) and the lazy cuts' choice (``cuts``) as the SAT
+encoding has them.
 
 Answers are held to brute force and to the published janko answers; the clause text is held to a
 direct count of the assignments the clauses allow.
@@ -110,18 +111,24 @@ BOARDS = [
 ]
 
 
+# cuts and wall_count are fixed settings (cuts=auto: cell or mixed, wall_count=auto: card where the
+# wall is small, each by board); their values are reached here on boards brute force can check
 @pytest.mark.parametrize(
-    "options",
+    "options, settings",
     [
-        {"islands": "hybrid"},
-        {"islands": "hybrid", "connectivity": "lazy", "cuts": "auto", "wall_count": "auto"},
-        {"islands": "hybrid", "connectivity": "rank", "cuts": "mixed", "wall_count": "card"},
-        {"islands": "lazy", "connectivity": "lazy", "cuts": "auto"},
-        {"islands": "distance", "wall_count": "card"},
+        ({"islands": "hybrid"}, {}),
+        ({"islands": "hybrid", "connectivity": "lazy"}, {}),
+        ({"islands": "hybrid", "connectivity": "rank"}, {"cuts": "mixed", "wall_count": "card"}),
+        ({"islands": "lazy", "connectivity": "lazy"}, {}),
+        ({"islands": "distance"}, {"wall_count": "card"}),
     ],
-    ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()),
+    ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )
-def test_every_answer_equals_brute_force(options: dict) -> None:
+def test_every_answer_equals_brute_force(monkeypatch, options: dict, settings: dict) -> None:
+    spec = registry.get(Family.NURIKABE, "smt")
+    for name, value in settings.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
     for puzzle in BOARDS:
         result = pb.solve(puzzle, "smt", count=0, timeout=60, **options)
         assert result.exhausted, puzzle.name

@@ -22,10 +22,11 @@ from puzzlebench.model import Family, Nurikabe
 
 
 def _islands(puzzle: Nurikabe) -> str:
-    """The islands variant the default picks on the searched plan (``plan=search``; the probed
-    plan's islands are smaller): the one ``islands=lazy`` escalates to, if any."""
+    """The islands variant the default picks on the searched plan (the bare puzzle, built outside
+    the deduction stage; the probed plan's islands are smaller): the one ``islands=lazy``
+    escalates to, if any."""
     spec = registry.get(Family.NURIKABE, "smt")
-    notes = spec.build(puzzle, spec.resolve({"plan": "search"})).notes
+    notes = spec.build(puzzle, spec.resolve({})).notes
     return notes["escalate_to"] or notes["islands"]
 
 

@@ -21,9 +21,12 @@ from puzzlebench.model import Family, Nurikabe
 from puzzlebench.solvers.z3_backend import Z3Backend
 
 
-def _build(puzzle: Nurikabe, **options):
+def _build(puzzle: Nurikabe, settings: dict | None = None, **options):
+    """The default with ``options``, its fixed settings overlaid with ``settings`` (an escalation
+    after a few checks: the code that runs after 300 on large boards, on boards brute force can
+    check)."""
     spec = registry.get(Family.NURIKABE, "smt")
-    return spec.build(puzzle, spec.resolve(options))
+    return spec.build(puzzle, {**spec.resolve(options), **(settings or {})})
 
 
 @pytest.fixture(scope="module")
@@ -32,19 +35,19 @@ def answered() -> list[Nurikabe]:
 
 
 @pytest.mark.parametrize(
-    "options",
+    "options, settings",
     [
-        {"islands": "lazy", "escalate": 2},
-        {"islands": "levels"},
-        {"islands": "lazy", "escalate": 0},
+        ({"islands": "lazy"}, {"escalate": 2}),
+        ({"islands": "levels"}, {}),
+        ({"islands": "lazy"}, {"escalate": 0}),
     ],
 )
-def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options) -> None:
+def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options, settings) -> None:
     # the check-read-cut loop by hand: every model read cell by cell against z3's model evaluation
     # (with completion), and the answers the loop finds against brute force
     checks = 0
     for puzzle in answered:
-        model = _build(puzzle, **options)
+        model = _build(puzzle, settings, **options)
         backend = Z3Backend({"logic": "auto", "seed": 0})
         backend.build(model, None)
         found = set()
@@ -67,10 +70,14 @@ def test_the_marked_cells_are_the_ones_the_model_makes_true(answered, options) -
 
 
 @pytest.mark.parametrize("before", ["true", "false"])
-def test_reading_a_model_leaves_z3s_model_compact_parameter_as_it_was(answered, before: str) -> None:
+def test_reading_a_model_leaves_z3s_model_compact_parameter_as_it_was(
+    monkeypatch, answered, before: str
+) -> None:
+    # the escalation (a fixed setting: after 300 checks) after one check, through the harness
+    monkeypatch.setitem(registry.get(Family.NURIKABE, "smt").settings, "escalate", 1)
     z3.set_param("model.compact", before)
     try:
-        result = pb.solve(answered[0], "smt", count=0, timeout=60, islands="lazy", escalate=1)
+        result = pb.solve(answered[0], "smt", count=0, timeout=60, islands="lazy")
         assert result.exhausted
         assert z3.get_param("model.compact") == before
     finally:

@@ -112,9 +112,16 @@ def test_enumeration_through_the_cuts_equals_brute_force(family: Family, shapes)
 # -- islands=lazy escalating to the levels or the hybrid ---------------------------------------------
 
 
-def _build(puzzle: Nurikabe, **options):
+def _build(puzzle: Nurikabe, settings: dict | None = None, **options):
+    """The default with ``options``, its fixed settings overlaid with ``settings``."""
     spec = registry.get(Family.NURIKABE, "smt")
-    return spec.build(puzzle, spec.resolve(options))
+    return spec.build(puzzle, {**spec.resolve(options), **(settings or {})})
+
+
+def _escalate(monkeypatch, checks: int) -> None:
+    """The escalation (the fixed setting ``escalate``: after 300 checks, which large boards reach)
+    after ``checks`` checks for this test, through the harness, on boards brute force can check."""
+    monkeypatch.setitem(registry.get(Family.NURIKABE, "smt").settings, "escalate", checks)
 
 
 def test_auto_is_levels_below_the_size_and_lazy_escalating_above() -> None:
@@ -130,9 +137,7 @@ def test_auto_is_levels_below_the_size_and_lazy_escalating_above() -> None:
     assert model.notes["escalate_to"] == auto_islands(large, IslandPlan.of(large))
 
 
-def test_no_escalation_when_it_is_off_or_would_add_nothing() -> None:
-    large = Nurikabe(12, 13, numbers={(0, 0): 30, (11, 12): 40, (6, 6): 1})
-    assert _build(large, escalate=0).escalation is None
+def test_no_escalation_when_it_would_add_nothing() -> None:
     # small numbers only: the hybrid the board would escalate to levels none of them
     few = Nurikabe(13, 13, numbers={(0, 0): 2, (12, 12): 3, (6, 6): 1})
     model = _build(few)
@@ -141,7 +146,7 @@ def test_no_escalation_when_it_is_off_or_would_add_nothing() -> None:
 
 def test_the_escalation_adds_the_levels_clauses_to_the_solver() -> None:
     large = Nurikabe(12, 13, numbers={(0, 0): 30, (11, 12): 40, (6, 6): 1})
-    model = _build(large, escalate=1)
+    model = _build(large)
     before = model.text_bools
     (term,) = model.escalation[1]()
     assert model.text_bools > before  # fresh auxiliaries: the owners, levels and counters
@@ -156,16 +161,16 @@ def answered() -> list[Nurikabe]:
 @pytest.mark.parametrize("escalate", [1, 2, 4])
 @pytest.mark.parametrize("islands", ["lazy", "auto"])
 def test_escalating_in_the_middle_of_enumeration_keeps_every_answer(
-    answered, islands: str, escalate: int
+    monkeypatch, answered, islands: str, escalate: int
 ) -> None:
     # count=0 on boards of 1 to 50 answers: the switch lands before, between and after answers
+    _escalate(monkeypatch, escalate)
     escalated = 0
     for puzzle in answered:
-        spec = registry.get(Family.NURIKABE, "smt")
-        model = spec.build(puzzle, spec.resolve({"islands": islands, "escalate": escalate}))
+        model = _build(puzzle, islands=islands)
         if islands == "lazy":
             assert model.escalation is not None and model.notes["escalate_to"] == "levels"
-        result = pb.solve(puzzle, "smt", count=0, timeout=60, islands=islands, escalate=escalate)
+        result = pb.solve(puzzle, "smt", count=0, timeout=60, islands=islands)
         assert result.exhausted, puzzle.to_text()
         assert {s.cells for s in result.solutions} == all_solutions(puzzle), puzzle.to_text()
         escalated += result.extra.get("escalated_at") == escalate
@@ -188,11 +193,12 @@ def test_former_misses_have_their_published_answer_proved_unique(janko_dir) -> N
         assert [s.cells for s in result.solutions] == [entry.solution.cells], pid
 
 
-def test_cvc5_escalates_too_and_keeps_every_answer(answered) -> None:
+def test_cvc5_escalates_too_and_keeps_every_answer(monkeypatch, answered) -> None:
     pytest.importorskip("cvc5", reason="cvc5 is not installed")
+    _escalate(monkeypatch, 1)
     escalated = 0
     for puzzle in answered[:4]:
-        result = pb.solve(puzzle, "smt", solver="cvc5", count=0, timeout=60, islands="lazy", escalate=1)
+        result = pb.solve(puzzle, "smt", solver="cvc5", count=0, timeout=60, islands="lazy")
         assert result.exhausted, puzzle.to_text()
         assert {s.cells for s in result.solutions} == all_solutions(puzzle), puzzle.to_text()
         escalated += result.extra.get("escalated_at") == 1
