@@ -62,10 +62,9 @@ that presolve, so the model asks the backend for HiGHS's lean presolve rules (ba
 uniqueness proof is lazy rounds too: the model asks for presolve there (``proof_presolve=auto``),
 and, without '?', every answer has as many wall cells, so the backend blocks the answer by "one of
 its wall cells turns unshaded" (or "one of its unshaded cells turns wall") alone (``block=auto``).
-The proof's last run ends infeasible under presolve at once, where a run without presolve may
-need a long branch-and-bound on the larger boards: the model asks for that verdict to be
-confirmed by a second presolved run with another seed (``confirm=auto``; a weaker guarantee than a
-run without presolve, which the record states as ``extra.infeasible_reseeded``).
+An infeasible verdict under presolve stands only when a run without presolve confirms it
+(``confirm=auto`` is ``unpresolved``): HiGHS's presolve, guided or lean, has called feasible boards
+infeasible, and a second presolved run with another seed has agreed with it.
 """
 
 from __future__ import annotations
@@ -124,13 +123,13 @@ def build_default(puzzle: Nurikabe, options: Mapping[str, Any]) -> MipModel:
     # Every lazy round presolves the model and its cut rows again: HiGHS's lean presolve rules.
     # Without '?' every answer's wall is the cells the numbers leave over: as many in each. The
     # uniqueness proof goes through lazy rounds too: presolve there as well (confirmed when infeasible).
-    # The proof's infeasible verdict under presolve is confirmed by a presolved run with another seed.
+    # An infeasible verdict under presolve is confirmed by a run without presolve.
     # The guide steers the search for an answer only: the proof's runs have the zero objective.
     model = MipModel(
         presolve_rules="lean",
         fixed_marks=not puzzle.unknown,
         proof_presolve="same",
-        confirm="reseeded",
+        confirm="unpresolved",
         guide_runs="search",
     )
     grid = puzzle.grid
