@@ -23,9 +23,9 @@ asp = pytest.mark.skipif("asp" not in registry.available(), reason="no ASP backe
 
 
 def _options(**given) -> dict:
-    options = {opt.name: opt.default for opt in ENCODINGS[0].options}
-    options.update(given)
-    return options
+    """The default's options and fixed settings, ``given`` overlaid."""
+    assert registry.get("nurikabe", "asp") in ENCODINGS
+    return {**registry.get("nurikabe", "asp").resolve({}), **given}
 
 
 def _flood(rows: int, cols: int, marked: frozenset) -> list[set]:

@@ -1,8 +1,9 @@
-"""CP-SAT Nurikabe's switched model with the probed island plan (``escalate_plan=probe``): the
-probe runs once at the switch and its settled cells become unit facts, so enumeration with the
-switch before, between and after answers still finds exactly brute force's answers, and the probe
-settles cells on those boards (else the facts would test nothing); 683_14x24, which the lazy
-default cannot prove, is proven with its published answer by the default."""
+"""CP-SAT Nurikabe's switched model on the deduction stage's probed island plan (the default
+``deduce=probe``; the switch probes no more on its own, escalate_plan=search): enumeration with
+the switch before, between and after answers (its search count lowered to land on small boards)
+still finds exactly brute force's answers, and the plan settles cells on those boards (else the
+facts would test nothing); 683_14x24 is proven with its published answer by the default and on
+the deep plan."""
 
 from __future__ import annotations
 
@@ -25,12 +26,22 @@ def _boards() -> list[Nurikabe]:
     ]
 
 
+def _setting(monkeypatch, **values) -> None:
+    """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", "cp")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
 @pytest.mark.parametrize("after", [0, 1, 2, 3])
-def test_probed_switch_enumerates_brute_force(after):
-    # after=0: never switch (the probe never runs); 1-3: the switch lands among the answers
+def test_probed_switch_enumerates_brute_force(monkeypatch, after):
+    # after=0: never switch; 1-3: the switch lands among the answers
+    _setting(monkeypatch, escalate=after)
     settled = switched = 0
     for p in _boards():
-        result = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_plan="probe")
+        result = assert_enumerates_brute_force(p, "cp")
+        assert result.deduce == "probe"
         if after == 0:
             assert "escalated_at" not in result.extra
         switched += "escalated_at" in result.extra
@@ -40,12 +51,6 @@ def test_probed_switch_enumerates_brute_force(after):
         assert settled >= 3
 
 
-def test_probe_only_at_the_switch():
-    p = _boards()[0]
-    result = assert_enumerates_brute_force(p, "cp", escalate=10_000, escalate_plan="probe")
-    assert "probe_time" not in result.extra and "escalated_at" not in result.extra
-
-
 @pytest.fixture(scope="module")
 def board_683(janko_dir):
     from puzzlebench.formats import iter_janko
@@ -53,15 +58,12 @@ def board_683(janko_dir):
     return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id == "683_14x24"]
 
 
-def test_683_is_proven_with_its_published_answer_on_the_probed_switch(board_683):
-    # without the switch the lazy rounds time out here; the probed switch proves it in a few CPU
-    # seconds (plan=probe: the default plan=deep settles the board before the first search)
+def test_683_is_proven_with_its_published_answer_by_the_default_and_on_the_deep_plan(board_683):
     assert len(board_683) == 1
     entry = board_683[0]
-    result = solve(entry.puzzle, "cp", count=2, timeout=120, plan="probe")
-    assert result.exhausted and "escalated_at" in result.extra and result.extra["probe_settled"] > 0
-    assert [s.cells for s in result.solutions] == [entry.solution.cells]
-    assert not entry.puzzle.verify(result.solutions[0].cells)
-    deep = solve(entry.puzzle, "cp", count=2, timeout=120)
-    assert deep.exhausted and "escalated_at" not in deep.extra
-    assert [s.cells for s in deep.solutions] == [entry.solution.cells]
+    for deduce in ("probe", "deep"):
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, deduce=deduce)
+        assert result.deduce == deduce and result.settled > 0
+        assert result.exhausted, deduce
+        assert [s.cells for s in result.solutions] == [entry.solution.cells], deduce
+        assert not entry.puzzle.verify(result.solutions[0].cells)

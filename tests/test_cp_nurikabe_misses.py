@@ -1,8 +1,10 @@
 """CP-SAT Nurikabe after the switch to the larger model: the CP-SAT parameters of the searches
-after it (``escalate_inprocessing``, ``escalate_linearization``), the root fixings taken anew
-every k searches (``escalate_refix``) and the lazy cuts after the switch (``escalate_cuts``).
-Counts and answers are checked against brute force and the published solutions, never against
-the solver's own say-so."""
+after it (the fixed settings ``escalate_inprocessing=False``, ``escalate_linearization=0``) with
+the switch's search count set low enough to land on small boards, and the root fixings taken anew
+(``refix_every``, on a model of its own). Counts and answers are checked against brute force and
+the published solutions, never against the solver's own say-so. (Other parameter values, refixing
+in the Nurikabe model and other cuts after the switch are no longer reachable: fixed settings,
+docs/decisions/2026-12-05-deduction-stage.md.)"""
 
 from __future__ import annotations
 
@@ -29,35 +31,21 @@ def _boards() -> list[Nurikabe]:
     ]
 
 
-@pytest.mark.parametrize("inprocessing", [False, True])
-@pytest.mark.parametrize("linearization", ["0", "same", "2"])
-def test_the_parameters_after_the_switch_count_equal_brute_force(inprocessing, linearization):
+def _setting(monkeypatch, **values) -> None:
+    """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", "cp")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
+def test_the_parameters_after_the_switch_count_equal_brute_force(monkeypatch):
+    spec = registry.get("nurikabe", "cp")
+    assert spec.settings["escalate_inprocessing"] is False and spec.settings["escalate_linearization"] == "0"
     for p in _boards():
         for after in (1, 3):
-            assert_enumerates_brute_force(
-                p,
-                "cp",
-                escalate=after,
-                escalate_inprocessing=inprocessing,
-                escalate_linearization=linearization,
-            )
-
-
-@pytest.mark.parametrize("every", [1, 2])
-def test_root_fixings_taken_anew_count_equal_brute_force(every):
-    runs = 0
-    for p in _boards():
-        for after in (1, 2):
-            extra = assert_enumerates_brute_force(p, "cp", escalate=after, escalate_refix=every).extra
-            runs += extra.get("root_runs", 0) > 1
-    assert runs > 0  # a later root run happened on some board
-
-
-@pytest.mark.parametrize("cuts", ["separator", "cell", "mixed"])
-def test_other_cuts_after_the_switch_count_equal_brute_force(cuts):
-    for p in _boards()[::2]:
-        for after in (1, 3):
-            assert_enumerates_brute_force(p, "cp", escalate=after, escalate_cuts=cuts)
+            _setting(monkeypatch, escalate=after)
+            assert_enumerates_brute_force(p, "cp")
 
 
 def _chain() -> CpModelArtifact:
@@ -93,11 +81,12 @@ def corpus(janko_dir):
     return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id in wanted]
 
 
-@pytest.mark.parametrize("options", [{}, {"escalate_refix": 5, "escalate_cuts": "separator"}])
-def test_switched_corpus_puzzles_have_the_published_answer_only(corpus, options):
+def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
+    # the bare puzzle (the stage's plan would spare the lazy rounds), the default switch after 20
     assert len(corpus) == 3
+    assert registry.get("nurikabe", "cp").settings["escalate"] == 20
     for entry in corpus:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=20, plan="search", **options)
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, deduce="none")
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)

@@ -1,7 +1,8 @@
-"""CP-SAT Nurikabe's switch by CPU time (``escalate_time``) and the probe's budget at the switch
-(``escalate_probe_budget``): a switch taken after the first search, whatever ``escalate`` says,
-and a probe with no time or a short budget still enumerate exactly brute force's answers;
-a switch that is never due never happens."""
+"""CP-SAT Nurikabe's switch by CPU time (the fixed setting ``escalate_time``, set here to a moment
+and to an age): a switch taken after the first search, whatever ``escalate`` says, still
+enumerates exactly brute force's answers; a switch that is never due never happens. (The probe's
+budget at the switch, ``escalate_probe_budget``, is no longer reachable: the switch builds on the
+deduction stage's plan, escalate_plan=search.)"""
 
 from __future__ import annotations
 
@@ -20,26 +21,24 @@ def _boards() -> list[Nurikabe]:
     return boards + [Nurikabe(3, 4, numbers={(0, 3): 3, (2, 0): 1}, unknown=frozenset({(0, 0), (2, 2)}))]
 
 
-def test_switch_by_time_enumerates_brute_force():
+def _setting(monkeypatch, **values) -> None:
+    """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", "cp")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
+def test_switch_by_time_enumerates_brute_force(monkeypatch):
     # a searches' count never reached, a CPU budget spent at once: the switch comes first thing
+    _setting(monkeypatch, escalate=10_000, escalate_time=1e-9)
     for p in _boards():
-        result = assert_enumerates_brute_force(p, "cp", escalate=10_000, escalate_time=1e-9)
+        result = assert_enumerates_brute_force(p, "cp")
         assert result.extra["escalated_at"] <= 1
 
 
-def test_switch_by_time_waits_for_its_time():
+def test_switch_by_time_waits_for_its_time(monkeypatch):
+    _setting(monkeypatch, escalate=10_000, escalate_time=1e6)
     for p in _boards()[:4]:
-        result = assert_enumerates_brute_force(p, "cp", escalate=10_000, escalate_time=1e6)
+        result = assert_enumerates_brute_force(p, "cp")
         assert "escalated_at" not in result.extra
-
-
-@pytest.mark.parametrize("budget", [0.0, 0.05])
-def test_probe_budget_enumerates_brute_force(budget):
-    # budget 0: the probe stops at its first look at the clock; a short one settles cells on some boards
-    settled = 0
-    for p in _boards():
-        result = assert_enumerates_brute_force(p, "cp", escalate=1, escalate_probe_budget=budget)
-        assert result.extra["probe_time"] <= budget + 0.5
-        settled += result.extra.get("probe_settled", 0) > 0
-    if budget:
-        assert settled >= 2

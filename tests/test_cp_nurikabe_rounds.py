@@ -1,6 +1,8 @@
-"""CP-SAT Nurikabe's lazy rounds: the escalation from islands=lazy to a larger islands model in the
-middle of the resolve loop keeps every cut and blocking clause, so counts and answers stay those of
-brute force and of the published solutions."""
+"""CP-SAT Nurikabe's lazy rounds: the escalation from islands=lazy to a larger islands model (the
+fixed setting escalate_to=levels) in the middle of the resolve loop keeps every cut and blocking
+clause, so counts and answers stay those of brute force and of the published solutions. The
+switch's search count (the fixed setting ``escalate``) is set lower here so that it lands on small
+boards."""
 
 from __future__ import annotations
 
@@ -26,14 +28,23 @@ def _boards() -> list[Nurikabe]:
     ]
 
 
-@pytest.mark.parametrize("target", ["hybrid", "distance", "owners"])
-def test_escalating_at_any_search_counts_equal_brute_force(target):
+def _setting(monkeypatch, **values) -> None:
+    """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", "cp")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
+def test_escalating_at_any_search_counts_equal_brute_force(monkeypatch):
     # escalating after 1 to 8 searches lands before, between and after answers and cuts
+    assert registry.get("nurikabe", "cp").settings["escalate_to"] == "levels"
     escalated = 0
     for p in _boards():
         expected = all_solutions(p)
         for after in (1, 2, 3, 5, 8):
-            result = solve(p, "cp", count=0, timeout=60, escalate=after, escalate_to=target)
+            _setting(monkeypatch, escalate=after)
+            result = solve(p, "cp", count=0, timeout=60)
             assert result.exhausted
             found = [s.cells for s in result.solutions]
             assert len(found) == len(set(found)) and set(found) == expected, (p.to_text(), after)
@@ -55,10 +66,12 @@ def many_rounds(janko_dir):
     return [e for e in iter_janko(janko_dir / "Nurikabe_dataset.json", malformed=[]) if e.id in wanted]
 
 
-def test_escalated_corpus_puzzles_have_the_published_answer_only(many_rounds):
+def test_escalated_corpus_puzzles_have_the_published_answer_only(monkeypatch, many_rounds):
     assert len(many_rounds) == 2
+    _setting(monkeypatch, escalate=10)
     for entry in many_rounds:
-        result = solve(entry.puzzle, "cp", count=2, timeout=120, escalate=10, plan="search")
+        # the bare puzzle: the lazy rounds the stage's plan would spare
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, deduce="none")
         assert result.exhausted and result.extra["escalated_at"] == 10
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)

@@ -1,7 +1,9 @@
 """CP-SAT Nurikabe's switch from the lazy islands to a larger model: islands=levels (the SAT
 encoding's owners, Boolean levels and sizes as CP-SAT clauses) alone and as the escalation's
 target, with CP-SAT's presolve on or off after the switch. Counts and answers are checked against
-brute force and the published solutions, never against the solver's own say-so."""
+brute force and the published solutions, never against the solver's own say-so. (The other
+targets, presolve after the switch and the switch per cell are no longer reachable: fixed settings,
+docs/decisions/2026-12-05-deduction-stage.md.)"""
 
 from __future__ import annotations
 
@@ -33,32 +35,33 @@ def test_levels_alone_counts_equal_brute_force(presolve):
         assert_enumerates_brute_force(p, "cp", islands="levels", presolve=presolve)
 
 
-@pytest.mark.parametrize("count", ["card", "none"])
-def test_levels_with_and_without_the_wall_count_clauses_count_equal_brute_force(count):
-    # wall_count=card states the wall's size as counter clauses on every board ('?' boards: a range)
+def _setting(monkeypatch, **values) -> None:
+    """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", "cp")
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
+
+
+def test_levels_with_the_wall_count_clauses_count_equal_brute_force(monkeypatch):
+    # wall_count=card states the wall's size as counter clauses on every board ('?' boards: a
+    # range); the fixed setting wall_count=auto states them where the wall is small
+    _setting(monkeypatch, wall_count="card")
     for p in _boards():
-        assert_enumerates_brute_force(p, "cp", islands="levels", wall_count=count)
+        assert_enumerates_brute_force(p, "cp", islands="levels")
 
 
-@pytest.mark.parametrize("presolve", [True, False])
-def test_switching_to_levels_at_any_search_counts_equal_brute_force(presolve):
+def test_switching_to_levels_at_any_search_counts_equal_brute_force(monkeypatch):
+    # the fixed settings: escalate_to=levels, escalate_presolve=False; the switch's count lowered
+    spec = registry.get("nurikabe", "cp")
+    assert spec.settings["escalate_to"] == "levels" and spec.settings["escalate_presolve"] is False
     switched = 0
     for p in _boards():
         for after in (1, 2, 3, 5, 8):
-            extra = assert_enumerates_brute_force(
-                p, "cp", escalate=after, escalate_per_cell=0, escalate_to="levels", escalate_presolve=presolve
-            ).extra
+            _setting(monkeypatch, escalate=after)
+            extra = assert_enumerates_brute_force(p, "cp").extra
             switched += "escalated_at" in extra
     assert switched >= len(_boards())
-
-
-@pytest.mark.parametrize("target", ["hybrid", "distance", "owners"])
-def test_switching_without_presolve_counts_equal_brute_force(target):
-    for p in _boards()[::2]:
-        for after in (1, 3):
-            assert_enumerates_brute_force(
-                p, "cp", escalate=after, escalate_per_cell=0, escalate_to=target, escalate_presolve=False
-            )
 
 
 @pytest.fixture(scope="module")
@@ -69,51 +72,26 @@ def corpus(janko_dir):
 
 
 def test_switched_corpus_puzzles_have_the_published_answer_only(corpus):
+    # the bare puzzle (no stage plan), the default switch after 20 searches
     assert len(corpus) == 3
+    assert registry.get("nurikabe", "cp").settings["escalate"] == 20
     for entry in corpus:
-        result = solve(
-            entry.puzzle,
-            "cp",
-            count=2,
-            timeout=120,
-            escalate=20,
-            escalate_per_cell=0,
-            plan="search",
-            escalate_to="levels",
-            escalate_presolve=False,
-        )
+        result = solve(entry.puzzle, "cp", count=2, timeout=120, deduce="none")
         assert result.exhausted and result.extra["escalated_at"] == 20, entry.id
         assert [s.cells for s in result.solutions] == [entry.solution.cells], entry.id
         assert not entry.puzzle.verify(result.solutions[0].cells)
 
 
-def test_a_board_switches_after_its_searches_per_cell(corpus):
-    # 141_9x9 (81 cells) needs about 200 lazy searches: at half a search per cell it switches
-    # after 41, later than escalate's 10, and still has the published answer only
-    entry = next(e for e in corpus if e.id == "141_9x9")
-    result = solve(
-        entry.puzzle,
-        "cp",
-        count=2,
-        timeout=120,
-        escalate=10,
-        escalate_per_cell=0.5,
-        plan="search",
-        escalate_to="levels",
-        escalate_presolve=False,
-    )
-    assert result.exhausted and result.extra["escalated_at"] == 41
-    assert [s.cells for s in result.solutions] == [entry.solution.cells]
-
-
 def test_the_default_switches_to_levels_and_keeps_the_published_answer(corpus):
-    # the default switch (lazy islands, then levels without presolve) on the depth-1 probe's plan:
-    # 938_10x10 needs over 20 lazy searches and is proven unique after the switch; the default
-    # plan (depth 2 too) leaves it no search to switch after
+    # the default switch (lazy islands, then levels without presolve) on the depth-1 probe's plan
+    # (the stage's default): 938_10x10 needs over 20 lazy searches and is proven unique after the
+    # switch; the deep plan (depth 2 too) leaves it no search to switch after
     entry = next(e for e in corpus if e.id == "938_10x10")
-    result = solve(entry.puzzle, "cp", count=2, timeout=120, plan="probe")
+    result = solve(entry.puzzle, "cp", count=2, timeout=120)
+    assert result.deduce == "probe"
     assert result.exhausted and result.extra["escalated_at"] == 20
     assert [s.cells for s in result.solutions] == [entry.solution.cells]
-    deep = solve(entry.puzzle, "cp", count=2, timeout=120)
+    deep = solve(entry.puzzle, "cp", count=2, timeout=120, deduce="deep")
+    assert deep.deduce == "deep"
     assert deep.exhausted and "escalated_at" not in deep.extra
     assert [s.cells for s in deep.solutions] == [entry.solution.cells]

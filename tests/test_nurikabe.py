@@ -453,7 +453,8 @@ def test_wall_count_auto_counts_equal_brute_force_when_stated_on_every_board(par
     stated = 0
     for p in _small_boards():
         stated += islands_module.wall_count_pays(p, IslandPlan.of(p))
-        result = solve(p, paradigm, count=0, timeout=60, wall_count="auto")
+        assert registry.get("nurikabe", paradigm).settings["wall_count"] == "auto"
+        result = solve(p, paradigm, count=0, timeout=60)
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
     assert stated >= len(_small_boards()) // 2

@@ -1,9 +1,12 @@
-"""Nurikabe's contact graph (``islands.EDGE``): in MIP (``contacts=forest`` or ``acyclic``) its rows
-and its lazy cycle rows hold in every true answer, a ring of islands round wall is cut by its cycle
-(and ruled out by the ranks of ``acyclic``), and the model finds exactly the brute-force answers;
-in CP-SAT (``escalate_contacts=forest`` or ``acyclic``, the switched model built on the searched
-or the probed plan) the switched model with the contacts finds exactly the brute-force answers,
-and the ranks of ``acyclic`` rule out a ring of islands that the triangles leave to the lazy cuts."""
+"""Nurikabe's contact graph (``islands.EDGE``): in MIP (the fixed setting ``contacts=acyclic``: the
+forest's rows and the ranks) its rows and its lazy cycle rows hold in every true answer, a ring of
+islands round wall is cut by its cycle (and ruled out by the ranks of ``acyclic``), and the model
+finds exactly the brute-force answers; in CP-SAT (``escalate_contacts=acyclic``, the switched model
+built on the probed plan, with the switch's count lowered to land on small boards) the switched
+model with the contacts finds exactly the brute-force answers, and the ranks of ``acyclic`` rule
+out a ring of islands that the triangles leave to the lazy cuts. (The forest alone through
+:func:`solve`, and the switched model on the searched plan, are no longer reachable: fixed
+settings, docs/decisions/2026-12-05-deduction-stage.md.)"""
 
 from __future__ import annotations
 
@@ -33,9 +36,20 @@ def _boards() -> list[Nurikabe]:
     return boards + [Nurikabe(3, 5, numbers={(0, 1): 2, (2, 3): 2, (1, 4): 1})]
 
 
-def _model(p: Nurikabe, **options):
+def _model(p: Nurikabe, **settings):
+    """The MIP default's model on the searched plan (no stage), its options and fixed settings
+    merged, ``settings`` overlaid."""
     spec = registry.get("nurikabe", "mip")
-    return spec.build(p, {**{o.name: o.default for o in spec.options}, "plan": "search", **options})
+    assert spec.settings["plan"] == "search"
+    return spec.build(p, {**spec.resolve({}), **settings})
+
+
+def _setting(monkeypatch, paradigm: str, **values) -> None:
+    """The default's fixed settings at ``values`` for this test, through :func:`solve`."""
+    spec = registry.get("nurikabe", paradigm)
+    for name, value in values.items():
+        assert name in spec.settings
+        monkeypatch.setitem(spec.settings, name, value)
 
 
 def _answer_point(model, p: Nurikabe, wall: frozenset) -> dict[int, float]:
@@ -111,39 +125,27 @@ def test_two_islands_and_the_edge_close_a_cycle():
 
 
 @needs_mip
-@pytest.mark.parametrize(
-    "islands, contacts",
-    [("owners", "forest"), ("hybrid", "forest"), ("owners", "acyclic"), ("hybrid", "acyclic")],
-)
-def test_contacts_find_exactly_the_brute_force_answers(islands, contacts):
+@pytest.mark.parametrize("islands", ["owners", "hybrid"])
+def test_contacts_find_exactly_the_brute_force_answers(monkeypatch, islands):
+    # the levels' budget at 4 (as it runs out on large boards): the contacts carry the hybrid too
+    assert registry.get("nurikabe", "mip").settings["contacts"] == "acyclic"
+    _setting(monkeypatch, "mip", levels=4)
     for p in _boards():
-        result = solve(
-            p, "mip", count=0, timeout=60, islands=islands, contacts=contacts, plan="search", levels=4
-        )
+        result = solve(p, "mip", count=0, timeout=60, islands=islands, deduce="none")
         assert result.exhausted
         assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
 
 
 @needs_cp
-@pytest.mark.parametrize(
-    "contacts, reach", [("forest", "search"), ("acyclic", "probed"), ("acyclic", "search")]
-)
-def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers(contacts, reach):
+def test_the_switched_cp_model_with_contacts_finds_exactly_the_brute_force_answers(monkeypatch):
+    spec = registry.get("nurikabe", "cp")
+    assert spec.settings["escalate_contacts"] == "acyclic" and spec.settings["escalate_reach"] == "probed"
+    assert spec.settings["escalate_to"] == "levels"
     switched = contacts_seen = 0
     for p in _boards():
         for after in (1, 2, 4):
-            result = solve(
-                p,
-                "cp",
-                count=0,
-                timeout=60,
-                escalate=after,
-                escalate_time=0,
-                escalate_to="levels",
-                escalate_contacts=contacts,
-                escalate_reach=reach,
-                plan="search",
-            )
+            _setting(monkeypatch, "cp", escalate=after, escalate_time=0)
+            result = solve(p, "cp", count=0, timeout=60, deduce="none")
             assert result.exhausted
             assert {s.cells for s in result.solutions} == all_solutions(p), p.to_text()
             switched += "escalated_at" in result.extra
@@ -191,9 +193,7 @@ def test_the_ranks_rule_out_a_ring_of_islands_the_triangles_miss():
     p, _ = _ring()
     spec = registry.get("nurikabe", "cp", "default")
     for acyclic, feasible in ((False, True), (True, False)):
-        art, owns = cp_nurikabe._build(
-            p, spec.resolve({"islands": "levels", "escalate": 0, "plan": "search"})
-        )
+        art, owns = cp_nurikabe._build(p, {**spec.resolve({"islands": "levels"}), "escalate": 0})
         cp_nurikabe._contacts(art.model, p, planned(p, "search"), owns, acyclic=acyclic)
         status = cp_model.CpSolver().solve(art.model)
         # the triangles alone leave the ring to the lazy cuts; the ranks rule it out in the model

@@ -118,7 +118,8 @@ def test_every_paradigm_proves_753_10x10_with_the_published_answer(corpus, parad
 
 @pytest.mark.parametrize("paradigm", ["sat", "asp", "smt", "mip"])
 @pytest.mark.parametrize("value", ["met", "card"])
-def test_wall_runs_counts_equal_brute_force(value, paradigm):
+def test_wall_runs_counts_equal_brute_force(monkeypatch, value, paradigm):
+    # the fixed setting wall_runs=auto states card or met by the board: each on every board here
     if paradigm not in registry.available():
         pytest.skip(f"no {paradigm} backend")
     from puzzlebench.model import family_spec
@@ -126,5 +127,8 @@ def test_wall_runs_counts_equal_brute_force(value, paradigm):
     rng = random.Random(17)
     make = family_spec("nurikabe").random_board
     boards = [make(rng, *shape) for shape in [(3, 3), (3, 4), (2, 5)] * 4] + _planted_boards(80, 3)[:24]
+    spec = registry.get("nurikabe", paradigm)
+    assert spec.settings["wall_runs"] == "auto"
+    monkeypatch.setitem(spec.settings, "wall_runs", value)
     for p in boards:
-        assert_enumerates_brute_force(p, paradigm, wall_runs=value)
+        assert_enumerates_brute_force(p, paradigm)

@@ -95,7 +95,7 @@ def test_the_probe_finds_a_conflict_where_there_is_no_answer():
 def test_sat_with_the_probed_plan_enumerates_the_brute_forced_answers():
     boards = [p for p in _boards() if all_solutions(p)][:18]
     for p in boards:
-        assert_enumerates_brute_force(p, "sat", plan="probe")
+        assert assert_enumerates_brute_force(p, "sat", deduce="probe").deduce == "probe"
 
 
 def test_the_probed_plan_holds_for_the_published_answers(corpus):
@@ -207,8 +207,8 @@ def test_the_crossing_rule_settles_the_band_edge_of_683_14x24(corpus):
     plan = IslandPlan.of(e.puzzle, deduce=True)
     assert plan_holds(e.puzzle, plan, e.solution.cells)
     assert {(0, c) for c in range(12, 24)} <= plan.wall
-    result = solve(e.puzzle, "sat", count=2, timeout=120, plan="probe")
-    assert result.exhausted and result.count == 1
+    result = solve(e.puzzle, "sat", count=2, timeout=120, deduce="probe")
+    assert result.deduce == "probe" and result.exhausted and result.count == 1
     assert result.solution.cells == e.solution.cells
 
 
@@ -292,12 +292,12 @@ def test_every_paradigm_proves_published_answers_on_the_deep_plan(corpus, paradi
             assert set(IslandPlan.of(e.puzzle, deduce=True).open) - IslandPlan.of(e.puzzle, deduce=True).white
             deep = IslandPlan.of(e.puzzle, deduce=True, depth=2)
             assert set(deep.open) <= deep.white and plan_holds(e.puzzle, deep, e.solution.cells)
-        result = solve(e.puzzle, paradigm, count=2, timeout=120, plan="deep")
-        assert result.exhausted and result.count == 1, name
+        result = solve(e.puzzle, paradigm, count=2, timeout=120, deduce="deep")
+        assert result.deduce == "deep" and result.exhausted and result.count == 1, name
         assert result.solution.cells == e.solution.cells, name
 
 
 def test_sat_with_the_deep_plan_enumerates_the_brute_forced_answers():
     boards = [p for p in _boards() if all_solutions(p)][:12]
     for p in boards:
-        assert_enumerates_brute_force(p, "sat", plan="deep")
+        assert assert_enumerates_brute_force(p, "sat", deduce="deep").deduce == "deep"

@@ -220,17 +220,19 @@ def test_a_probe_at_depth_two_settles_the_reference_cells(corpus: dict) -> None:
 
 
 def test_an_encodings_load_runs_once_before_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the Nurikabe and MIP Kuromasu encodings read their compiled engines from numba's cache in
-    # ``load``; a slow load must not reach the solve's timings
+    # the Nurikabe encodings and the Kuromasu deductions (the views MIP builds on) read their
+    # compiled engines from numba's cache in ``load``; a slow load must not reach the solve's timings
     import dataclasses
 
     import puzzlebench as pb
+    from puzzlebench import deduce as deduction
     from puzzlebench import registry
     from puzzlebench.encodings.mip.kuromasu_probe import load_engine as kuromasu_load
     from puzzlebench.model import Family
 
     assert registry.get(Family.NURIKABE, "cp").load is nd.load_engine
-    assert registry.get(Family.KUROMASU, "mip").load is kuromasu_load
+    loads = {d.name: d.load for d in deduction.deducers(Family.KUROMASU)}
+    assert loads["probe"] is kuromasu_load and loads["views"] is kuromasu_load
     calls = []
 
     def slow() -> None:
