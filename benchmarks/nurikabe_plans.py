@@ -1,8 +1,9 @@
-"""Nurikabe's ``plan`` option (the cells settled before solving) in each paradigm, on the janko
-corpus: each (paradigm, plan) pair on every puzzle, the pairs interleaved per puzzle in one process.
+"""Nurikabe's island plans (the deduction stage: ``none``, the searched plan; ``probe``; ``deep``)
+in each paradigm, on the janko corpus: each (paradigm, plan) pair on every puzzle, the pairs
+interleaved per puzzle in one process.
 
 Each run asks for two answers (an answer and a uniqueness proof) within ``--timeout`` seconds, the
-paradigm's default encoding with only ``plan`` set; a run counts as proven when it returns the
+paradigm's default encoding after the deduction ``--plan`` names; a run counts as proven when it returns the
 published answer alone and has explored the search space. It writes ``rows.jsonl`` (one line per
 run) and ``summary.json`` (machine, versions, commit, settings; per pair: proven, total wall
 seconds, worst puzzle) into ``--out``.
@@ -10,7 +11,7 @@ seconds, worst puzzle) into ``--out``.
 Usage::
 
     .venv/bin/python benchmarks/nurikabe_plans.py [--paradigm sat --paradigm cp ...]
-        [--plan probe --plan deep] [--every 10] [--timeout 10] [--out results/nurikabe-plans]
+        [--plan none --plan probe --plan deep] [--every 10] [--timeout 10] [--out results/nurikabe-plans]
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--plan",
         action="append",
-        choices=["search", "probe", "deep", "auto"],
-        help="plan values (default: probe and deep)",
+        choices=["none", "probe", "deep"],
+        help="the deduction stage's plans (default: probe and deep)",
     )
     ap.add_argument("--every", type=int, default=1, help="every Nth record (default 1: all)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per run (default 10)")
@@ -53,14 +54,14 @@ def main(argv: list[str] | None = None) -> None:
     load_engine()  # numba's cache read before any clock, as the encodings' load does
     first = entries[0].puzzle
     for paradigm, plan in pairs:  # every library loaded before the clock
-        pb.solve(first, paradigm, count=1, timeout=args.timeout, plan=plan)
+        pb.solve(first, paradigm, count=1, timeout=args.timeout, deduce=plan)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     with open(args.out / "rows.jsonl", "w") as out:
         for e in tqdm(entries, desc="puzzles", unit="puzzle"):
             for paradigm, plan in pairs:
                 start = time.perf_counter()
-                r = pb.solve(e.puzzle, paradigm, count=2, timeout=args.timeout, strict=False, plan=plan)
+                r = pb.solve(e.puzzle, paradigm, count=2, timeout=args.timeout, strict=False, deduce=plan)
                 wall = time.perf_counter() - start
                 row = {
                     "id": e.id,
