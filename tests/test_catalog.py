@@ -66,6 +66,14 @@ def _config_id(spec: EncodingSpec, options: dict[str, Any]) -> str:
     return f"{spec.paradigm}/{spec.name}" + (f"[{moved}]" if moved else "")
 
 
+def _solver(spec: EncodingSpec, options: dict[str, Any]) -> str | None:
+    """The solver a configuration runs on: its paradigm's default, except that native cardinality
+    constraints (``card=native``, ``amo=native``) need a solver that takes them."""
+    if spec.paradigm == "sat" and "native" in options.values():
+        return "minicard"
+    return None
+
+
 def _small_only(spec: EncodingSpec, options: dict[str, Any]) -> bool:
     fam, par, name = spec.key
     if (fam, par, name, None, None) in SMALL_ONLY:
@@ -121,7 +129,13 @@ def _prove_published_answers(family: Family, cases: list[tuple[str, Any, Any]]) 
             one = spec.paradigm == "puzzlekit"  # finds one answer, cannot prove uniqueness
             try:
                 result = pb.solve(
-                    puzzle, spec.paradigm, spec.name, count=1 if one else 2, timeout=60, **options
+                    puzzle,
+                    spec.paradigm,
+                    spec.name,
+                    count=1 if one else 2,
+                    timeout=60,
+                    solver=_solver(spec, options),
+                    **options,
                 )
             except EncodingError as exc:
                 if "cannot express" in str(exc):
@@ -155,7 +169,15 @@ def test_lightbulbs_configurations_count_alike() -> None:
         row = []
         for board in boards:
             try:
-                result = pb.solve(board, spec.paradigm, spec.name, count=0, timeout=60, **options)
+                result = pb.solve(
+                    board,
+                    spec.paradigm,
+                    spec.name,
+                    count=0,
+                    timeout=60,
+                    solver=_solver(spec, options),
+                    **options,
+                )
             except EncodingError as exc:
                 if "cannot express" in str(exc):
                     break  # an at-most-one-only cardinality encoding asked for a larger bound

@@ -15,6 +15,7 @@ import pytest
 import puzzlebench as pb
 from bruteforce import all_solutions, random_board
 from puzzlebench import registry
+from puzzlebench.errors import EncodingError
 from puzzlebench.model import Family, Kuromasu, LightBulbs, LightUp, Nurikabe
 
 PARADIGMS = registry.available()
@@ -197,3 +198,102 @@ def test_every_complete_encoding_counts_equal_brute_force_on_every_solver(paradi
                 assert {s.cells for s in result.solutions} == expected, f"{spec.name} on {puzzle.name}"
                 checked += 1
     assert checked, f"no complete encoding of {paradigm} ran"
+
+
+def _option_values() -> list:
+    """Every option value of every registered encoding (the catalog's research axes), each its
+    own case: what ``puzzlebench encodings`` offers is what is checked here."""
+    cases = []
+    for family in FAMILIES:
+        for paradigm in PARADIGMS:
+            for spec in registry.encodings(family, paradigm):
+                for opt in spec.options:
+                    for value in opt.choices or (opt.default,):
+                        cases.append(
+                            pytest.param(
+                                spec,
+                                opt.name,
+                                value,
+                                id=f"{family}-{paradigm}-{spec.name}-{opt.name}={value}",
+                            )
+                        )
+    return cases
+
+
+OPTION_VALUES = _option_values()
+
+
+def _option_boards(family: Family) -> list:
+    """The small boards each option value is checked on: the three largest with 1 to 50 answers
+    and the two largest with none (enumerating hundreds of answers would time the search, not the
+    encoding's rules)."""
+    by_size = sorted(SMALL[family], key=lambda p: -p.rows * p.cols)
+    answered = [p for p in by_size if 1 <= len(all_solutions(p)) <= 50][:3]
+    unsat = [p for p in by_size if not all_solutions(p)][:2]
+    return answered + unsat
+
+
+def _tiny_boards(family: Family) -> list:
+    """The other small boards, smallest first: for a cardinality encoding that states at most one
+    only (pairwise, bitwise, ladder), which the larger boards' counts are beyond."""
+    chosen = _option_boards(family)
+    return sorted((p for p in SMALL[family] if p not in chosen), key=lambda p: p.rows * p.cols)
+
+
+def test_every_option_of_the_catalog_is_a_conformance_case() -> None:
+    from puzzlebench.cli import main
+
+    covered = {(spec.key, name, value) for spec, name, value in (p.values for p in OPTION_VALUES)}
+    for family in FAMILIES:
+        for paradigm in PARADIGMS:
+            for spec in registry.encodings(family, paradigm):
+                assert not set(spec.settings) & {opt.name for opt in spec.options}, spec.key
+                for opt in spec.options:
+                    assert opt.choices, f"{spec.key} {opt.name}: no values to check"
+                    assert {(spec.key, opt.name, v) for v in opt.choices} <= covered
+    assert main(["encodings"]) == 0  # the catalog the cases are drawn from prints
+
+
+@pytest.mark.parametrize("spec, name, value", OPTION_VALUES)
+def test_every_option_value_counts_equal_brute_force(spec, name: str, value) -> None:
+    # Each value alone, the other options at their defaults, on the bare puzzle (deduce="none") so
+    # that the encoding states every rule itself, and after the family's deduction as a user runs it.
+    # A complete value finds exactly the brute-force answers; a relaxing one (a rule switched off)
+    # keeps every true answer, and any extra one breaks a rule.
+    options = {name: value}
+    complete = spec.is_complete(spec.resolve(options))
+    solver = "minicard" if spec.paradigm == "sat" and value == "native" else None
+    _skip_unless(spec.family, spec.paradigm, solver)
+    ran = 0
+    for puzzle in _option_boards(spec.family) + _tiny_boards(spec.family):
+        if ran >= 5:
+            break  # the option boards, or as many of the tiny ones as the value can express
+        truth = all_solutions(puzzle)
+        for deduce in ("none", None) if complete else ("none",):
+            try:
+                result = pb.solve(
+                    puzzle,
+                    spec.paradigm,
+                    spec.name,
+                    count=0,
+                    timeout=60,
+                    solver=solver,
+                    deduce=deduce,
+                    strict=complete,
+                    **options,
+                )
+            except EncodingError as exc:
+                if "cannot express" in str(exc):
+                    break  # an at-most-one-only cardinality encoding asked for a larger bound
+                raise
+            where = f"{puzzle.name} (deduce={result.deduce})"
+            assert result.exhausted, f"{where}: enumeration not exhausted ({result.status})"
+            found = {s.cells for s in result.solutions}
+            if complete:
+                assert found == truth, f"{where}: {len(found)} answers, brute force {len(truth)}"
+            else:
+                assert result.complete is False and truth <= found, where
+                assert all(puzzle.verify(s) for s in result.solutions if s.cells not in truth), where
+        else:
+            ran += 1
+    assert ran, f"{spec.key} {name}={value}: no small board it can express"

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from puzzlebench.errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, PuzzleError
+from puzzlebench.errors import CellOutOfBounds, ClueOutOfRange, GridShapeError, ParseError, PuzzleError
 from puzzlebench.formats import loads
 from puzzlebench.model import Kuromasu, LightBulbs, LightUp, Rule, family_spec, family_specs
 
@@ -38,10 +38,12 @@ def test_invalid_boards_raise_naming_the_cell(make, error, words):
 
 
 def test_model_errors_surface_through_every_reader_as_puzzle_errors():
-    with pytest.raises(ClueOutOfRange, match=r"\(0, 1\)"):
+    # A reader states the model's refusal (the cell and its range) at the token or fact it read.
+    with pytest.raises(ParseError, match=r"\(0, 1\) must be 1\.\.2.* at line 4, column 3"):
         loads("kind: kuromasu\nrows: 1\ncols: 2\n. 9\n")
-    with pytest.raises(ClueOutOfRange, match=r"\(0, 0\)"):
+    with pytest.raises(ParseError, match=r"\(0, 0\) must be 1\.\.3.* at line 3, column 1"):
         loads("row(1..2).\ncol(1..2).\nnum(1,1,7).\n")
+    assert issubclass(ParseError, PuzzleError)
 
 
 def test_numbered_walls_are_walls_and_equality_ignores_names():

@@ -615,20 +615,27 @@ def test_a_wrong_user_encoding_is_caught(registered, tmp_path):
     registered.encoding(
         "kuromasu", "sat", "test-wrong", _kuromasu_builder(visibility=False)
     )  # claims to be complete
+    # The bare puzzle (deduce="none"): the family's deduction settles this board, which would leave
+    # the missing visibility rule nothing to get wrong.
     puzzle = load_suite("gen-kuromasu")[0].puzzle
-    result = pb.solve(puzzle, "sat", encoding="test-wrong", count=2, strict=False)
+    result = pb.solve(puzzle, "sat", encoding="test-wrong", count=2, strict=False, deduce="none")
     assert result.status is pb.Status.WRONG and result.complete and not result.verified
     assert "verifier rejects" in result.error and result.to_record()["verdict"] == "invalid"
     with pytest.raises(
         VerificationError, match="sat/test-wrong on cadical195 returned an answer the verifier rejects"
     ):
-        pb.solve(puzzle, "sat", encoding="test-wrong", count=2)
-    report = pb.crosscheck(puzzle, configs=[Config("sat"), Config("asp"), Config("sat", "test-wrong")])
+        pb.solve(puzzle, "sat", encoding="test-wrong", count=2, deduce="none")
+    wrong = Config("sat", "test-wrong", {"deduce": "none"})
+    report = pb.crosscheck(puzzle, configs=[Config("sat"), Config("asp"), wrong])
     assert report.verdict is Verdict.DISAGREE
-    assert any("sat/test-wrong: answer" in d and "rejected by the verifier" in d for d in report.differences)
+    assert any(f"{wrong.label}: answer" in d and "rejected by the verifier" in d for d in report.differences)
     # in an isolated worker: a recorded status, counted as a failure
     sweep = Sweep(
-        items=_kuromasu_items(1), paradigms=["sat"], encodings=["test-wrong"], out=str(tmp_path / "r.jsonl")
+        items=_kuromasu_items(1),
+        paradigms=["sat"],
+        encodings=["test-wrong"],
+        options={"deduce": ["none"]},
+        out=str(tmp_path / "r.jsonl"),
     )
     outcome = run_sweep(sweep.expand(), sweep.out, quiet=True)
     (record,) = read_records(sweep.out)
@@ -698,16 +705,18 @@ def test_the_plugin_encoding_and_solver_match_brute_force(plugin_site, monkeypat
 def test_an_edited_lp_file_takes_effect_on_the_next_solve(tmp_path):
     path = tmp_path / "kuromasu.lp"
     path.write_text(KUROMASU_LP)
-    first = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2)
+    # The bare puzzle (deduce="none") throughout: the family's deduction alone finds the walled-in
+    # cell before the file runs, and the file's own rules are what this test watches.
+    first = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2, deduce="none")
     assert first.status is pb.Status.UNSAT and first.exhausted and first.encoding_hash == _file_hash(path)
     path.write_text(_without_connectivity(KUROMASU_LP))  # the same process, the same path
-    second = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2, strict=False)
+    second = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2, strict=False, deduce="none")
     assert second.status is pb.Status.WRONG and second.encoding_hash != first.encoding_hash
     assert second.solution.cells == {(0, 1), (1, 0)}
     with pytest.raises(VerificationError):
-        pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2)
+        pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2, deduce="none")
     path.write_text(KUROMASU_LP)
-    again = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2)
+    again = pb.solve(CUT_CORNER, "asp", encoding=str(path), count=2, deduce="none")
     assert again.status is pb.Status.UNSAT and again.encoding_hash == first.encoding_hash  # content, not time
 
 
