@@ -9,6 +9,9 @@ correctly, total / median / worst time, the mean encoding size and search effort
 ratios on the same puzzles: against the same encoding with the rule switched off (``none``,
 the cost of the rule) and against the paradigm's default (which variant to choose).
 
+Every variant runs on the bare puzzle (``deduce="none"``): a relaxation gets no deductions, since
+the family's deductions use every rule, so the rule's cost is measured with none on either side.
+
 ``none`` is a relaxation: its answers may break connectivity or a second answer may appear, so
 it is never counted as solved; its row reports how often the rule was not needed at all
 (``unique_without_rule``: a single answer that the verifier accepts).
@@ -328,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                             args.timeout,
                             context,
                             encoding=v.encoding,
-                            options={"connectivity": v.connectivity},
+                            options={"connectivity": v.connectivity, "deduce": "none"},
                         )
                     )
                     record.update(variant=v.name, puzzle_id=entry.id, cells=cells)

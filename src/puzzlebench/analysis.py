@@ -204,13 +204,16 @@ def option_configs(
     paradigms: Sequence[str] | None = None,
     encoding: str = "default",
     values: Mapping[str, Sequence[Any]] | None = None,
+    deduce: str | None = None,
 ) -> list[Config]:
     """One configuration per value of ``option`` (an encoding or backend option) per paradigm.
 
     Values come from the registry (the option's choices) unless ``values[paradigm]`` names them.
     Paradigms without the encoding or the option are left out. ``option="solver"`` varies the
-    solver instead (every installed one of the paradigm, or those named).
+    solver instead (every installed one of the paradigm, or those named). ``deduce``, when given,
+    is every configuration's deduction stage (``"none"``: the bare puzzle).
     """
+    extra = {} if deduce is None else {"deduce": deduce}
     out: list[Config] = []
     for paradigm in paradigms or registry.available():
         try:
@@ -221,21 +224,23 @@ def option_configs(
             names = (values or {}).get(paradigm) or [
                 s.name for s in registry.solvers(paradigm) if s.supported()
             ]
-            out.extend(Config(paradigm, encoding, {}, name) for name in names)
+            out.extend(Config(paradigm, encoding, dict(extra), name) for name in names)
             continue
         known = {o.name: o for o in (*spec.options, *registry.backend(paradigm).OPTIONS)}
         if option not in known:
             continue
         chosen = (values or {}).get(paradigm) or known[option].choices or (known[option].default,)
-        out.extend(Config(paradigm, encoding, {option: v}) for v in chosen)
+        out.extend(Config(paradigm, encoding, {option: v, **extra}) for v in chosen)
     return out
 
 
 def connectivity_configs(
     family: str | Family = "kuromasu", paradigms: Sequence[str] | None = None
 ) -> list[Config]:
-    """Every connectivity variant of every paradigm's default encoding (the relaxing ``none`` too)."""
-    return option_configs(family, "connectivity", paradigms)
+    """Every connectivity variant of every paradigm's default encoding (the relaxing ``none`` too),
+    on the bare puzzle: a relaxation gets no deductions (they use every rule), so the rule's cost
+    is measured with none on either side."""
+    return option_configs(family, "connectivity", paradigms, deduce="none")
 
 
 #: Per paradigm, the option that changes how the solver searches (LightBulbs strategy study).
@@ -728,7 +733,16 @@ def seed000_ablation(puzzle: Puzzle, repeat: int = 3, count: int = 1, timeout: f
     rows = []
     for key, conn in (("with", "closure"), ("without", "none")):
         results = [
-            solve(puzzle, "asp", "seed000", count=count, timeout=timeout, strict=False, connectivity=conn)
+            solve(
+                puzzle,
+                "asp",
+                "seed000",
+                count=count,
+                timeout=timeout,
+                strict=False,
+                connectivity=conn,
+                deduce="none",
+            )
             for _ in range(max(1, repeat))
         ]
         r = results[0]

@@ -94,6 +94,7 @@ def _janko_run(doc: dict[str, Any] | None, apart: bool = False) -> list[str]:
         f"**Every paradigm's default encoding {'solves' if solved_all else 'does not solve'} every janko puzzle** "
         f"with its published answer and a uniqueness proof: "
         + ", ".join(f"{puzzles[f]:,} {_NAMES.get(f, f)}" for f in doc["families"])
+        + (f", every {doc['every']}th of each corpus" if (doc.get("every") or 1) > 1 else "")
         + f" ({sum(r['puzzles'] for r in ours):,} runs of "
         + ", ".join(dict.fromkeys(r["paradigm"].upper() for r in ours))
         + f"; `benchmarks/janko.py`, {_where(doc)})"
