@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup bench lint test clean
+.PHONY: setup bench lint test test-slow clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,11 @@ lint: $(STAMP)
 
 ## The test suite (notebooks included, on small parameters), after the linters and the type checker.
 test: lint
-	$(PY) -m pytest -n 2 -q --durations=15 tests
+	$(PY) -m pytest -n 2 -q --durations=15 -m "not slow" tests
+
+## The slow tests (corpus boards, every option value against brute force): CI runs them after `test`.
+test-slow: $(STAMP)
+	$(PY) -m pytest -n 2 -q --durations=15 -m slow tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache build src/*.egg-info

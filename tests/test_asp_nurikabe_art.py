@@ -43,6 +43,7 @@ def _options(**given) -> dict:
 @pytest.mark.parametrize(
     "islands,connectivity", [("lazy", "lazy"), ("lazy", "reach"), ("hybrid", "lazy"), ("distance", "lazy")]
 )
+@pytest.mark.slow
 def test_lazy_rules_enumerate_exactly_the_brute_forced_answers(islands, connectivity):
     # every answer is found and no candidate that breaks a rule left to the cuts gets through
     for p in _boards():

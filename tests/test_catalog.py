@@ -157,6 +157,7 @@ def _prove_published_answers(family: Family, cases: list[tuple[str, Any, Any]]) 
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow
 def test_lightbulbs_configurations_count_alike() -> None:
     rng = random.Random(3)
     boards = [random_lightbulbs(rng, r, c) for r, c in ((3, 3), (3, 4), (4, 4), (4, 4))]

@@ -255,6 +255,7 @@ def test_every_option_of_the_catalog_is_a_conformance_case() -> None:
 
 
 @pytest.mark.parametrize("spec, name, value", OPTION_VALUES)
+@pytest.mark.slow
 def test_every_option_value_counts_equal_brute_force(spec, name: str, value) -> None:
     # Each value alone, the other options at their defaults, on the bare puzzle (deduce="none") so
     # that the encoding states every rule itself, and after the family's deduction as a user runs it.

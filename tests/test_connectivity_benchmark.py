@@ -80,6 +80,7 @@ def test_benchmark_solves_the_corpus_and_reports_ratios(janko_dir, tmp_path):
     assert analysis.connectivity_corpus(tmp_path / "missing.csv") is None
 
 
+@pytest.mark.slow
 def test_benchmark_asks_the_same_question_of_hitori(janko_dir, tmp_path):
     out = tmp_path / "conn-hitori"
     cmd = [

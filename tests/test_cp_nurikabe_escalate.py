@@ -35,6 +35,7 @@ def _setting(monkeypatch, **values) -> None:
 
 
 @pytest.mark.parametrize("after", [0, 1, 2, 3])
+@pytest.mark.slow
 def test_probed_switch_enumerates_brute_force(monkeypatch, after):
     # after=0: never switch; 1-3: the switch lands among the answers
     _setting(monkeypatch, escalate=after)

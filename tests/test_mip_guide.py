@@ -84,7 +84,11 @@ def test_janko_87_is_proven_with_its_published_answer_when_guided(janko_dir, mon
 def test_a_guided_board_without_answers_is_proven_so():
     # no answer: each presolved verdict of infeasibility is confirmed by a run without the guide,
     # after which the guide's costs return for the next run, not before (they would unset the verdict)
+    # (the default confirms by a run without presolve; confirm=reseeded by a presolved run)
     p = Nurikabe(4, 4, numbers={(0, 0): 4, (3, 3): 2})
-    result = solve(p, "mip", count=2, timeout=60, deduce="none", guide_runs="always")
+    result = solve(p, "mip", count=2, timeout=60, deduce="none", guide_runs="always", confirm="reseeded")
     assert result.deduce == "none"  # HiGHS runs: no deduction proves the board has no answer first
     assert result.exhausted and not result.solutions and result.extra.get("infeasible_reseeded", 0) >= 1
+    default = solve(p, "mip", count=2, timeout=60, deduce="none", guide_runs="always")
+    assert default.exhausted and not default.solutions
+    assert default.extra.get("infeasible_confirmations", 0) >= 1

@@ -119,6 +119,7 @@ def test_the_deduction_stage_proves_the_same_answer_on_either_engine(monkeypatch
     assert settled[0] == settled[1] > 0
 
 
+@pytest.mark.slow
 def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> None:
     # A first compile takes about 40 s, which no solve's deadline should pay: with an empty numba
     # cache, auto runs the readable engine (the same fixpoint) and warns; compiled compiles.

@@ -57,6 +57,7 @@ def _block_row(p: Nurikabe, answer: frozenset, block: str) -> tuple[float, dict]
         backend.close()
 
 
+@pytest.mark.slow
 def test_the_block_row_excludes_the_answer_keeps_every_other_and_is_the_smaller_side():
     rng = random.Random(77)
     make = family_spec("nurikabe").random_board

@@ -93,6 +93,7 @@ def _holds(clause, wall_cells: frozenset) -> bool:
 # part: the default's fixed setting (a cut-off wall part's one row); cell: its clause per cell,
 # which the part rule falls back to, reached through the build
 @pytest.mark.parametrize("wall_cut, clauses", [("part", 20), ("cell", 50)])
+@pytest.mark.slow
 def test_every_separator_cut_keeps_every_true_answer(wall_cut, clauses):
     rng = random.Random(5)
     checked_rows = checked_clauses = 0

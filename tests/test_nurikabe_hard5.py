@@ -102,6 +102,7 @@ def test_753_10x10_is_a_wall_of_one_run_per_line(corpus):
 
 
 @pytest.mark.parametrize("paradigm", ["sat", "asp", "smt", "cp", "mip"])
+@pytest.mark.slow
 def test_every_paradigm_proves_753_10x10_with_the_published_answer(corpus, paradigm):
     # the runs' count (stated by SAT, ASP, SMT and MIP, and by CP's switched model) is what
     # settles it: without it no paradigm proved it within 10 s

@@ -170,6 +170,7 @@ def test_an_unknown_engine_is_refused() -> None:
         nd.probe(board, state, float("inf"), engine="gpu")
 
 
+@pytest.mark.slow
 def test_auto_leaves_an_uncompiled_engine_alone_and_says_so(tmp_path: Path) -> None:
     # With an empty numba cache, auto probes with the readable engine and warns (a solve never
     # pays for the first compile); the warm-up compiles every entry point.

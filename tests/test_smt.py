@@ -239,6 +239,7 @@ def _other_paradigm() -> str | None:
 
 
 @pytest.mark.parametrize("encoding", ["default", "seed003"])
+@pytest.mark.slow
 def test_lightbulbs_counts_equal_another_paradigms_on_3x3_and_4x4(encoding: str) -> None:
     other = _other_paradigm()
     rng = random.Random(31)

@@ -18,10 +18,10 @@ Rules and the blocks that enforce them:
   board, while building and loading cost much less); ``lines`` merges each number's vertical rays and
   its horizontal rays into two unary counts, and ties two numbers of one line that see each
   other: they see the same cells along it, so their counts across it differ by the difference
-  of the numbers (on the 100x100 boards about 0.55x the adder's conflicts); ``sized``, the
+  of the numbers (a tighter statement, which the largest boards' search needs); ``sized``, the
   default, is ``adder`` on boards below ``AUTO_CELLS`` cells and ``lines`` from there on, where
-  search dominates (``native`` needs a solver that takes native constraints, e.g. minicard); the others are the generic encodings over all literals, e.g. ``seqcounter``,
-  Sinz 2005);
+  search dominates (``native`` needs a solver that takes native constraints, e.g. minicard);
+  the others are the generic encodings over all literals, e.g. ``seqcounter``, Sinz 2005);
 * white cells form one region (``connectivity`` option): ``rank`` (reachability levels),
   ``lazy`` (cuts added for disconnected candidates), ``propagator`` (an IPASIR-UP engine on
   CaDiCaL 1.9.5), or ``none`` (the rule dropped: a relaxation); with any of the first three,
