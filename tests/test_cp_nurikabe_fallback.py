@@ -38,6 +38,7 @@ def _setting(monkeypatch, **values) -> None:
         monkeypatch.setitem(spec.settings, name, value)
 
 
+@pytest.mark.slow
 def test_switching_with_root_fixings_at_any_search_counts_equal_brute_force(monkeypatch):
     spec = registry.get("nurikabe", "cp")
     assert spec.settings["escalate_fixings"] == "noprobe" and spec.settings["escalate_to"] == "levels"

@@ -39,6 +39,7 @@ def _setting(monkeypatch, **values) -> None:
         monkeypatch.setitem(spec.settings, name, value)
 
 
+@pytest.mark.slow
 def test_the_parameters_after_the_switch_count_equal_brute_force(monkeypatch):
     spec = registry.get("nurikabe", "cp")
     assert spec.settings["escalate_inprocessing"] is False and spec.settings["escalate_linearization"] == "0"

@@ -29,6 +29,7 @@ def _setting(monkeypatch, **values) -> None:
         monkeypatch.setitem(spec.settings, name, value)
 
 
+@pytest.mark.slow
 def test_switch_by_time_enumerates_brute_force(monkeypatch):
     # a searches' count never reached, a CPU budget spent at once: the switch comes first thing
     _setting(monkeypatch, escalate=10_000, escalate_time=1e-9)

@@ -32,8 +32,8 @@ def boards(family: str, seed: int, count: int, most_cells: int = 16) -> list:
 def test_every_deduction_holds_in_every_brute_forced_answer(family):
     """A settled cell has its value in every answer; a contradiction only where none exists."""
     settled_any = 0
-    # every cell of a LightBulbs board is a candidate: its brute force stays within 12 cells
-    for p in boards(family, seed=40, count=25, most_cells=12 if family == "lightbulbs" else 16):
+    # every cell of a LightBulbs or Hitori board is a candidate: their brute force stays within 12 cells
+    for p in boards(family, seed=40, count=25, most_cells=12 if family in ("lightbulbs", "hitori") else 16):
         answers = all_solutions(p)
         for spec in deduce.deducers(family):
             found = deduce.deduce(p, spec.name)

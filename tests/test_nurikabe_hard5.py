@@ -50,6 +50,7 @@ def _useful_lines(p: Nurikabe, plan: IslandPlan) -> int:
     return sum(not set(cells) & plan.wall for cells in met_lines(p, plan))
 
 
+@pytest.mark.slow
 def test_met_lines_and_runs_hold_for_every_brute_forced_answer():
     useful = tight = checked = 0
     for p in _planted_boards(80, 3):

@@ -165,6 +165,7 @@ def test_the_planted_answer_of_the_largest_board_satisfies_every_lines_clause():
         assert solver.solve(assumptions=[v if cell in black else -v for cell, v in cnf.decision.items()])
 
 
+@pytest.mark.slow
 def test_the_default_proves_the_largest_board_and_finds_the_planted_answer():
     item = _largest()[0]
     result = pb.solve(item.puzzle, "sat", count=2, timeout=120)
