@@ -38,6 +38,7 @@ def test_switch_by_time_enumerates_brute_force(monkeypatch):
         assert result.extra["escalated_at"] <= 1
 
 
+@pytest.mark.slow
 def test_switch_by_time_waits_for_its_time(monkeypatch):
     _setting(monkeypatch, escalate=10_000, escalate_time=1e6)
     for p in _boards()[:4]:

@@ -30,6 +30,7 @@ def _boards() -> list[Nurikabe]:
 
 
 @pytest.mark.parametrize("presolve", [True, False])
+@pytest.mark.slow
 def test_levels_alone_counts_equal_brute_force(presolve):
     for p in _boards():
         assert_enumerates_brute_force(p, "cp", islands="levels", presolve=presolve)

@@ -33,6 +33,7 @@ def _build(puzzle: Nurikabe, **settings):
     return spec.build(puzzle, {**spec.resolve({"islands": "lazy"}), **settings})
 
 
+@pytest.mark.slow
 def test_the_escalation_adds_no_probed_cell(answered) -> None:
     assert registry.get(Family.NURIKABE, "smt").settings["escalate_probe"] == "off"
     for puzzle in answered[:4]:

@@ -99,6 +99,7 @@ def test_auto_starts_with_the_stronger_islands_where_one_number_holds_half_the_b
     assert _build(board, islands="lazy").notes["islands"] == "lazy"
 
 
+@pytest.mark.slow
 def test_1030_32x32_has_its_published_answer_proved_unique(janko_dir) -> None:
     entry = next(
         e
