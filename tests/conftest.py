@@ -42,3 +42,15 @@ def committed_main_results() -> Path:
     """Main-job records kept as test data (``tests/data/main-sample.jsonl``: the first records and
     every run on four LightBulbs boards of a main job, ``puzzlebench main``)."""
     return REPO / "tests" / "data" / "main-sample.jsonl"
+
+
+def fix_settings(monkeypatch: pytest.MonkeyPatch, family, paradigm: str, **values) -> None:
+    """The default encoding's fixed settings at ``values`` for one test, restored after it: for
+    tests of code the default runs on boards too large for brute force. Each name must be one of
+    the encoding's settings."""
+    from puzzlebench import registry
+
+    spec = registry.get(family, paradigm)
+    for name, value in values.items():
+        assert name in spec.settings, name
+        monkeypatch.setitem(spec.settings, name, value)

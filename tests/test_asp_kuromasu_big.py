@@ -14,6 +14,8 @@ from itertools import product
 
 import pytest
 
+from conftest import fix_settings
+
 pytest.importorskip("clingo")
 
 from bruteforce import all_solutions, random_kuromasu
@@ -28,10 +30,7 @@ def setting(monkeypatch, **values) -> None:
     """The ASP Kuromasu default's fixed settings at ``values`` for this test: the statements the
     default makes on large boards (``cut=cell``, ``links=counts``), or without one of them, on
     boards brute force can check."""
-    spec = registry.get(Family.KUROMASU, "asp")
-    for name, value in values.items():
-        assert name in spec.settings, name
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, Family.KUROMASU, "asp", **values)
 
 
 def _solve(puzzle, **options):

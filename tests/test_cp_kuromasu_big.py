@@ -11,6 +11,7 @@ import pytest
 
 import puzzlebench as pb
 from bruteforce import all_solutions, random_kuromasu
+from conftest import fix_settings
 from puzzlebench import registry
 from puzzlebench.model import Kuromasu, KuromasuSolution
 from puzzlebench.suites import load_suite
@@ -28,10 +29,7 @@ VARIANTS = [
 def _setting(monkeypatch, **values) -> None:
     """The CP Kuromasu default's fixed settings at ``values`` for this test (``cut=plus`` is the
     default's from 2,000 cells on), on boards brute force can check."""
-    spec = registry.get("kuromasu", "cp")
-    for name, value in values.items():
-        assert name in spec.settings, name
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, "kuromasu", "cp", **values)
 
 
 def _answers(puzzle: Kuromasu, **options) -> set[frozenset]:
@@ -93,7 +91,6 @@ def test_generated_boards_are_proven_unique_with_the_planted_answer(side):
 
 
 def test_auto_states_large_boards_by_clauses_and_small_ones_as_before():
-    from puzzlebench import registry
     from puzzlebench.encodings.cp.kuromasu import AUTO_CELLS
 
     spec = registry.get("kuromasu", "cp")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bruteforce import answered_boards, assert_enumerates_brute_force
+from conftest import fix_settings
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.formats import iter_janko
@@ -33,10 +34,7 @@ def _boards() -> list[Nurikabe]:
 
 def _setting(monkeypatch, **values) -> None:
     """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
-    spec = registry.get("nurikabe", "cp")
-    for name, value in values.items():
-        assert name in spec.settings
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, "nurikabe", "cp", **values)
 
 
 @pytest.mark.slow

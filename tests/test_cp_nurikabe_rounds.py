@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bruteforce import all_solutions, answered_boards
+from conftest import fix_settings
 from puzzlebench import registry
 from puzzlebench.encodings.cp.common import CpModelArtifact
 from puzzlebench.errors import EncodingError
@@ -30,10 +31,7 @@ def _boards() -> list[Nurikabe]:
 
 def _setting(monkeypatch, **values) -> None:
     """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
-    spec = registry.get("nurikabe", "cp")
-    for name, value in values.items():
-        assert name in spec.settings
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, "nurikabe", "cp", **values)
 
 
 def test_escalating_at_any_search_counts_equal_brute_force(monkeypatch):

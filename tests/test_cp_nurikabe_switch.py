@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bruteforce import answered_boards, assert_enumerates_brute_force
+from conftest import fix_settings
 from puzzlebench import registry
 from puzzlebench.formats import iter_janko
 from puzzlebench.model import Nurikabe
@@ -38,10 +39,7 @@ def test_levels_alone_counts_equal_brute_force(presolve):
 
 def _setting(monkeypatch, **values) -> None:
     """The CP default's fixed settings at ``values`` for this test, through :func:`solve`."""
-    spec = registry.get("nurikabe", "cp")
-    for name, value in values.items():
-        assert name in spec.settings
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, "nurikabe", "cp", **values)
 
 
 def test_levels_with_the_wall_count_clauses_count_equal_brute_force(monkeypatch):

@@ -11,6 +11,8 @@ import random
 import numpy as np
 import pytest
 
+from conftest import fix_settings
+
 highspy = pytest.importorskip("highspy", reason="highspy is not installed (pip install highspy)")
 
 from bruteforce import all_solutions
@@ -49,10 +51,7 @@ def _options(**given):
 
 def _setting(monkeypatch, **values) -> None:
     """The MIP Nurikabe default's fixed settings at ``values`` for this test."""
-    spec = registry.get(NURIKABE, "mip")
-    for name, value in values.items():
-        assert name in spec.settings, name
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, NURIKABE, "mip", **values)
 
 
 @pytest.mark.parametrize("levels", [0, 12, 10**6])

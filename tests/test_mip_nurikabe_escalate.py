@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bruteforce import all_solutions, assert_enumerates_brute_force, escalation_boards
+from conftest import fix_settings
 from puzzlebench import deduce as deduction
 from puzzlebench import registry
 from puzzlebench.encodings.islands import IslandPlan
@@ -31,10 +32,7 @@ def _options(**settings) -> dict:
 
 def _setting(monkeypatch, **values) -> None:
     """The MIP default's fixed settings at ``values`` for this test, through :func:`solve`."""
-    spec = registry.get(Family.NURIKABE, "mip")
-    for name, value in values.items():
-        assert name in spec.settings
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, Family.NURIKABE, "mip", **values)
 
 
 @pytest.mark.parametrize("deduce", ["probe", "deep"])

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from bruteforce import all_solutions, planted_nurikabe
+from conftest import fix_settings
 from puzzlebench import registry
 from puzzlebench.encodings.islands import EDGE, contact_cycles
 from puzzlebench.encodings.mip import nurikabe as mip_nurikabe
@@ -46,10 +47,7 @@ def _model(p: Nurikabe, **settings):
 
 def _setting(monkeypatch, paradigm: str, **values) -> None:
     """The default's fixed settings at ``values`` for this test, through :func:`solve`."""
-    spec = registry.get("nurikabe", paradigm)
-    for name, value in values.items():
-        assert name in spec.settings
-        monkeypatch.setitem(spec.settings, name, value)
+    fix_settings(monkeypatch, "nurikabe", paradigm, **values)
 
 
 def _answer_point(model, p: Nurikabe, wall: frozenset) -> dict[int, float]:
